@@ -1,0 +1,122 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// engineBenchmarks are the engine helper's own ingest benchmarks (in
+// local/bench_test.go), run here so that their ratio sits in the same report.
+var engineBenchmarks = []string{"BenchmarkBatchWriteIngest", "BenchmarkRawBboltIngest"}
+
+// benchResult is one line of `go test -bench` output: ns/op and any custom
+// metrics (b.ReportMetric), keyed by unit.
+type benchResult struct {
+	Name    string
+	Metrics map[string]float64
+}
+
+// benchGoTest runs the engine's ingest benchmarks with `go test -bench` and
+// reports their ratio, when both exist.
+func benchGoTest(ctx context.Context, cfg *config, rep *report, stderr io.Writer) {
+	const name = "go test -bench ingest ratio (local/bench_test.go)"
+	if cfg.quick {
+		rep.Checks = append(rep.Checks, skipped(3, name, "≥ 0.50x", "quick mode"))
+		return
+	}
+	src, _ := os.ReadFile(filepath.Join(cfg.root, "local", "bench_test.go"))
+	for _, b := range engineBenchmarks {
+		if !bytes.Contains(src, []byte("func "+b+"(")) {
+			rep.Checks = append(rep.Checks, skipped(3, name, "≥ 0.50x", b+" not in local/bench_test.go yet"))
+			return
+		}
+	}
+	progress(stderr, "go test -bench %s ./local/", strings.Join(engineBenchmarks, "|"))
+	cmd := exec.CommandContext(ctx, "go", "test", "-run", "^$", "-bench", "^("+strings.Join(engineBenchmarks, "|")+")$",
+		"-benchtime", "3x", "-count", "1", "./local/")
+	cmd.Dir = cfg.root
+	out, err := cmd.CombinedOutput()
+	os.WriteFile(filepath.Join(cfg.outDir, "gobench.txt"), out, 0o644)
+	if err != nil {
+		rep.Checks = append(rep.Checks, skipped(3, name, "≥ 0.50x", "go test -bench failed: "+firstLine(out, err)))
+		return
+	}
+	res := parseBench(out)
+	e, r := res[engineBenchmarks[0]], res[engineBenchmarks[1]]
+	if e == nil || r == nil {
+		rep.Checks = append(rep.Checks, skipped(3, name, "≥ 0.50x", "benchmark output not found (see bench/out/gobench.txt)"))
+		return
+	}
+	const sec = "Engine Go benchmarks (go test -bench ./local/)"
+	for _, b := range []*benchResult{e, r} {
+		rep.Figures = append(rep.Figures, figure{Section: sec, Name: b.Name, Value: describeMetrics(b.Metrics)})
+	}
+	ratio, ok := benchRatio(e, r)
+	if !ok {
+		rep.Checks = append(rep.Checks, skipped(3, name, "≥ 0.50x", "benchmarks report neither items/s nor comparable ns/op"))
+		return
+	}
+	rep.Checks = append(rep.Checks, atLeast(3, name, ratio, ingestRatioTarget, "x"))
+}
+
+// benchRatio is engine throughput over raw throughput: from an items/s
+// metric when both report one, else from ns/op (same work per op).
+func benchRatio(engine, raw *benchResult) (float64, bool) {
+	if a, b := engine.Metrics["items/s"], raw.Metrics["items/s"]; a > 0 && b > 0 {
+		return a / b, true
+	}
+	if a, b := engine.Metrics["ns/op"], raw.Metrics["ns/op"]; a > 0 && b > 0 {
+		return b / a, true
+	}
+	return 0, false
+}
+
+// parseBench reads `go test -bench` output lines such as
+// "BenchmarkX-2   3   123456 ns/op   61234 items/s   12 B/op".
+func parseBench(out []byte) map[string]*benchResult {
+	res := map[string]*benchResult{}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) < 4 || !strings.HasPrefix(f[0], "Benchmark") {
+			continue
+		}
+		if _, err := strconv.Atoi(f[1]); err != nil {
+			continue
+		}
+		name := f[0]
+		if i := strings.LastIndexByte(name, '-'); i > 0 {
+			if _, err := strconv.Atoi(name[i+1:]); err == nil {
+				name = name[:i]
+			}
+		}
+		b := &benchResult{Name: name, Metrics: map[string]float64{}}
+		for i := 2; i+1 < len(f); i += 2 {
+			v, err := strconv.ParseFloat(f[i], 64)
+			if err != nil {
+				break
+			}
+			b.Metrics[f[i+1]] = v
+		}
+		res[name] = b
+	}
+	return res
+}
+
+func describeMetrics(m map[string]float64) string {
+	var parts []string
+	for _, unit := range []string{"items/s", "ns/op", "B/op", "allocs/op"} {
+		if v, ok := m[unit]; ok {
+			parts = append(parts, fmt.Sprintf("%s %s", thousands(v), unit))
+		}
+	}
+	return strings.Join(parts, "  ")
+}

@@ -1,0 +1,200 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+func TestPercentileNearestRank(t *testing.T) {
+	var d []time.Duration
+	for i := 100; i >= 1; i-- {
+		d = append(d, time.Duration(i)*time.Millisecond)
+	}
+	if got := percentile(d, 50); got != 50*time.Millisecond {
+		t.Errorf("p50 = %s, want 50ms", got)
+	}
+	if got := percentile(d, 99); got != 99*time.Millisecond {
+		t.Errorf("p99 = %s, want 99ms", got)
+	}
+	if got := percentile(nil, 50); got != 0 {
+		t.Errorf("p50 of nothing = %s, want 0", got)
+	}
+}
+
+func TestRunConcurrentStopsAtRequestBudget(t *testing.T) {
+	var calls atomic.Int64
+	seen := make([]atomic.Bool, 100)
+	st := runConcurrent(context.Background(), 4, budget{Requests: 100, Duration: time.Minute}, func(_ context.Context, _, seq int) error {
+		calls.Add(1)
+		if seen[seq].Swap(true) {
+			t.Errorf("sequence %d handed out twice", seq)
+		}
+		if seq%10 == 0 {
+			return errors.New("boom")
+		}
+		return nil
+	})
+	if calls.Load() != 100 || st.Requests != 100 {
+		t.Fatalf("calls = %d, requests = %d, want 100", calls.Load(), st.Requests)
+	}
+	if st.Errors != 10 || st.FirstErr == nil {
+		t.Errorf("errors = %d (first %v), want 10", st.Errors, st.FirstErr)
+	}
+	if st.PerSec() <= 0 {
+		t.Errorf("rate = %f, want > 0", st.PerSec())
+	}
+}
+
+func TestRunConcurrentStopsAtDuration(t *testing.T) {
+	start := time.Now()
+	st := runConcurrent(context.Background(), 2, budget{Requests: 1 << 30, Duration: 100 * time.Millisecond}, func(context.Context, int, int) error {
+		time.Sleep(time.Millisecond)
+		return nil
+	})
+	if el := time.Since(start); el > 2*time.Second {
+		t.Fatalf("ran %s for a 100ms budget", el)
+	}
+	if st.Requests == 0 || st.Requests > 1000 {
+		t.Errorf("requests = %d, want a bounded positive count", st.Requests)
+	}
+}
+
+func TestThousands(t *testing.T) {
+	for v, want := range map[float64]string{0: "0", 999: "999", 1000: "1,000", 1234567.6: "1,234,568", -12345: "-12,345"} {
+		if got := thousands(v); got != want {
+			t.Errorf("thousands(%v) = %q, want %q", v, got, want)
+		}
+	}
+}
+
+func TestChecksVerdicts(t *testing.T) {
+	if c := atLeast(3, "r", 10, 10, "x"); c.Verdict != pass || c.Measured != "10.00x" {
+		t.Errorf("atLeast equal: %+v", c)
+	}
+	if c := atLeast(3, "r", 9.99, 10, "x"); c.Verdict != fail {
+		t.Errorf("atLeast below: %+v", c)
+	}
+	if c := atMost(4, "r", 1.21, 1.2, "x"); c.Verdict != fail {
+		t.Errorf("atMost above: %+v", c)
+	}
+	if c := atMost(4, "r", 1.0, 1.2, "x"); c.Verdict != pass {
+		t.Errorf("atMost below: %+v", c)
+	}
+}
+
+func TestReportPrintsOneVerdictLinePerCheck(t *testing.T) {
+	r := &report{Header: []string{"head"}}
+	r.Figures = append(r.Figures, figure{Section: "S", Name: "n", Value: "1 req/s"})
+	r.Checks = append(r.Checks, atLeast(3, "a/b", 12, 10, "x"), atLeast(3, "c/d", 2, 3, "x"), skipped(4, "e", "≤ 1.2x", "no CLI"))
+	var buf bytes.Buffer
+	r.write(&buf)
+	out := buf.String()
+	for _, want := range []string{"PASS  #3 a/b", "FAIL  #3 c/d", "SKIP  #4 e", "skipped: no CLI", "summary: 1 PASS, 1 FAIL, 1 SKIP"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestParseBench(t *testing.T) {
+	out := []byte(`goos: linux
+BenchmarkBatchWriteIngest-2   	       3	 412345678 ns/op	     60631 items/s	 1234 B/op	  56 allocs/op
+BenchmarkRawBboltIngest-2     	       3	 150000000 ns/op	    166667 items/s
+PASS
+ok  	github.com/adjl/adjl/local	3.2s
+`)
+	res := parseBench(out)
+	e, r := res["BenchmarkBatchWriteIngest"], res["BenchmarkRawBboltIngest"]
+	if e == nil || r == nil {
+		t.Fatalf("parsed %v", res)
+	}
+	if e.Metrics["items/s"] != 60631 || e.Metrics["allocs/op"] != 56 {
+		t.Errorf("engine metrics %v", e.Metrics)
+	}
+	ratio, ok := benchRatio(e, r)
+	if !ok || ratio < 0.363 || ratio > 0.364 {
+		t.Errorf("ratio = %f, %v; want 60631/166667", ratio, ok)
+	}
+	delete(e.Metrics, "items/s")
+	if ratio, _ := benchRatio(e, r); ratio < 0.363 || ratio > 0.364 {
+		t.Errorf("ns/op ratio = %f, want 150/412.3", ratio)
+	}
+}
+
+func TestJoinKeyPreservesTupleOrder(t *testing.T) {
+	// ("a", "z") must sort before ("ab", "a"): a plain concatenation would not.
+	a, b := joinKey("a", "z"), joinKey("ab", "a")
+	if bytes.Compare(a, b) >= 0 {
+		t.Errorf("joinKey(a,z)=%x not before joinKey(ab,a)=%x", a, b)
+	}
+	if got := joinKey("x\x00y"); !bytes.Equal(got, []byte{'x', 0, 0xFF, 'y', 0, 1}) {
+		t.Errorf("escaping: %x", got)
+	}
+}
+
+func TestItemBytesEncodesEveryAttribute(t *testing.T) {
+	item := map[string]types.AttributeValue{"PK": sv("ACTOR#u1"), "SK": sv("TARGET#t1")}
+	b := itemBytes(item)
+	// count + 2 × (len "PK" + kind + len value) with one-byte varints.
+	want := 1 + (1 + 2 + 1 + 1 + len("ACTOR#u1")) + (1 + 2 + 1 + 1 + len("TARGET#t1"))
+	if len(b) != want || b[0] != 2 {
+		t.Errorf("itemBytes = %d bytes (%x), want %d starting with count 2", len(b), b, want)
+	}
+	if !bytes.Contains(b, []byte("ACTOR#u1")) || !bytes.Contains(b, []byte("TARGET#t1")) {
+		t.Errorf("itemBytes lacks values: %q", b)
+	}
+}
+
+func TestEdgeItemKeysAreFixedWidth(t *testing.T) {
+	a, b := edgeItem(1, 2), edgeItem(12345678, 999999)
+	for _, k := range []string{"PK", "SK", "GSI1PK", "GSI1SK"} {
+		if len(str(a[k])) != len(str(b[k])) {
+			t.Errorf("%s widths differ: %q vs %q", k, str(a[k]), str(b[k]))
+		}
+	}
+	if str(a["PK"]) != str(a["GSI1SK"]) || str(a["SK"]) != str(a["GSI1PK"]) {
+		t.Errorf("edge item does not invert its keys in GSI1: %v", a)
+	}
+}
+
+func TestRawBboltIngestWritesAllItems(t *testing.T) {
+	res, err := rawBboltIngest(context.Background(), t.TempDir(), 1000, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Items != 1000 || res.PerSec() <= 0 {
+		t.Errorf("raw ingest = %+v", res)
+	}
+}
+
+func TestParseFlagsQuickBudgets(t *testing.T) {
+	cfg, err := parseFlags([]string{"-quick"}, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.run.Duration > 5*time.Second || cfg.rssEdges != 0 || cfg.ingestItems > 100_000 {
+		t.Errorf("quick budgets too large: %+v", cfg)
+	}
+	full, err := parseFlags(nil, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if full.rssEdges != 1_000_000 || full.shardEdges != 100_000 || full.clients != 4 {
+		t.Errorf("full budgets: %+v", full)
+	}
+}
+
+func TestMedianRunPicksMiddleRate(t *testing.T) {
+	mk := func(n int, errs int) runStats { return runStats{Requests: n, Errors: errs, Elapsed: time.Second} }
+	s, rates, errs := medianRun([]runStats{mk(300, 0), mk(100, 1), mk(200, 0)})
+	if s.Requests != 200 || rates != "300, 99, 200" || errs != 1 {
+		t.Errorf("median = %+v, rates %q, errs %d", s, rates, errs)
+	}
+}

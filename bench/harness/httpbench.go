@@ -1,0 +1,187 @@
+package main
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// benchHTTP starts every target, measures both HTTP workloads on each in
+// turn (never two at once: they share two cores with the load generator)
+// and adds the adjl/reference ratios to the report.
+func benchHTTP(ctx context.Context, cfg *config, bin string, binOK bool, rep *report, stderr io.Writer) {
+	const sec = "HTTP workloads (successful req/s, latency p50/p99)"
+	started := map[string]*target{}
+	reasons := map[string]string{}
+	for _, name := range strings.Split(cfg.targets, ",") {
+		name = strings.TrimSpace(name)
+		progress(stderr, "starting %s", name)
+		t, err := startTarget(ctx, cfg, name, bin, binOK)
+		if err != nil {
+			reasons[name] = err.Error()
+			rep.Notes = append(rep.Notes, fmt.Sprintf("%s not measured: %v", name, err))
+			continue
+		}
+		started[name] = t
+		defer t.Stop()
+		rep.Header = append(rep.Header, fmt.Sprintf("target %-8s %s at %s", name, t.Detail, t.Endpoint))
+	}
+
+	// Set up every target, then measure in rounds, target after target, so
+	// that a change in the machine's load hits every target alike; each
+	// figure is the round with the median rate.
+	var order []*serverBench
+	for _, name := range strings.Split(cfg.targets, ",") {
+		t := started[strings.TrimSpace(name)]
+		if t == nil || ctx.Err() != nil {
+			continue
+		}
+		progress(stderr, "setting up %s (tables, %d seed items)", t.Name, hotEdges+cfg.otherEdges)
+		b, err := newServerBench(ctx, t, cfg.clients, cfg.otherEdges)
+		if err != nil {
+			reasons[t.Name] = err.Error()
+			rep.Notes = append(rep.Notes, fmt.Sprintf("%s: %v", t.Name, err))
+			continue
+		}
+		defer b.Close()
+		order = append(order, b)
+	}
+	rounds := map[[2]string][]runStats{} // (workload, target) -> per round
+	for r := range cfg.rounds {
+		for _, b := range order {
+			if ctx.Err() != nil {
+				break
+			}
+			progress(stderr, "round %d/%d: measuring %s", r+1, cfg.rounds, b.t.Name)
+			for _, run := range b.round(ctx, r, cfg.warm, cfg.run) {
+				k := [2]string{run.Workload, run.Target}
+				rounds[k] = append(rounds[k], run.Stats)
+			}
+		}
+	}
+	for _, b := range order {
+		if err := b.t.Stop(); err != nil {
+			rep.Notes = append(rep.Notes, fmt.Sprintf("stopping %s: %v", b.t.Name, err))
+		}
+	}
+
+	perSec := map[string]map[string]float64{} // workload -> target -> req/s
+	for _, wl := range []string{wlPut, wlQuery} {
+		perSec[wl] = map[string]float64{}
+		for _, b := range order {
+			runs := rounds[[2]string{wl, b.t.Name}]
+			if len(runs) == 0 {
+				continue
+			}
+			s, rates, errs := medianRun(runs)
+			detail := fmt.Sprintf("p50 %s  p99 %s  %d requests in %s  harness CPU %.0f%%",
+				fmtDur(s.P50), fmtDur(s.P99), s.Requests, s.Elapsed.Round(time.Millisecond),
+				100*s.ClientCPU.Seconds()/s.Elapsed.Seconds())
+			if len(runs) > 1 {
+				detail += "  rounds: " + rates
+			}
+			if errs > 0 {
+				detail += fmt.Sprintf("  %d ERRORS, first: %v", errs, firstErr(runs))
+				rep.Notes = append(rep.Notes, fmt.Sprintf("%s on %s: %d requests failed; first error: %v",
+					wl, b.t.Name, errs, firstErr(runs)))
+				if reasons[b.t.Name] == "" {
+					reasons[b.t.Name] = wl + " had failed requests"
+				}
+			}
+			rep.Figures = append(rep.Figures, figure{Section: sec, Name: wl + " · " + b.t.Name,
+				Value: fmtNum(s.PerSec(), "req/s"), Detail: detail})
+			// A run with errors does not count: its rate would flatter the target.
+			if errs == 0 && s.Requests > 0 {
+				perSec[wl][b.t.Name] = s.PerSec()
+			}
+		}
+	}
+
+	for _, wl := range []string{wlPut, wlQuery} {
+		for _, ref := range []struct {
+			name string
+			want float64
+		}{{"moto", 10}, {"dynalite", 3}} {
+			name := fmt.Sprintf("%s adjl/%s", wl, ref.name)
+			a, r := perSec[wl]["adjl"], perSec[wl][ref.name]
+			switch {
+			case a == 0:
+				rep.Checks = append(rep.Checks, skipped(3, name, fmt.Sprintf("≥ %.2fx", ref.want), "adjl not measured: "+orUnknown(reasons["adjl"])))
+			case r == 0:
+				rep.Checks = append(rep.Checks, skipped(3, name, fmt.Sprintf("≥ %.2fx", ref.want), ref.name+" not measured: "+orUnknown(reasons[ref.name])))
+			default:
+				c := atLeast(3, name, a/r, ref.want, "x")
+				c.Note = fmt.Sprintf("(%s vs %s req/s)", thousands(a), thousands(r))
+				rep.Checks = append(rep.Checks, c)
+			}
+		}
+	}
+}
+
+func startTarget(ctx context.Context, cfg *config, name, bin string, binOK bool) (*target, error) {
+	switch name {
+	case "moto":
+		return startMoto(ctx, cfg.outDir)
+	case "dynalite":
+		return startDynalite(ctx, filepath.Join(cfg.root, "bench"), cfg.outDir)
+	case "adjl":
+		serve := binOK && hasServe(bin)
+		switch {
+		case cfg.adjlMode == "serve" || (cfg.adjlMode == "auto" && serve):
+			if !serve {
+				return nil, fmt.Errorf("%s has no `local serve --in-memory --addr` command", bin)
+			}
+			return startAdjlServe(ctx, bin, cfg.outDir)
+		case cfg.adjlMode == "inproc" || cfg.adjlMode == "auto":
+			return startAdjlInProcess(ctx)
+		}
+		return nil, fmt.Errorf("unknown -adjl mode %q", cfg.adjlMode)
+	}
+	return nil, fmt.Errorf("unknown target %q", name)
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "not started"
+	}
+	return s
+}
+
+func fmtDur(d time.Duration) string {
+	switch {
+	case d >= time.Second:
+		return fmt.Sprintf("%.2fs", d.Seconds())
+	case d >= time.Millisecond:
+		return fmt.Sprintf("%.2fms", float64(d)/float64(time.Millisecond))
+	default:
+		return fmt.Sprintf("%dµs", d.Microseconds())
+	}
+}
+
+// medianRun picks the round with the median rate and lists every round's
+// rate; errs counts failed requests over all rounds.
+func medianRun(runs []runStats) (runStats, string, int) {
+	sorted := slices.Clone(runs)
+	slices.SortFunc(sorted, func(a, b runStats) int { return cmp.Compare(a.PerSec(), b.PerSec()) })
+	var rates []string
+	errs := 0
+	for _, r := range runs {
+		rates = append(rates, thousands(r.PerSec()))
+		errs += r.Errors
+	}
+	return sorted[len(sorted)/2], strings.Join(rates, ", "), errs
+}
+
+func firstErr(runs []runStats) error {
+	for _, r := range runs {
+		if r.FirstErr != nil {
+			return r.FirstErr
+		}
+	}
+	return nil
+}

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+)
+
+// ingestTarget is issue 3's floor for in-process bulk ingest on 2 cores.
+const (
+	ingestTarget      = 50_000
+	ingestRatioTarget = 0.5
+)
+
+// benchIngest measures BatchWriteItem ingest through the engine's in-process
+// client against the raw-bbolt baseline, on a data file (fsync per commit, as
+// the default backend) and in memory (no fsync, as `local serve --in-memory`).
+func benchIngest(ctx context.Context, cfg *config, rep *report, stderr io.Writer) {
+	const sec = "In-process ingest (BatchWriteItem of edge items, table with GSI1, batches of 25)"
+	// A data file commits with fsync, one per batch for the raw baseline: a
+	// tenth of the items keeps that run to seconds on an ordinary disk.
+	for _, m := range []struct {
+		label    string
+		inMemory bool
+		items    int
+	}{{"data file", false, max(cfg.ingestItems/10, ingestBatch)}, {"in-memory", true, cfg.ingestItems}} {
+		if ctx.Err() != nil {
+			return
+		}
+		rateName := fmt.Sprintf("ingest items/s (%s)", m.label)
+		ratioName := fmt.Sprintf("ingest engine/raw bbolt (%s)", m.label)
+		if !engineLinked {
+			rep.Checks = append(rep.Checks,
+				skipped(3, rateName, "≥ 50,000 items/s", "harness built with -tags nolocal"),
+				skipped(3, ratioName, "≥ 0.50x", "harness built with -tags nolocal"))
+			continue
+		}
+		dir, err := os.MkdirTemp("", "adjl-bench-ingest-")
+		if err != nil {
+			rep.Notes = append(rep.Notes, "ingest: "+err.Error())
+			return
+		}
+		progress(stderr, "ingest %s: engine, %d items", m.label, m.items)
+		eng, err := engineIngest(ctx, dir, m.inMemory, m.items, cfg.ingestWorker)
+		if err != nil {
+			os.RemoveAll(dir)
+			rep.Checks = append(rep.Checks,
+				skipped(3, rateName, "≥ 50,000 items/s", "engine ingest failed: "+err.Error()),
+				skipped(3, ratioName, "≥ 0.50x", "engine ingest failed"))
+			continue
+		}
+		progress(stderr, "ingest %s: raw bbolt, %d items", m.label, m.items)
+		raw, err := rawBboltIngest(ctx, dir, m.items, m.inMemory)
+		os.RemoveAll(dir)
+		rep.Figures = append(rep.Figures, figure{Section: sec, Name: "engine · " + m.label,
+			Value:  fmtNum(eng.PerSec(), "items/s"),
+			Detail: fmt.Sprintf("%d items in %s, %d workers, via local.Engine.HTTPClient", eng.Items, eng.Elapsed.Round(1e6), cfg.ingestWorker)})
+		rep.Checks = append(rep.Checks, atLeast(3, rateName, eng.PerSec(), ingestTarget, "items/s"))
+		if eng.ScanNote != "" {
+			rep.Notes = append(rep.Notes, fmt.Sprintf("engine bug seen after ingest (%s): %s", m.label, eng.ScanNote))
+		}
+		if err != nil {
+			rep.Checks = append(rep.Checks, skipped(3, ratioName, "≥ 0.50x", "raw bbolt baseline failed: "+err.Error()))
+			continue
+		}
+		rep.Figures = append(rep.Figures, figure{Section: sec, Name: "raw bbolt · " + m.label,
+			Value:  fmtNum(raw.PerSec(), "items/s"),
+			Detail: fmt.Sprintf("%d items in %s, same keys, item bytes and batches, 1 writer", raw.Items, raw.Elapsed.Round(1e6))})
+		rep.Checks = append(rep.Checks, atLeast(3, ratioName, eng.PerSec()/raw.PerSec(), ingestRatioTarget, "x"))
+	}
+}

@@ -1,0 +1,58 @@
+//go:build !nolocal
+
+package main
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"path/filepath"
+
+	"github.com/adjl/adjl/local"
+)
+
+// engineLinked reports whether this harness was built with the engine.
+const engineLinked = true
+
+// startAdjlInProcess serves an in-memory engine from this process on a
+// loopback port: the fallback before `adjl local serve` exists. It shares
+// the harness's CPU with the load generator exactly as a separate process would.
+func startAdjlInProcess(_ context.Context) (*target, error) {
+	eng, err := local.Open("", local.Options{InMemory: true})
+	if err != nil {
+		return nil, fmt.Errorf("open in-memory engine: %w", err)
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		eng.Close()
+		return nil, fmt.Errorf("listen: %w", err)
+	}
+	srv := &http.Server{Handler: eng}
+	go srv.Serve(l)
+	return &target{
+		Name:     "adjl",
+		Endpoint: "http://" + l.Addr().String(),
+		Detail:   "engine in the harness process (http.Server on loopback; `adjl local serve` not available)",
+		stop: func() error {
+			srv.Close()
+			return eng.Close()
+		},
+	}, nil
+}
+
+// engineIngest measures BatchWriteItem ingest through the engine's in-process
+// HTTPClient, on a data file in dir (durable, as `adjl import` on the default
+// backend) or in memory.
+func engineIngest(ctx context.Context, dir string, inMemory bool, n, workers int) (ingestResult, error) {
+	path := ""
+	if !inMemory {
+		path = filepath.Join(dir, "engine.db")
+	}
+	eng, err := local.Open(path, local.Options{InMemory: inMemory})
+	if err != nil {
+		return ingestResult{}, fmt.Errorf("open engine: %w", err)
+	}
+	defer eng.Close()
+	return ingestEdges(ctx, eng.HTTPClient(), n, workers)
+}

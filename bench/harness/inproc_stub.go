@@ -1,0 +1,20 @@
+//go:build nolocal
+
+package main
+
+import (
+	"context"
+	"errors"
+)
+
+// engineLinked reports whether this harness was built with the engine; the
+// nolocal tag lets the harness measure the references while local/ does not build.
+const engineLinked = false
+
+var errNoEngine = errors.New("harness built with -tags nolocal")
+
+func startAdjlInProcess(context.Context) (*target, error) { return nil, errNoEngine }
+
+func engineIngest(context.Context, string, bool, int, int) (ingestResult, error) {
+	return ingestResult{}, errNoEngine
+}

@@ -1,0 +1,52 @@
+//go:build !nolocal
+
+package main
+
+import (
+	"context"
+	"testing"
+	"time"
+)
+
+// TestWorkloadsAgainstEngine runs two rounds of both HTTP workloads, with
+// tiny budgets, against the engine served on loopback: every request must
+// succeed (each round puts new keys; the query checks each page is full), so
+// the harness measures real work.
+func TestWorkloadsAgainstEngine(t *testing.T) {
+	ctx := context.Background()
+	tg, err := startAdjlInProcess(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tg.Stop()
+	b, err := newServerBench(ctx, tg, 4, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	var runs []serverRun
+	for r := range 2 {
+		runs = append(runs, b.round(ctx, r, budget{Requests: 20, Duration: time.Second}, budget{Requests: 200, Duration: 10 * time.Second})...)
+	}
+	if len(runs) != 4 {
+		t.Fatalf("got %d runs, want 4", len(runs))
+	}
+	for _, r := range runs {
+		if r.Stats.Requests != 200 || r.Stats.Errors != 0 {
+			t.Errorf("%s: %d requests, %d errors (first %v); want 200 without errors",
+				r.Workload, r.Stats.Requests, r.Stats.Errors, r.Stats.FirstErr)
+		}
+	}
+}
+
+func TestEngineIngestWritesEveryItem(t *testing.T) {
+	for _, inMemory := range []bool{false, true} {
+		res, err := engineIngest(context.Background(), t.TempDir(), inMemory, 1010, 2)
+		if err != nil {
+			t.Fatalf("inMemory=%v: %v", inMemory, err)
+		}
+		if res.Items != 1010 || res.PerSec() <= 0 {
+			t.Errorf("inMemory=%v: %+v", inMemory, res)
+		}
+	}
+}

@@ -1,0 +1,252 @@
+// Command harness measures adjl's embedded DynamoDB-compatible engine against
+// the reference implementations (moto's moto_server and dynalite) in one run,
+// on this machine, and prints ratios against the performance targets of
+// issues 3 and 4. It exits 0 whatever the verdicts: the PASS/FAIL lines are
+// the result. Run bench/install.sh first; see bench/README.md.
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// config is the harness's flags, with the budgets of the chosen mode.
+type config struct {
+	quick        bool
+	adjlMode     string // auto, serve, inproc
+	targets      string
+	clients      int
+	rounds       int
+	otherEdges   int
+	warm, run    budget
+	ingestItems  int
+	ingestWorker int
+	shardEdges   int
+	rssEdges     int
+	sections     string
+	build        bool
+	outDir       string
+	root         string // repository root
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	cfg, err := parseFlags(args, stderr)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	// Hard stops, well above the budgets' sum on an idle machine (quick ≈ 30 s,
+	// full ≈ 5 min): a machine busy with other work is reported, not hung on.
+	limit := 9*time.Minute + 30*time.Second
+	if cfg.quick {
+		limit = 3 * time.Minute
+	}
+	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer cancel()
+	ctx, cancelT := context.WithTimeout(ctx, limit)
+	defer cancelT()
+
+	if err := os.MkdirAll(cfg.outDir, 0o755); err != nil {
+		fmt.Fprintln(stderr, "harness:", err)
+		return 1
+	}
+	rep := &report{}
+	start := time.Now()
+	load0 := loadAvg()
+	mode := "full"
+	if cfg.quick {
+		mode = "quick"
+	}
+	rep.Header = append(rep.Header,
+		fmt.Sprintf("adjl benchmark harness — %s — mode %s — %d CPUs, %s %s/%s",
+			start.UTC().Format(time.RFC3339), mode, runtime.NumCPU(), runtime.Version(), runtime.GOOS, runtime.GOARCH),
+		fmt.Sprintf("HTTP workloads: %d concurrent aws-sdk-go-v2 clients, each run bounded by %s or %d requests (after a %s / %d-request warm-up), %d round(s), loopback only",
+			cfg.clients, cfg.run.Duration, cfg.run.Requests, cfg.warm.Duration, cfg.warm.Requests, cfg.rounds))
+
+	bin := filepath.Join(cfg.outDir, "adjl")
+	binOK := false
+	if cfg.build {
+		progress(stderr, "building adjl (go build -o %s .)", bin)
+		if out, err := buildAdjl(ctx, cfg.root, bin); err != nil {
+			rep.Notes = append(rep.Notes, "adjl binary did not build: "+firstLine(out, err))
+		} else {
+			binOK = true
+		}
+	} else if _, err := os.Stat(bin); err == nil {
+		binOK = true
+	}
+
+	if want(cfg.sections, "http") {
+		benchHTTP(ctx, cfg, bin, binOK, rep, stderr)
+	}
+	if want(cfg.sections, "ingest") {
+		benchIngest(ctx, cfg, rep, stderr)
+	}
+	if want(cfg.sections, "gobench") {
+		benchGoTest(ctx, cfg, rep, stderr)
+	}
+	if want(cfg.sections, "shard") {
+		benchShard(ctx, cfg, bin, binOK, rep, stderr)
+	}
+	if ctx.Err() != nil {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("run stopped early: %v (figures after that point are missing)", context.Cause(ctx)))
+	}
+	rep.Notes = append(rep.Notes, fmt.Sprintf("total time %s; load average at start %s, at end %s (other work on the machine skews every figure; the ratios less so)",
+		time.Since(start).Round(100*time.Millisecond), load0, loadAvg()))
+
+	var buf bytes.Buffer
+	rep.write(&buf)
+	stdout.Write(buf.Bytes())
+	res := filepath.Join(cfg.outDir, "results.txt")
+	if err := os.WriteFile(res, buf.Bytes(), 0o644); err != nil {
+		fmt.Fprintln(stderr, "harness: write results:", err)
+		return 1
+	}
+	fmt.Fprintln(stderr, "results written to", res)
+	return 0
+}
+
+func parseFlags(args []string, stderr io.Writer) (*config, error) {
+	fs := flag.NewFlagSet("harness", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	cfg := &config{}
+	fs.BoolVar(&cfg.quick, "quick", false, "CI smoke mode: small budgets, finishes in under 60 s")
+	fs.StringVar(&cfg.adjlMode, "adjl", "auto", "how to run adjl: serve (`adjl local serve --in-memory`), inproc (engine inside the harness), auto (serve if the binary has it)")
+	fs.StringVar(&cfg.targets, "targets", "adjl,moto,dynalite", "HTTP targets to measure")
+	fs.StringVar(&cfg.sections, "only", "http,ingest,gobench,shard", "sections to run")
+	fs.IntVar(&cfg.clients, "clients", 4, "concurrent clients for the HTTP workloads")
+	fs.IntVar(&cfg.rounds, "rounds", 0, "rounds over all targets; each figure is the median round (default 3, quick 1)")
+	dur := fs.Duration("duration", 0, "time per HTTP run (default 5s, quick 1.5s)")
+	reqs := fs.Int("requests", 0, "request cap per HTTP run (default 200000, quick 20000)")
+	fs.IntVar(&cfg.ingestItems, "ingest-items", 0, "items per in-memory ingest run; the data-file run writes a tenth (default 500000, quick 20000)")
+	fs.IntVar(&cfg.ingestWorker, "ingest-workers", 2, "concurrent BatchWriteItem callers for ingest")
+	fs.IntVar(&cfg.shardEdges, "shard-edges", 0, "edges for the sharded listing (default 100000, quick 5000)")
+	fs.IntVar(&cfg.rssEdges, "rss-edges", 0, "edges for the streaming peak-memory run (default 1000000, quick 0 = skipped)")
+	fs.BoolVar(&cfg.build, "build", true, "build bench/out/adjl from the repository before measuring")
+	fs.StringVar(&cfg.outDir, "out", "", "output directory (default <repo>/bench/out)")
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	root, err := repoRoot()
+	if err != nil {
+		fmt.Fprintln(stderr, "harness:", err)
+		return nil, err
+	}
+	cfg.root = root
+	if cfg.outDir == "" {
+		cfg.outDir = filepath.Join(root, "bench", "out")
+	}
+	if cfg.quick {
+		cfg.rounds = orDefault(cfg.rounds, 1)
+		cfg.otherEdges = 100
+		cfg.warm = budget{Requests: 100, Duration: 300 * time.Millisecond}
+		cfg.run = budget{Requests: 20_000, Duration: 1500 * time.Millisecond}
+		cfg.ingestItems = orDefault(cfg.ingestItems, 20_000)
+		cfg.shardEdges = orDefault(cfg.shardEdges, 5_000)
+	} else {
+		cfg.rounds = orDefault(cfg.rounds, 3)
+		cfg.otherEdges = 1000
+		cfg.warm = budget{Requests: 1_000, Duration: time.Second}
+		cfg.run = budget{Requests: 200_000, Duration: 5 * time.Second}
+		cfg.ingestItems = orDefault(cfg.ingestItems, 500_000)
+		cfg.shardEdges = orDefault(cfg.shardEdges, 100_000)
+		cfg.rssEdges = orDefault(cfg.rssEdges, 1_000_000)
+	}
+	if *dur > 0 {
+		cfg.run.Duration = *dur
+	}
+	if *reqs > 0 {
+		cfg.run.Requests = *reqs
+	}
+	if cfg.clients < 1 || cfg.ingestWorker < 1 || cfg.rounds < 1 {
+		fmt.Fprintln(stderr, "harness: -clients and -ingest-workers must be at least 1")
+		return nil, errors.New("bad flags")
+	}
+	return cfg, nil
+}
+
+func orDefault(v, d int) int {
+	if v > 0 {
+		return v
+	}
+	return d
+}
+
+func want(list, s string) bool {
+	for _, x := range strings.Split(list, ",") {
+		if strings.TrimSpace(x) == s {
+			return true
+		}
+	}
+	return false
+}
+
+// repoRoot finds the directory holding adjl's go.mod from the working directory up.
+func repoRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if b, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil && bytes.Contains(b, []byte("module github.com/adjl/adjl\n")) {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("run the harness inside the adjl repository (no go.mod for github.com/adjl/adjl found)")
+		}
+		dir = parent
+	}
+}
+
+func buildAdjl(ctx context.Context, root, bin string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, ".")
+	cmd.Dir = root
+	return cmd.CombinedOutput()
+}
+
+func firstLine(out []byte, err error) string {
+	s := strings.TrimSpace(string(out))
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i] + " …"
+	}
+	if s == "" {
+		return err.Error()
+	}
+	return s
+}
+
+func progress(w io.Writer, format string, args ...any) {
+	fmt.Fprintf(w, "[%s] %s\n", time.Now().Format("15:04:05"), fmt.Sprintf(format, args...))
+}
+
+// loadAvg is the 1/5/15-minute load average, to show how busy the machine was.
+func loadAvg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], " ")
+}

@@ -1,0 +1,322 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/adjl/adjl/schema"
+)
+
+// Issue 4 targets.
+const (
+	shardAllRatio   = 1.2
+	shardFirstRatio = 1.5
+	streamRSSMB     = 64
+	shardCount      = 8
+	celebrity       = "TARGET#bob"
+)
+
+// socialSchema is the follower graph of examples/social.yaml with the
+// benchmark's own table name and shard count.
+func socialSchema(table string, shards int) string {
+	return fmt.Sprintf(`version: 1
+table:
+  name: %s
+  billing: PAY_PER_REQUEST
+  index: {name: GSI1, projection: ALL}
+entities:
+  user: {prefix: "USR#", attributes: {name: string}}
+relations:
+  follows:
+    from: {entity: user, prefix: "ACTOR#"}
+    to: {entity: user, prefix: "TARGET#"}
+    edge: ""
+    verbs: {link: follow, unlink: unfollow, check: follows, forward: following, reverse: followers}
+    counters: {from: followingCount, to: followerCount}
+    shards: %d
+`, table, shards)
+}
+
+// benchShard measures issue 4's targets through the real CLI against an
+// engine served on loopback: reverse --all and first page, sharded N=8 vs
+// unsharded, and the peak RSS of streaming a large celebrity partition.
+func benchShard(ctx context.Context, cfg *config, bin string, binOK bool, rep *report, stderr io.Writer) {
+	names := []struct{ name, target string }{
+		{"reverse --all N=8 / unsharded", fmt.Sprintf("≤ %.2fx", shardAllRatio)},
+		{"first page N=8 / unsharded", fmt.Sprintf("≤ %.2fx", shardFirstRatio)},
+		{"peak RSS of followers --all -o ndjson", fmt.Sprintf("< %d MB", streamRSSMB)},
+	}
+	skipAll := func(reason string) {
+		for _, n := range names {
+			rep.Checks = append(rep.Checks, skipped(4, n.name, n.target, reason))
+		}
+	}
+	if !binOK {
+		skipAll("adjl binary did not build")
+		return
+	}
+	work, err := os.MkdirTemp("", "adjl-bench-shard-")
+	if err != nil {
+		skipAll(err.Error())
+		return
+	}
+	defer os.RemoveAll(work)
+	sharded, flat := filepath.Join(work, "sharded.yaml"), filepath.Join(work, "flat.yaml")
+	os.WriteFile(sharded, []byte(socialSchema("social_sharded", shardCount)), 0o644)
+	os.WriteFile(flat, []byte(socialSchema("social_flat", 1)), 0o644)
+	if reason := cliMissing(ctx, bin, sharded, work); reason != "" {
+		skipAll(reason)
+		return
+	}
+	var t *target
+	if cfg.adjlMode != "inproc" && hasServe(bin) {
+		t, err = startAdjlServe(ctx, bin, cfg.outDir)
+	} else {
+		t, err = startAdjlInProcess(ctx)
+	}
+	if err != nil {
+		skipAll("cannot start the engine: " + err.Error())
+		return
+	}
+	defer t.Stop()
+	cli := &cliRunner{bin: bin, endpoint: t.Endpoint, home: work}
+	const sec = "Sharded reverse listing through the CLI (adjl followers TARGET#bob)"
+
+	// Reverse --all and first page, sharded vs unsharded, same edges.
+	timing := map[string][2]time.Duration{} // schema -> {all, first}
+	for _, sc := range []string{flat, sharded} {
+		progress(stderr, "shard: loading %d edges (%s)", cfg.shardEdges, filepath.Base(sc))
+		if err := cli.loadEdges(ctx, sc, cfg.shardEdges); err != nil {
+			skipAll(err.Error())
+			return
+		}
+		all, lines, err := cli.median(ctx, 3, sc, "--all", "-o", "ndjson")
+		if err != nil {
+			skipAll(err.Error())
+			return
+		}
+		if lines < cfg.shardEdges {
+			skipAll(fmt.Sprintf("--all printed %d lines for %d edges (%s)", lines, cfg.shardEdges, filepath.Base(sc)))
+			return
+		}
+		first, _, err := cli.median(ctx, 5, sc, "-o", "json")
+		if err != nil {
+			skipAll(err.Error())
+			return
+		}
+		timing[sc] = [2]time.Duration{all, first}
+		label := "unsharded"
+		if sc == sharded {
+			label = fmt.Sprintf("N=%d", shardCount)
+		}
+		rep.Figures = append(rep.Figures,
+			figure{Section: sec, Name: fmt.Sprintf("--all -o ndjson, %s", label), Value: fmtDur(all),
+				Detail: fmt.Sprintf("%d edges, %d lines, median of 3 process runs", cfg.shardEdges, lines)},
+			figure{Section: sec, Name: fmt.Sprintf("first page -o json, %s", label), Value: fmtDur(first),
+				Detail: "median of 5 process runs (includes process start)"})
+	}
+	rep.Checks = append(rep.Checks,
+		atMost(4, names[0].name, timing[sharded][0].Seconds()/timing[flat][0].Seconds(), shardAllRatio, "x"),
+		atMost(4, names[1].name, timing[sharded][1].Seconds()/timing[flat][1].Seconds(), shardFirstRatio, "x"))
+
+	// Peak memory while streaming a large sharded celebrity partition.
+	if cfg.rssEdges <= 0 {
+		rep.Checks = append(rep.Checks, skipped(4, names[2].name, names[2].target, "quick mode (use -rss-edges N)"))
+		return
+	}
+	big := filepath.Join(work, "big.yaml")
+	os.WriteFile(big, []byte(socialSchema("social_big", shardCount)), 0o644)
+	progress(stderr, "shard: loading %d edges for the memory run", cfg.rssEdges)
+	if err := cli.loadEdges(ctx, big, cfg.rssEdges); err != nil {
+		rep.Checks = append(rep.Checks, skipped(4, names[2].name, names[2].target, err.Error()))
+		return
+	}
+	progress(stderr, "shard: streaming %d edges", cfg.rssEdges)
+	res, err := cli.run(ctx, big, "--all", "-o", "ndjson")
+	if err != nil {
+		rep.Checks = append(rep.Checks, skipped(4, names[2].name, names[2].target, err.Error()))
+		return
+	}
+	if res.lines < cfg.rssEdges {
+		rep.Checks = append(rep.Checks, skipped(4, names[2].name, names[2].target,
+			fmt.Sprintf("--all printed %d lines for %d edges", res.lines, cfg.rssEdges)))
+		return
+	}
+	mb := float64(res.maxRSSKB) / 1024
+	rep.Figures = append(rep.Figures, figure{Section: sec, Name: fmt.Sprintf("--all -o ndjson, N=%d, %d edges", shardCount, cfg.rssEdges),
+		Value: fmtNum(mb, "MB") + " peak RSS", Detail: fmt.Sprintf("%s wall, %d lines", fmtDur(res.elapsed), res.lines)})
+	c := atMost(4, names[2].name, mb, streamRSSMB, "MB")
+	c.Target = names[2].target
+	if mb >= streamRSSMB {
+		c.Verdict = fail
+	}
+	rep.Checks = append(rep.Checks, c)
+}
+
+// cliMissing says why the CLI cannot run the listing yet, or "".
+func cliMissing(ctx context.Context, bin, schemaFile, home string) string {
+	if _, err := schema.Load(schemaFile); err != nil {
+		return "benchmark schema rejected: " + err.Error()
+	}
+	cmd := exec.CommandContext(ctx, bin, "followers", "--help", "--schema", schemaFile)
+	cmd.Env = cliEnv(home)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "`adjl followers` not available yet: " + firstLine(out, err)
+	}
+	return ""
+}
+
+// cliEnv isolates the CLI from the user's configuration and credentials.
+func cliEnv(home string) []string {
+	return []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "ADJL_ENDPOINT=", "AWS_ACCESS_KEY_ID=bench",
+		"AWS_SECRET_ACCESS_KEY=bench", "AWS_REGION=us-east-1", "AWS_EC2_METADATA_DISABLED=true"}
+}
+
+type cliRunner struct {
+	bin, endpoint, home string
+}
+
+type cliResult struct {
+	lines    int
+	elapsed  time.Duration
+	maxRSSKB int64
+}
+
+// run executes `adjl followers TARGET#bob ARGS` against the engine, counting
+// stdout lines without keeping them, and reads the child's peak RSS from
+// wait4's rusage.
+func (c *cliRunner) run(ctx context.Context, schemaFile string, args ...string) (cliResult, error) {
+	argv := append([]string{"followers", celebrity, "--schema", schemaFile, "--endpoint", c.endpoint}, args...)
+	cmd := exec.CommandContext(ctx, c.bin, argv...)
+	cmd.Env = cliEnv(c.home)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return cliResult{}, err
+	}
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return cliResult{}, fmt.Errorf("start adjl followers: %w", err)
+	}
+	lines := 0
+	r := bufio.NewReaderSize(out, 1<<16)
+	for {
+		_, err := r.ReadSlice('\n')
+		if err == nil {
+			lines++
+			continue
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		break
+	}
+	err = cmd.Wait()
+	res := cliResult{lines: lines, elapsed: time.Since(start)}
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		res.maxRSSKB = ru.Maxrss // kilobytes on Linux
+	}
+	if err != nil {
+		return res, fmt.Errorf("adjl %v: %w: %s", argv[:2], err, firstLine(stderr.Bytes(), err))
+	}
+	return res, nil
+}
+
+// median runs the listing n times and returns the median wall time.
+func (c *cliRunner) median(ctx context.Context, n int, schemaFile string, args ...string) (time.Duration, int, error) {
+	var ds []time.Duration
+	lines := 0
+	for range n {
+		res, err := c.run(ctx, schemaFile, args...)
+		if err != nil {
+			return 0, 0, err
+		}
+		ds = append(ds, res.elapsed)
+		lines = res.lines
+	}
+	slices.Sort(ds)
+	return ds[len(ds)/2], lines, nil
+}
+
+// loadEdges creates the schema's table with `adjl table create` (which
+// records the shard count) and writes n follow edges into the celebrity's
+// reverse list with BatchWriteItem, keyed by the schema package exactly as
+// `adjl follow` keys them. Counters are not maintained: listing ignores them.
+func (c *cliRunner) loadEdges(ctx context.Context, schemaFile string, n int) error {
+	cmd := exec.CommandContext(ctx, c.bin, "table", "create", "--wait", "--schema", schemaFile, "--endpoint", c.endpoint)
+	cmd.Env = cliEnv(c.home)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("adjl table create: %s", firstLine(out, err))
+	}
+	s, err := schema.Load(schemaFile)
+	if err != nil {
+		return err
+	}
+	rel := s.Relation("follows")
+	if rel == nil {
+		return errors.New("benchmark schema has no relation follows")
+	}
+	to, err := rel.ToKey(celebrity)
+	if err != nil {
+		return err
+	}
+	tr := newTransport(4)
+	defer tr.CloseIdleConnections()
+	cl := newClient(c.endpoint, &http.Client{Transport: tr})
+	var next atomic.Int64
+	var mu sync.Mutex
+	var firstErr error
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			items := make([]map[string]types.AttributeValue, 0, ingestBatch)
+			for {
+				lo := int(next.Add(1)-1) * ingestBatch
+				if lo >= n || ctx.Err() != nil {
+					return
+				}
+				items = items[:0]
+				for i := lo; i < min(lo+ingestBatch, n); i++ {
+					from, _ := rel.FromKey(fmt.Sprintf("u%08d", i))
+					k := rel.EdgeKeys(from, to)
+					items = append(items, map[string]types.AttributeValue{
+						schema.AttrPK: sv(k.PK), schema.AttrSK: sv(k.SK),
+						schema.AttrGSI1PK: sv(k.GSI1PK), schema.AttrGSI1SK: sv(k.GSI1SK),
+						schema.AttrType: sv(rel.Name),
+					})
+				}
+				if _, err := batchWrite(ctx, cl, s.Table.Name, items); err != nil {
+					mu.Lock()
+					if firstErr == nil {
+						firstErr = err
+					}
+					mu.Unlock()
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return fmt.Errorf("load edges: %w", firstErr)
+	}
+	return ctx.Err()
+}
+
+func sv(s string) types.AttributeValue { return &types.AttributeValueMemberS{Value: s} }

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// gsiName is the inverted index every workload table has, as adjl creates it.
+const gsiName = "GSI1"
+
+// createEdgeTable creates adjl's table shape (PK/SK, GSI1 on GSI1PK/GSI1SK,
+// projection ALL, on-demand) and waits until the table and index are ACTIVE.
+func createEdgeTable(ctx context.Context, c *dynamodb.Client, name string) error {
+	s := func(n string) types.AttributeDefinition {
+		return types.AttributeDefinition{AttributeName: aws.String(n), AttributeType: types.ScalarAttributeTypeS}
+	}
+	key := func(h, r string) []types.KeySchemaElement {
+		return []types.KeySchemaElement{
+			{AttributeName: aws.String(h), KeyType: types.KeyTypeHash},
+			{AttributeName: aws.String(r), KeyType: types.KeyTypeRange},
+		}
+	}
+	_, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{
+		TableName:            aws.String(name),
+		AttributeDefinitions: []types.AttributeDefinition{s("PK"), s("SK"), s("GSI1PK"), s("GSI1SK")},
+		KeySchema:            key("PK", "SK"),
+		BillingMode:          types.BillingModePayPerRequest,
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{
+			IndexName:  aws.String(gsiName),
+			KeySchema:  key("GSI1PK", "GSI1SK"),
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
+		}},
+	})
+	if err != nil {
+		return fmt.Errorf("create table %s: %w", name, err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		out, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)})
+		if err != nil {
+			return fmt.Errorf("describe table %s: %w", name, err)
+		}
+		if tableActive(out.Table) {
+			return nil
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return fmt.Errorf("table %s not ACTIVE after 30s", name)
+}
+
+func tableActive(t *types.TableDescription) bool {
+	if t == nil || t.TableStatus != types.TableStatusActive {
+		return false
+	}
+	for _, g := range t.GlobalSecondaryIndexes {
+		if g.IndexStatus != "" && g.IndexStatus != types.IndexStatusActive {
+			return false
+		}
+	}
+	return true
+}
+
+// edgeItem is a follow edge as adjl writes it: the edge once, the index
+// materialising the inverse. Keys are zero-padded so that their bytes (and so
+// item sizes) are the same on every target.
+func edgeItem(actor, target int) map[string]types.AttributeValue {
+	a := "ACTOR#u" + pad(actor, 8)
+	t := "TARGET#t" + pad(target, 6)
+	return map[string]types.AttributeValue{
+		"PK":     &types.AttributeValueMemberS{Value: a},
+		"SK":     &types.AttributeValueMemberS{Value: t},
+		"GSI1PK": &types.AttributeValueMemberS{Value: t},
+		"GSI1SK": &types.AttributeValueMemberS{Value: a},
+		"type":   &types.AttributeValueMemberS{Value: "follows"},
+		"since":  &types.AttributeValueMemberS{Value: "2026-11-30T11:00:00Z"},
+	}
+}
+
+func pad(n, width int) string {
+	s := strconv.Itoa(n)
+	for len(s) < width {
+		s = "0" + s
+	}
+	return s
+}
+
+// batchWrite writes items in BatchWriteItem calls of 25 (DynamoDB's limit),
+// re-sending UnprocessedItems, and returns how many calls it made.
+func batchWrite(ctx context.Context, c *dynamodb.Client, table string, items []map[string]types.AttributeValue) (int, error) {
+	calls := 0
+	for len(items) > 0 {
+		n := min(25, len(items))
+		reqs := make([]types.WriteRequest, n)
+		for i, it := range items[:n] {
+			reqs[i] = types.WriteRequest{PutRequest: &types.PutRequest{Item: it}}
+		}
+		items = items[n:]
+		pending := map[string][]types.WriteRequest{table: reqs}
+		for tries := 0; len(pending) > 0; tries++ {
+			if tries == 10 {
+				return calls, errors.New("batch write: items still unprocessed after 10 tries")
+			}
+			out, err := c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: pending})
+			calls++
+			if err != nil {
+				return calls, fmt.Errorf("batch write: %w", err)
+			}
+			pending = out.UnprocessedItems
+		}
+	}
+	return calls, nil
+}

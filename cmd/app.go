@@ -1,0 +1,195 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/adjl/adjl/ops"
+	"github.com/adjl/adjl/schema"
+	"github.com/spf13/cobra"
+	"github.com/spf13/viper"
+)
+
+// app is one invocation of adjl: its streams, arguments, settings, schema
+// and (lazily) its backend. Commands get what they need from it.
+type app struct {
+	io     *IOStreams
+	args   []string
+	getenv func(string) (string, bool)
+
+	root    *cobra.Command
+	v       *viper.Viper
+	set     *settings
+	started bool           // a command's RunE was reached
+	failed  *cobra.Command // the command cobra was parsing when it failed
+
+	schemaPath   string
+	schemaSource string
+	sch          *schema.Schema
+	schErr       error
+
+	be    *backend
+	store *ops.Store
+	// api, when set (tests), replaces the backend --endpoint names.
+	api  ops.API
+	expl *explainer
+}
+
+func (a *app) execute(ctx context.Context) error {
+	pre, words, err := prescan(a.args, a.getenv)
+	if err != nil {
+		return err
+	}
+	a.loadSchema(pre.Schema, pre.SchemaSource)
+	a.root = a.newRootCmd()
+	if a.sch != nil {
+		a.addRelationCmds(a.root, a.sch)
+	}
+	a.root.SetArgs(a.args)
+	a.root.SetIn(a.io.In)
+	a.root.SetOut(a.io.Out)
+	a.root.SetErr(a.io.ErrOut)
+	if err := a.checkCommandName(words); err != nil {
+		return err
+	}
+	return a.root.ExecuteContext(ctx)
+}
+
+// loadSchema reads the schema once at start-up, before cobra runs, because
+// the relation verbs are commands. Failures are kept and reported by the
+// commands that need a schema; the others (version, completion, local
+// serve) still work.
+func (a *app) loadSchema(path, source string) {
+	if path == "" {
+		path, source = defaultSchema, "default"
+	}
+	a.schemaPath, a.schemaSource = path, source
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		a.schErr = &noSchemaError{path: path, source: source}
+		return
+	}
+	s, err := schema.Load(path)
+	if err != nil {
+		if !schema.IsInvalid(err) {
+			err = fmt.Errorf("load schema: %w", err)
+		}
+		a.schErr = err
+		return
+	}
+	a.sch = s
+}
+
+// schema returns the loaded schema or why there is none.
+func (a *app) schema() (*schema.Schema, error) {
+	if a.sch == nil {
+		return nil, a.schErr
+	}
+	return a.sch, nil
+}
+
+// checkCommandName turns an unknown first word into a message that says why
+// it is unknown: relation verbs exist only when a schema is loaded.
+func (a *app) checkCommandName(words []string) error {
+	if len(words) == 0 {
+		return nil
+	}
+	name := words[0]
+	if name == cobra.ShellCompRequestCmd || name == cobra.ShellCompNoDescRequestCmd {
+		return nil
+	}
+	a.root.InitDefaultHelpCmd()
+	a.root.InitDefaultCompletionCmd()
+	for _, c := range a.root.Commands() {
+		if c.Name() == name || c.HasAlias(name) {
+			return nil
+		}
+	}
+	if schema.IsInvalid(a.schErr) {
+		return a.schErr
+	}
+	if a.sch == nil {
+		return &usageError{err: fmt.Errorf("unknown command %q: %v; pass --schema FILE", name, a.schErr),
+			hint: "relation verbs (enroll, members, ...) come from the schema; 'adjl --help' lists the built-in commands"}
+	}
+	msg := fmt.Sprintf("unknown command %q for \"adjl\"", name)
+	if sugg := a.root.SuggestionsFor(name); len(sugg) > 0 {
+		msg += fmt.Sprintf("; did you mean %s?", strings.Join(sugg, " or "))
+	}
+	return &usageError{cmd: a.root, err: errors.New(msg)}
+}
+
+// settings resolves the global settings after cobra parsed the flags.
+func (a *app) resolveSettings() error {
+	v, err := newViper(a.root.PersistentFlags(), a.getenv)
+	if err != nil {
+		return err
+	}
+	s, err := resolve(v, a.root.PersistentFlags(), a.getenv)
+	if err != nil {
+		return err
+	}
+	a.v, a.set = v, s
+	return nil
+}
+
+// storeFor returns the ops.Store over the configured backend, opening the
+// backend on first use.
+func (a *app) storeFor(ctx context.Context) (*ops.Store, error) {
+	if a.store != nil {
+		return a.store, nil
+	}
+	s, err := a.schema()
+	if err != nil {
+		return nil, err
+	}
+	opt := ops.Options{}
+	if a.set.Explain {
+		a.expl = &explainer{w: a.io.Out}
+		opt.Explain = a.expl.explain
+	}
+	if a.set.Capacity {
+		opt.Capacity = capacityPrinter{w: a.io.ErrOut}.report
+	}
+	be, err := a.openBackend(ctx)
+	if err != nil {
+		return nil, err
+	}
+	a.be = be
+	if a.set.Verbose {
+		fmt.Fprintf(a.io.ErrOut, "backend: %s\n", be.describe)
+	}
+	a.store = ops.New(be.api, s, opt)
+	return a.store, nil
+}
+
+// close releases the backend (the embedded engine's file lock).
+func (a *app) close() error {
+	if a.be != nil && a.be.close != nil {
+		err := a.be.close()
+		a.be = nil
+		if err != nil {
+			return fmt.Errorf("close backend: %w", err)
+		}
+	}
+	return nil
+}
+
+// explaining reports whether requests are printed instead of sent.
+func (a *app) explaining() bool { return a.set != nil && a.set.Explain }
+
+// printer returns the printer chosen by -o.
+func (a *app) printer() printer {
+	return newPrinter(a.set.Output, a.io, a.pageSize())
+}
+
+// pageSize is the --limit or ops' default page size.
+func (a *app) pageSize() int {
+	if a.set.Limit > 0 {
+		return a.set.Limit
+	}
+	return 25
+}

@@ -1,0 +1,203 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/adjl/adjl/ops"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/feature/ec2/imds"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+)
+
+// backend is an opened DynamoDB API: the embedded engine, AWS, or a
+// compatible server at a URL.
+type backend struct {
+	api      ops.API
+	describe string       // for --verbose: "local (file ./.adjl/data.db)"
+	close    func() error // nil when there is nothing to release
+}
+
+// Region and credentials adjl uses where none are configured, for the
+// embedded engine and servers at a URL (they accept any signature).
+const (
+	fallbackRegion = "us-east-1"
+	dummyKeyID     = "adjl"
+	dummySecret    = "adjl-local"
+	localEndpoint  = "http://local.adjl"
+)
+
+func dummyCredentials() aws.CredentialsProvider {
+	return credentials.NewStaticCredentialsProvider(dummyKeyID, dummySecret, "")
+}
+
+// openBackend opens the backend named by --endpoint. adjl reaches AWS only
+// when --endpoint is exactly "aws".
+func (a *app) openBackend(ctx context.Context) (*backend, error) {
+	if a.set.Explain {
+		return &backend{api: explainOnly{}, describe: "none (--explain: nothing is sent)"}, nil
+	}
+	ep := a.set.Endpoint
+	if ep != "local" && ep != "aws" && !isURL(ep) {
+		return nil, &usageError{err: fmt.Errorf("invalid --endpoint %q: want local, aws, or a URL such as http://127.0.0.1:8000", ep)}
+	}
+	if a.api != nil {
+		return &backend{api: a.api, describe: "injected"}, nil
+	}
+	switch {
+	case ep == "local":
+		return openLocal(a.set.Data)
+	case ep == "aws":
+		return openAWS(ctx, a.set.Region, a.set.Profile)
+	case isURL(ep):
+		return openURL(ctx, ep, a.set.Region, a.set.Profile, a.getenv)
+	}
+	return nil, &usageError{err: fmt.Errorf("invalid --endpoint %q: want local, aws, or a URL such as http://127.0.0.1:8000", ep)}
+}
+
+func isURL(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
+}
+
+// localConfig is the SDK configuration for the embedded engine: the SDK's
+// HTTP client is replaced by one that hands requests to the engine in
+// process, so the code path is the same as for AWS.
+func localConfig(httpClient aws.HTTPClient) aws.Config {
+	return aws.Config{
+		Region:       fallbackRegion,
+		Credentials:  dummyCredentials(),
+		HTTPClient:   httpClient,
+		BaseEndpoint: aws.String(localEndpoint),
+	}
+}
+
+func openAWS(ctx context.Context, region, profile string) (*backend, error) {
+	var opts []func(*config.LoadOptions) error
+	if region != "" {
+		opts = append(opts, config.WithRegion(region))
+	}
+	if profile != "" {
+		opts = append(opts, config.WithSharedConfigProfile(profile))
+	}
+	cfg, err := config.LoadDefaultConfig(ctx, opts...)
+	if err != nil {
+		return nil, awsConfigError(err)
+	}
+	if cfg.Region == "" {
+		return nil, &usageError{err: errors.New("no AWS region configured: pass --region or set AWS_REGION")}
+	}
+	desc := "aws (region " + cfg.Region
+	if profile != "" {
+		desc += ", profile " + profile
+	}
+	return &backend{api: dynamodb.NewFromConfig(cfg), describe: desc + ")"}, nil
+}
+
+// openURL configures a DynamoDB-compatible server. Nothing here may reach
+// AWS: credentials come from AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, or from
+// --profile when the user names one, else dummy ones (local servers accept
+// any signature). The default chain is not used because it may call SSO or
+// the instance metadata service.
+func openURL(ctx context.Context, endpoint, region, profile string, getenv func(string) (string, bool)) (*backend, error) {
+	cfg := aws.Config{Region: region, Credentials: dummyCredentials()}
+	if profile != "" {
+		opts := []func(*config.LoadOptions) error{
+			config.WithEC2IMDSClientEnableState(imds.ClientDisabled),
+			config.WithSharedConfigProfile(profile),
+		}
+		if region != "" {
+			opts = append(opts, config.WithRegion(region))
+		}
+		loaded, err := config.LoadDefaultConfig(ctx, opts...)
+		if err != nil {
+			return nil, awsConfigError(err)
+		}
+		cfg = loaded
+	} else if id, secret := envValue(getenv, "AWS_ACCESS_KEY_ID"), envValue(getenv, "AWS_SECRET_ACCESS_KEY"); id != "" && secret != "" {
+		cfg.Credentials = credentials.NewStaticCredentialsProvider(id, secret, envValue(getenv, "AWS_SESSION_TOKEN"))
+	}
+	if cfg.Region == "" {
+		cfg.Region = envValue(getenv, "AWS_REGION")
+	}
+	if cfg.Region == "" {
+		cfg.Region = envValue(getenv, "AWS_DEFAULT_REGION")
+	}
+	if cfg.Region == "" {
+		cfg.Region = fallbackRegion
+	}
+	client := dynamodb.NewFromConfig(cfg, func(o *dynamodb.Options) { o.BaseEndpoint = aws.String(endpoint) })
+	return &backend{api: client, describe: strings.TrimRight(endpoint, "/")}, nil
+}
+
+func envValue(getenv func(string) (string, bool), name string) string {
+	v, _ := getenv(name)
+	return v
+}
+
+func awsConfigError(err error) error {
+	var noProfile config.SharedConfigProfileNotExistError
+	if errors.As(err, &noProfile) {
+		return &usageError{err: fmt.Errorf("AWS profile %q not found in the shared config files", noProfile.Profile)}
+	}
+	return &usageError{err: fmt.Errorf("load AWS configuration: %w", err)}
+}
+
+// errExplainOnly is returned if ops ever sends a request while explaining;
+// ops hands every request to the explainer instead.
+var errExplainOnly = errors.New("--explain: requests are printed, not sent")
+
+// explainOnly is the API used with --explain: nothing may reach a backend,
+// so no backend is even opened.
+type explainOnly struct{}
+
+func (explainOnly) CreateTable(context.Context, *dynamodb.CreateTableInput, ...func(*dynamodb.Options)) (*dynamodb.CreateTableOutput, error) {
+	return nil, errExplainOnly
+}
+
+func (explainOnly) DescribeTable(context.Context, *dynamodb.DescribeTableInput, ...func(*dynamodb.Options)) (*dynamodb.DescribeTableOutput, error) {
+	return nil, errExplainOnly
+}
+
+func (explainOnly) DeleteTable(context.Context, *dynamodb.DeleteTableInput, ...func(*dynamodb.Options)) (*dynamodb.DeleteTableOutput, error) {
+	return nil, errExplainOnly
+}
+
+func (explainOnly) PutItem(context.Context, *dynamodb.PutItemInput, ...func(*dynamodb.Options)) (*dynamodb.PutItemOutput, error) {
+	return nil, errExplainOnly
+}
+
+func (explainOnly) GetItem(context.Context, *dynamodb.GetItemInput, ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
+	return nil, errExplainOnly
+}
+
+func (explainOnly) UpdateItem(context.Context, *dynamodb.UpdateItemInput, ...func(*dynamodb.Options)) (*dynamodb.UpdateItemOutput, error) {
+	return nil, errExplainOnly
+}
+
+func (explainOnly) DeleteItem(context.Context, *dynamodb.DeleteItemInput, ...func(*dynamodb.Options)) (*dynamodb.DeleteItemOutput, error) {
+	return nil, errExplainOnly
+}
+
+func (explainOnly) Query(context.Context, *dynamodb.QueryInput, ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+	return nil, errExplainOnly
+}
+
+func (explainOnly) TransactWriteItems(context.Context, *dynamodb.TransactWriteItemsInput, ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
+	return nil, errExplainOnly
+}
+
+func (explainOnly) BatchGetItem(context.Context, *dynamodb.BatchGetItemInput, ...func(*dynamodb.Options)) (*dynamodb.BatchGetItemOutput, error) {
+	return nil, errExplainOnly
+}
+
+func (explainOnly) BatchWriteItem(context.Context, *dynamodb.BatchWriteItemInput, ...func(*dynamodb.Options)) (*dynamodb.BatchWriteItemOutput, error) {
+	return nil, errExplainOnly
+}
+
+var _ ops.API = explainOnly{}

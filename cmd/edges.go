@@ -1,0 +1,117 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/adjl/adjl/ops"
+	"github.com/adjl/adjl/schema"
+)
+
+// edgeArgs are the validated keys of one edge command: they are checked
+// against the relation's prefixes and DynamoDB's size limits before any
+// request is built.
+type edgeArgs struct {
+	rel            *schema.Relation
+	fromKey, toKey string
+	attrs          map[string]any
+}
+
+func resolveEdge(rel *schema.Relation, from, to string, sets []string) (*edgeArgs, error) {
+	fromKey, err := rel.FromKey(from)
+	if err != nil {
+		return nil, err
+	}
+	toKey, err := rel.ToKey(to)
+	if err != nil {
+		return nil, err
+	}
+	e := &edgeArgs{rel: rel, fromKey: fromKey, toKey: toKey}
+	if len(sets) > 0 {
+		if e.attrs, err = schema.ParseSets(rel.Attributes, sets); err != nil {
+			return nil, err
+		}
+	}
+	return e, nil
+}
+
+func (a *app) linkRun(ctx context.Context, e *edgeArgs) error {
+	st, err := a.storeFor(ctx)
+	if err != nil {
+		return err
+	}
+	out, keys, err := st.Link(ctx, e.rel, e.fromKey, e.toKey, e.attrs)
+	if err != nil || a.explaining() {
+		return err
+	}
+	return a.printOutcome(e, out, keys)
+}
+
+func (a *app) unlinkRun(ctx context.Context, e *edgeArgs) error {
+	st, err := a.storeFor(ctx)
+	if err != nil {
+		return err
+	}
+	out, keys, err := st.Unlink(ctx, e.rel, e.fromKey, e.toKey)
+	if err != nil || a.explaining() {
+		return err
+	}
+	return a.printOutcome(e, out, keys)
+}
+
+// printOutcome says what a link or unlink did: "created enrollment
+// STU#a91 -> CRS#math204", or the same as a record with -o json.
+func (a *app) printOutcome(e *edgeArgs, out ops.Outcome, k schema.Keys) error {
+	if a.set.Output == "table" {
+		verb := string(out)
+		if out == ops.Unchanged {
+			verb = "unchanged"
+		}
+		_, err := fmt.Fprintf(a.io.Out, "%s %s %s -> %s\n", verb, e.rel.Name, e.fromKey, e.toKey)
+		return err
+	}
+	return a.printer().object(orderedObject{
+		{"outcome", string(out)},
+		{"relation", e.rel.Name},
+		{"from", e.fromKey},
+		{"to", e.toKey},
+		{"keys", orderedObject{{"PK", k.PK}, {"SK", k.SK}, {"GSI1PK", k.GSI1PK}, {"GSI1SK", k.GSI1SK}}},
+	})
+}
+
+// checkRun answers with the exit code: 0 linked, 1 not linked.
+func (a *app) checkRun(ctx context.Context, e *edgeArgs) error {
+	st, err := a.storeFor(ctx)
+	if err != nil {
+		return err
+	}
+	item, linked, err := st.Check(ctx, e.rel, e.fromKey, e.toKey, a.set.Consistent)
+	if err != nil || a.explaining() {
+		return err
+	}
+	if a.set.Output == "table" {
+		msg := "not linked"
+		if linked {
+			msg = "linked"
+		}
+		fmt.Fprintln(a.io.Out, msg)
+	} else {
+		rec := orderedObject{{"linked", linked}, {"relation", e.rel.Name}, {"from", e.fromKey}, {"to", e.toKey}}
+		if linked {
+			attrs, err := appendAttrs(nil, e.rel.Attributes, item)
+			if err != nil {
+				return err
+			}
+			if len(attrs) > 0 {
+				rec = append(rec, field{"attributes", attrs})
+			}
+		}
+		if err := a.printer().object(rec); err != nil {
+			return err
+		}
+	}
+	if !linked {
+		return &statusError{code: ExitFalse}
+	}
+	return nil
+}

@@ -1,0 +1,187 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/adjl/adjl/ops"
+	"github.com/adjl/adjl/schema"
+	"github.com/spf13/cobra"
+)
+
+func (a *app) entityArg(c *cobra.Command, name string) (*schema.Entity, error) {
+	s, err := a.schema()
+	if err != nil {
+		return nil, err
+	}
+	if e := s.Entity(name); e != nil {
+		return e, nil
+	}
+	names := make([]string, len(s.Entities))
+	for i, e := range s.Entities {
+		names[i] = e.Name
+	}
+	return nil, usagef(c, "unknown entity %q (the schema has: %s)", name, strings.Join(names, ", "))
+}
+
+// keyArg checks that KEY carries one of the schema's prefixes.
+func (a *app) keyArg(key string) error {
+	s, err := a.schema()
+	if err != nil {
+		return err
+	}
+	_, _, err = s.ResolveKey(key)
+	return err
+}
+
+func (a *app) newPutCmd() *cobra.Command {
+	var sets []string
+	c := &cobra.Command{
+		Use:   "put ENTITY ID [--set name=value ...]",
+		Short: "Create or update an entity item",
+		Long: `Create or update the item of an entity (PK = SK = GSI1PK = GSI1SK = <prefix><id>).
+Attributes are typed by the schema; counters are never touched by put.
+Prints "created", "updated" or "unchanged".`,
+		Example: withExamples(
+			"adjl put student a91 --set name=Ana --set email=ana@example.com",
+			"adjl put course CRS#math204 --set title=Algebra --set credits=6",
+		),
+		Args: exactArgs("ENTITY", "ID"),
+		ValidArgsFunction: func(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+			if len(args) > 0 || a.sch == nil {
+				return nil, cobra.ShellCompDirectiveNoFileComp
+			}
+			var out []string
+			for _, e := range a.sch.Entities {
+				out = append(out, e.Name)
+			}
+			return out, cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: func(c *cobra.Command, args []string) error {
+			e, err := a.entityArg(c, args[0])
+			if err != nil {
+				return err
+			}
+			key, err := e.Key(args[1])
+			if err != nil {
+				return err
+			}
+			attrs, err := schema.ParseSets(e.Attributes, sets)
+			if err != nil {
+				return err
+			}
+			st, err := a.storeFor(c.Context())
+			if err != nil {
+				return err
+			}
+			out, err := st.PutEntity(c.Context(), e, key, attrs)
+			if err != nil || a.explaining() {
+				return err
+			}
+			if a.set.Output == "table" {
+				_, err = fmt.Fprintf(a.io.Out, "%s %s\n", out, key)
+				return err
+			}
+			return a.printer().object(orderedObject{{"outcome", string(out)}, {"entity", e.Name}, {"key", key}})
+		},
+	}
+	c.Flags().StringArrayVar(&sets, "set", nil, "attribute `name=value` (repeatable)")
+	return c
+}
+
+func (a *app) newGetCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "get KEY",
+		Short: "Print an entity item: its attributes and counters",
+		Long: `Print the item of KEY (an entity key such as STU#a91, or a role key such as
+TARGET#bob) with one GetItem: its attributes and the counters the relations keep
+on it. Exits 1 if there is no such item.`,
+		Example: withExamples(
+			"adjl get STU#a91",
+			"adjl get CRS#math204 -o json",
+		),
+		Args: exactArgs("KEY"),
+		RunE: func(c *cobra.Command, args []string) error {
+			if err := a.keyArg(args[0]); err != nil {
+				return err
+			}
+			st, err := a.storeFor(c.Context())
+			if err != nil {
+				return err
+			}
+			item, err := st.GetEntity(c.Context(), args[0], a.set.Consistent)
+			if a.explaining() && (err == nil || errors.Is(err, ops.ErrItemNotFound)) {
+				return nil
+			}
+			if errors.Is(err, ops.ErrItemNotFound) {
+				return fmt.Errorf("%s: %w", args[0], ops.ErrItemNotFound)
+			}
+			if err != nil {
+				return err
+			}
+			rec, err := entityRecord(a.sch, item)
+			if err != nil {
+				return err
+			}
+			return a.printer().object(rec)
+		},
+	}
+}
+
+func (a *app) newDeleteCmd() *cobra.Command {
+	var cascade bool
+	c := &cobra.Command{
+		Use:   "delete KEY [--cascade]",
+		Short: "Delete an entity item (refused while it has edges, unless --cascade)",
+		Long: `Delete the item of KEY. If edges still point to or from it the delete is refused
+(exit 5); --cascade removes those edges in both directions first and fixes the
+other sides' counters.`,
+		Example: withExamples(
+			"adjl delete STU#a91",
+			"adjl delete CRS#math204 --cascade",
+		),
+		Args: exactArgs("KEY"),
+		RunE: func(c *cobra.Command, args []string) error {
+			if err := a.keyArg(args[0]); err != nil {
+				return err
+			}
+			st, err := a.storeFor(c.Context())
+			if err != nil {
+				return err
+			}
+			rep, err := st.DeleteEntity(c.Context(), args[0], cascade)
+			if a.explaining() && (err == nil || errors.Is(err, ops.ErrItemNotFound)) {
+				return nil
+			}
+			if errors.Is(err, ops.ErrItemNotFound) {
+				return fmt.Errorf("%s: %w", args[0], ops.ErrItemNotFound)
+			}
+			if err != nil {
+				return err
+			}
+			key := rep.Key
+			if key == "" {
+				key = args[0]
+			}
+			if a.set.Output == "table" {
+				msg := "deleted " + key
+				if cascade {
+					msg += fmt.Sprintf(" (%d %s removed)", rep.EdgesRemoved, plural(rep.EdgesRemoved, "edge", "edges"))
+				}
+				_, err = fmt.Fprintln(a.io.Out, msg)
+				return err
+			}
+			return a.printer().object(orderedObject{{"outcome", "deleted"}, {"key", key}, {"edgesRemoved", rep.EdgesRemoved}})
+		},
+	}
+	c.Flags().BoolVar(&cascade, "cascade", false, "also remove its edges (both directions) and fix counters")
+	return c
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

@@ -1,0 +1,110 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/url"
+
+	"github.com/adjl/adjl/ops"
+	"github.com/adjl/adjl/schema"
+	"github.com/aws/smithy-go"
+)
+
+// Exit codes. They are a contract with scripts (and documented in the README),
+// so they are decided here and nowhere else, from typed errors:
+//
+//	code  meaning                                         typical error
+//	----  ----------------------------------------------  -----------------------------------------
+//	 0    success; check verb: linked                     -
+//	 1    check verb: not linked; get/delete: not found   ops.ErrItemNotFound, silent status
+//	 2    usage or input error (nothing was sent)         usageError, schema.KeyError, schema.InputError, ops.InputError
+//	 3    invalid schema file                             schema.IsInvalid
+//	 4    table missing or different from the schema      ops.TableNotFoundError, ops.TableMismatchError
+//	 5    conditional conflict                            ops.HasEdgesError, ops.ConflictError
+//	 6    backend unreachable or unauthorised             ops.UnreachableError, ops.UnauthorizedError, local lock timeout
+//	 7    throttled after the SDK's retries               ops.ThrottledError
+//	10    internal error (a bug: please report it)        anything else
+const (
+	ExitOK          = 0
+	ExitFalse       = 1
+	ExitUsage       = 2
+	ExitSchema      = 3
+	ExitTable       = 4
+	ExitConflict    = 5
+	ExitUnreachable = 6
+	ExitThrottled   = 7
+	ExitInternal    = 10
+)
+
+// ExitCode maps an error returned by a command to the process exit code.
+func ExitCode(err error) int {
+	if err == nil {
+		return ExitOK
+	}
+	var (
+		status    *statusError
+		usage     *usageError
+		noSchema  *noSchemaError
+		keyErr    *schema.KeyError
+		inErr     *schema.InputError
+		opsIn     *ops.InputError
+		notFound  *ops.TableNotFoundError
+		mismatch  *ops.TableMismatchError
+		edges     *ops.HasEdgesError
+		conflict  *ops.ConflictError
+		unreach   *ops.UnreachableError
+		unauth    *ops.UnauthorizedError
+		throttled *ops.ThrottledError
+		locked    *lockedError
+		apiErr    smithy.APIError
+		netErr    net.Error
+		urlErr    *url.Error
+	)
+	switch {
+	case errors.As(err, &status):
+		return status.code
+	case schema.IsInvalid(err):
+		return ExitSchema
+	case errors.As(err, &usage), errors.As(err, &noSchema), errors.As(err, &keyErr),
+		errors.As(err, &inErr), errors.As(err, &opsIn):
+		return ExitUsage
+	case errors.Is(err, ops.ErrItemNotFound):
+		return ExitFalse
+	case errors.As(err, &notFound), errors.As(err, &mismatch):
+		return ExitTable
+	case errors.As(err, &edges), errors.As(err, &conflict):
+		return ExitConflict
+	case errors.As(err, &throttled):
+		return ExitThrottled
+	case errors.As(err, &unreach), errors.As(err, &unauth), errors.As(err, &locked):
+		return ExitUnreachable
+	case errors.As(err, &apiErr):
+		// ops maps SDK errors to its own types; this is the safety net for
+		// one that slipped through.
+		return apiErrorCode(apiErr.ErrorCode())
+	case errors.As(err, &netErr), errors.As(err, &urlErr), errors.Is(err, context.DeadlineExceeded):
+		return ExitUnreachable
+	}
+	return ExitInternal
+}
+
+func apiErrorCode(code string) int {
+	switch code {
+	case "ResourceNotFoundException":
+		return ExitTable
+	case "ConditionalCheckFailedException", "TransactionCanceledException",
+		"TransactionConflictException", "TransactionInProgressException":
+		return ExitConflict
+	case "ProvisionedThroughputExceededException", "ThrottlingException",
+		"RequestLimitExceeded", "LimitExceededException":
+		return ExitThrottled
+	case "UnrecognizedClientException", "AccessDeniedException", "ExpiredTokenException",
+		"InvalidSignatureException", "MissingAuthenticationTokenException",
+		"IncompleteSignatureException", "InvalidClientTokenId", "SignatureDoesNotMatch":
+		return ExitUnreachable
+	case "ValidationException", "SerializationException":
+		return ExitUsage
+	}
+	return ExitInternal
+}

@@ -1,0 +1,71 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+	"reflect"
+	"strings"
+	"unicode"
+
+	"github.com/adjl/adjl/ops"
+)
+
+// explainer prints the requests ops hands it instead of sending them: the
+// request in DynamoDB's wire shape, then the same request as an AWS CLI
+// command a user can paste.
+type explainer struct {
+	w     io.Writer
+	count int
+}
+
+func (e *explainer) explain(r ops.Request) {
+	e.count++
+	body, ok := wireValue(reflect.ValueOf(r.Input))
+	if !ok {
+		body = orderedObject{}
+	}
+	pretty, err := prettyJSON(body)
+	if err != nil {
+		fmt.Fprintf(e.w, "# %s: cannot render request: %v\n", r.Operation, err)
+		return
+	}
+	compact, _ := marshalNoEscape(body)
+	if e.count > 1 {
+		fmt.Fprintln(e.w)
+	}
+	fmt.Fprintf(e.w, "# %s\n%s\n", r.Operation, pretty)
+	fmt.Fprintf(e.w, "aws dynamodb %s --cli-input-json %s\n", kebab(r.Operation), shellQuote(string(compact)))
+}
+
+// unescapeHTML undoes MarshalIndent's HTML escaping (it re-escapes what the
+// ordered objects wrote plainly), so "#" and "<" read as typed.
+func unescapeHTML(b []byte) string {
+	r := strings.NewReplacer(`\u003c`, "<", `\u003e`, ">", `\u0026`, "&")
+	return r.Replace(string(b))
+}
+
+// kebab turns an operation name into the AWS CLI's command name:
+// TransactWriteItems -> transact-write-items.
+func kebab(op string) string {
+	var b strings.Builder
+	for i, r := range op {
+		if unicode.IsUpper(r) {
+			if i > 0 {
+				b.WriteByte('-')
+			}
+			r = unicode.ToLower(r)
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// shellQuote quotes s for a POSIX shell, only when needed.
+func shellQuote(s string) string {
+	if s != "" && s[0] != '#' && s[0] != '~' && strings.IndexFunc(s, func(r rune) bool {
+		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("#@%+=:,./_-", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

@@ -1,0 +1,143 @@
+package cmd
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/adjl/adjl/ops"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+func TestWireShapeGolden(t *testing.T) {
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
+		{Put: &types.Put{
+			TableName: aws.String("school"),
+			Item: map[string]types.AttributeValue{
+				"PK": s("STU#a91"), "SK": s("ENROLL#CRS#math204"), "credits": n("6"),
+				"ok":    &types.AttributeValueMemberBOOL{Value: true},
+				"none":  &types.AttributeValueMemberNULL{Value: true},
+				"tags":  &types.AttributeValueMemberSS{Value: []string{"a", "b"}},
+				"bytes": &types.AttributeValueMemberB{Value: []byte("hi")},
+				"list":  &types.AttributeValueMemberL{Value: []types.AttributeValue{s("x"), n("1")}},
+				"map":   &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"k": s("<v>")}},
+			},
+			ConditionExpression:      aws.String("attribute_not_exists (#0)"),
+			ExpressionAttributeNames: map[string]string{"#0": "PK"},
+		}},
+		{Update: &types.Update{
+			TableName: aws.String("school"), Key: map[string]types.AttributeValue{"PK": s("STU#a91"), "SK": s("STU#a91")},
+			UpdateExpression: aws.String("ADD #0 :0"), ExpressionAttributeNames: map[string]string{"#0": "courseCount"},
+			ExpressionAttributeValues: map[string]types.AttributeValue{":0": n("1")},
+		}},
+	}, ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}
+	var buf bytes.Buffer
+	e := &explainer{w: &buf}
+	e.explain(ops.Request{Operation: "TransactWriteItems", Input: in})
+	golden(t, "explain_transact.txt", buf.String())
+}
+
+func TestWireValueTimestampsAndZeroes(t *testing.T) {
+	d := &types.TableDescription{
+		TableName:        aws.String("school"),
+		CreationDateTime: aws.Time(time.Unix(1700000000, 500*int64(time.Millisecond))),
+		ItemCount:        aws.Int64(0),
+	}
+	v, _ := wireValue(reflect.ValueOf(d))
+	b, _ := marshalNoEscape(v)
+	want := `{"CreationDateTime":1700000000.5,"ItemCount":0,"TableName":"school"}`
+	// Field order follows the SDK struct; compare as sets of fields.
+	var got, exp map[string]any
+	json.Unmarshal(b, &got)
+	json.Unmarshal([]byte(want), &exp)
+	if !reflect.DeepEqual(got, exp) {
+		t.Errorf("got %s, want %s", b, want)
+	}
+}
+
+// TestExplainSendsNothing runs data commands with --explain against an API
+// that fails every call: each prints requests and the aws CLI line.
+func TestExplainSendsNothing(t *testing.T) {
+	isolate(t)
+	school := example(t, "school.yaml")
+	for _, c := range []struct {
+		args []string
+		op   string
+	}{
+		{[]string{"enroll", "STU#a91", "CRS#math204", "--set", "grade=A"}, "transact-write-items"},
+		{[]string{"enrolled", "a91", "math204"}, "get-item"},
+		{[]string{"members", "CRS#math204", "--limit", "10"}, "query"},
+		{[]string{"courses", "STU#a91", "--consistent"}, "query"},
+		{[]string{"get", "STU#a91"}, "get-item"},
+		{[]string{"put", "student", "a91", "--set", "name=Ana"}, "update-item"},
+		{[]string{"table", "create"}, "create-table"},
+	} {
+		api := &failingAPI{err: errors.New("sent")}
+		args := append([]string{"--schema", school, "--explain"}, c.args...)
+		r := adjl(t, runOpts{api: api}, args...)
+		if r.code != 0 {
+			t.Errorf("%v: exit %d: %s", c.args, r.code, r.err)
+			continue
+		}
+		if len(api.ops) > 0 {
+			t.Errorf("%v: requests were sent: %v", c.args, api.ops)
+		}
+		line := ""
+		for _, l := range strings.Split(r.out, "\n") {
+			if strings.HasPrefix(l, "aws dynamodb "+c.op+" --cli-input-json '") {
+				line = l
+			}
+		}
+		if line == "" {
+			t.Errorf("%v: no aws dynamodb %s line in:\n%s", c.args, c.op, r.out)
+			continue
+		}
+		js := strings.TrimSuffix(strings.SplitN(line, "'", 2)[1], "'")
+		var m map[string]any
+		if err := json.Unmarshal([]byte(js), &m); err != nil {
+			t.Errorf("%v: --cli-input-json is not JSON: %v\n%s", c.args, err, js)
+		}
+		if m["TableName"] != nil && m["TableName"] != "school" {
+			t.Errorf("%v: TableName %v", c.args, m["TableName"])
+		}
+		if strings.Contains(r.out, "\"Value\"") {
+			t.Errorf("%v: SDK member structs leaked instead of wire AttributeValues:\n%s", c.args, r.out)
+		}
+	}
+}
+
+func TestExplainKeysOnTheWire(t *testing.T) {
+	isolate(t)
+	r := adjl(t, runOpts{api: &failingAPI{err: errors.New("sent")}}, "--schema", example(t, "school.yaml"), "--explain", "enrolled", "a91", "math204")
+	if !strings.Contains(r.out, `"PK": {`) && !strings.Contains(r.out, `"PK":{`) {
+		t.Fatalf("no PK key in:\n%s", r.out)
+	}
+	for _, want := range []string{`"S": "STU#a91"`, `"S": "ENROLL#CRS#math204"`, `"TableName": "school"`} {
+		if !strings.Contains(r.out, want) {
+			t.Errorf("explain output lacks %s:\n%s", want, r.out)
+		}
+	}
+}
+
+func TestKebabAndQuote(t *testing.T) {
+	for in, want := range map[string]string{
+		"TransactWriteItems": "transact-write-items", "GetItem": "get-item", "Query": "query", "CreateTable": "create-table",
+	} {
+		if got := kebab(in); got != want {
+			t.Errorf("kebab(%q) = %q", in, got)
+		}
+	}
+	for in, want := range map[string]string{
+		"STU#a91": "STU#a91", "a b": "'a b'", "it's": `'it'\''s'`, "": "''", `{"a":1}`: `'{"a":1}'`, "#x": "'#x'",
+	} {
+		if got := shellQuote(in); got != want {
+			t.Errorf("shellQuote(%q) = %s, want %s", in, got, want)
+		}
+	}
+}

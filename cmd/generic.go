@@ -1,0 +1,150 @@
+package cmd
+
+import (
+	"strings"
+
+	"github.com/adjl/adjl/ops"
+	"github.com/adjl/adjl/schema"
+	"github.com/spf13/cobra"
+)
+
+// The generic forms (adjl link RELATION FROM TO) do what the relation verbs
+// do, for scripts that should not depend on a schema's verb names.
+
+// relationArg looks up the RELATION argument.
+func (a *app) relationArg(c *cobra.Command, name string) (*schema.Relation, error) {
+	s, err := a.schema()
+	if err != nil {
+		return nil, err
+	}
+	if rel := s.Relation(name); rel != nil {
+		return rel, nil
+	}
+	names := make([]string, len(s.Relations))
+	for i, r := range s.Relations {
+		names[i] = r.Name
+	}
+	return nil, usagef(c, "unknown relation %q (the schema has: %s)", name, strings.Join(names, ", "))
+}
+
+// completeRelations offers the schema's relation names for the first argument.
+func (a *app) completeRelations(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+	if len(args) > 0 || a.sch == nil {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	var out []string
+	for _, r := range a.sch.Relations {
+		out = append(out, r.Name)
+	}
+	return out, cobra.ShellCompDirectiveNoFileComp
+}
+
+func (a *app) newLinkCmd() *cobra.Command {
+	var sets []string
+	c := &cobra.Command{
+		Use:   "link RELATION FROM TO [--set name=value ...]",
+		Short: "Link two keys through a relation (generic form of the link verb)",
+		Long: `Write the relation's edge between FROM and TO once, with both sides' counters in
+the same transaction. Same as the relation's own link verb (for example enroll).`,
+		Example: withExamples(
+			"adjl link enrollment STU#a91 CRS#math204 --set grade=A",
+			"adjl link follow ACTOR#alice TARGET#bob",
+		),
+		Args:              exactArgs("RELATION", "FROM", "TO"),
+		ValidArgsFunction: a.completeRelations,
+		RunE: func(c *cobra.Command, args []string) error {
+			rel, err := a.relationArg(c, args[0])
+			if err != nil {
+				return err
+			}
+			e, err := resolveEdge(rel, args[1], args[2], sets)
+			if err != nil {
+				return err
+			}
+			return a.linkRun(c.Context(), e)
+		},
+	}
+	c.Flags().StringArrayVar(&sets, "set", nil, "edge attribute `name=value` (repeatable)")
+	return c
+}
+
+func (a *app) newUnlinkCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:               "unlink RELATION FROM TO",
+		Short:             "Remove the edge between two keys (generic form of the unlink verb)",
+		Example:           withExamples("adjl unlink enrollment STU#a91 CRS#math204"),
+		Args:              exactArgs("RELATION", "FROM", "TO"),
+		ValidArgsFunction: a.completeRelations,
+		RunE: func(c *cobra.Command, args []string) error {
+			rel, err := a.relationArg(c, args[0])
+			if err != nil {
+				return err
+			}
+			e, err := resolveEdge(rel, args[1], args[2], nil)
+			if err != nil {
+				return err
+			}
+			return a.unlinkRun(c.Context(), e)
+		},
+	}
+}
+
+func (a *app) newCheckCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "check RELATION FROM TO",
+		Short: "Check whether two keys are linked (exit 0 yes, 1 no)",
+		Example: withExamples(
+			"adjl check enrollment STU#a91 CRS#math204",
+			"adjl check enrollment a91 math204 -o json",
+		),
+		Args:              exactArgs("RELATION", "FROM", "TO"),
+		ValidArgsFunction: a.completeRelations,
+		RunE: func(c *cobra.Command, args []string) error {
+			rel, err := a.relationArg(c, args[0])
+			if err != nil {
+				return err
+			}
+			e, err := resolveEdge(rel, args[1], args[2], nil)
+			if err != nil {
+				return err
+			}
+			return a.checkRun(c.Context(), e)
+		},
+	}
+}
+
+func (a *app) newListCmd() *cobra.Command {
+	var reverse, withEntity bool
+	c := &cobra.Command{
+		Use:   "list RELATION KEY [--reverse]",
+		Short: "List a relation from one key, forward or --reverse (paged)",
+		Long: `List the edges of RELATION from KEY. Forward (the default) KEY is a from-side key
+and the list is one Query on the base table; with --reverse KEY is a to-side key
+and the list is one Query on the inverted index (eventually consistent).
+Pages: --limit, --cursor, --all; --with-entity adds KEY's own item.`,
+		Example: withExamples(
+			"adjl list enrollment STU#a91",
+			"adjl list enrollment CRS#math204 --reverse --limit 50 -o json",
+		),
+		Args:              exactArgs("RELATION", "KEY"),
+		ValidArgsFunction: a.completeRelations,
+		RunE: func(c *cobra.Command, args []string) error {
+			rel, err := a.relationArg(c, args[0])
+			if err != nil {
+				return err
+			}
+			dir := ops.Forward
+			if reverse {
+				dir = ops.Reverse
+			}
+			l, err := resolveList(rel, dir, args[1], withEntity)
+			if err != nil {
+				return err
+			}
+			return a.listRun(c.Context(), l)
+		},
+	}
+	c.Flags().BoolVar(&reverse, "reverse", false, "list from the to side (inverted index)")
+	c.Flags().BoolVar(&withEntity, "with-entity", false, "also print KEY's own item")
+	return c
+}

@@ -1,0 +1,134 @@
+package cmd
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/adjl/adjl/ops"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files under testdata")
+
+// result is what one adjl invocation produced.
+type result struct {
+	code     int
+	out, err string
+	app      *app
+}
+
+// runOpts tune one invocation.
+type runOpts struct {
+	tty bool
+	api ops.API
+	dir string // working directory (default: a fresh temp dir)
+}
+
+// adjl runs the command line in a temporary working directory with
+// isolated HOME and XDG_CONFIG_HOME so no real config or data is read.
+func adjl(t *testing.T, o runOpts, args ...string) result {
+	t.Helper()
+	if o.dir == "" {
+		o.dir = t.TempDir()
+	}
+	t.Chdir(o.dir)
+	var out, errb bytes.Buffer
+	ios := &IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errb, OutTTY: o.tty}
+	a := newApp(ios, args)
+	a.api = o.api
+	code := a.run(context.Background())
+	return result{code: code, out: out.String(), err: errb.String(), app: a}
+}
+
+// isolate clears the settings environment for a test.
+func isolate(t *testing.T) string {
+	t.Helper()
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	for _, kv := range os.Environ() {
+		if k, _, ok := strings.Cut(kv, "="); ok && strings.HasPrefix(k, "ADJL_") {
+			t.Setenv(k, "")
+			os.Unsetenv(k)
+		}
+	}
+	t.Setenv("AWS_ACCESS_KEY_ID", "")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "")
+	t.Setenv("AWS_PROFILE", "")
+	t.Setenv("AWS_CONFIG_FILE", filepath.Join(home, "nonexistent-aws-config"))
+	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", filepath.Join(home, "nonexistent-aws-credentials"))
+	return home
+}
+
+// schoolSchema returns the absolute path of the example schema.
+func example(t *testing.T, name string) string {
+	t.Helper()
+	p := filepath.Join(examplesDir, name)
+	if _, err := os.Stat(p); err != nil {
+		t.Fatalf("example schema: %v", err)
+	}
+	return p
+}
+
+// golden compares got with testdata/name, or rewrites it with -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join(testdataDir, name)
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("golden file (run go test ./cmd -update to create it): %v", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs (run go test ./cmd -update to accept):\n--- got ---\n%s\n--- want ---\n%s", name, got, want)
+	}
+}
+
+// examplesDir is absolute: tests chdir into temp directories.
+var examplesDir = func() string {
+	d, err := filepath.Abs(filepath.Join("..", "examples"))
+	if err != nil {
+		panic(err)
+	}
+	return d
+}()
+
+// testdataDir is absolute: tests chdir into temp directories.
+var testdataDir = func() string {
+	d, err := filepath.Abs("testdata")
+	if err != nil {
+		panic(err)
+	}
+	return d
+}()
+
+func writeFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

@@ -1,0 +1,155 @@
+package cmd
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/adjl/adjl/ops"
+	"github.com/adjl/adjl/schema"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// keyAttrs are the generic key attributes every item carries; rows show the
+// meaningful key instead of all four.
+var keyAttrs = map[string]bool{
+	schema.AttrPK: true, schema.AttrSK: true, schema.AttrGSI1PK: true, schema.AttrGSI1SK: true,
+}
+
+// plainValue converts an AttributeValue to a plain Go value. Numbers become
+// json.Number so that 12345678901234567890 and 0.1 print exactly as stored.
+func plainValue(av types.AttributeValue) (any, error) {
+	var v any
+	err := attributevalue.UnmarshalWithOptions(av, &v, func(o *attributevalue.DecoderOptions) { o.UseNumber = true })
+	if err != nil {
+		return nil, fmt.Errorf("decode attribute value: %w", err)
+	}
+	return normalizeNumbers(v), nil
+}
+
+func normalizeNumbers(v any) any {
+	switch t := v.(type) {
+	case attributevalue.Number:
+		return json.Number(t)
+	case []attributevalue.Number:
+		out := make([]json.Number, len(t))
+		for i, n := range t {
+			out[i] = json.Number(n)
+		}
+		return out
+	case []any:
+		for i := range t {
+			t[i] = normalizeNumbers(t[i])
+		}
+		return t
+	case map[string]any:
+		for k := range t {
+			t[k] = normalizeNumbers(t[k])
+		}
+		return t
+	}
+	return v
+}
+
+// sideColumn names the column holding a side's key in list output: the
+// entity name, or the role (actor, target) when both sides are one entity.
+func sideColumn(rel *schema.Relation, side schema.Side) string {
+	if rel.From.Entity == rel.To.Entity || side.Entity == nil {
+		return strings.ToLower(strings.TrimSuffix(side.Prefix, schema.Delimiter))
+	}
+	return side.Entity.Name
+}
+
+// listColumns are the columns of a list: the other side's key first, then the
+// edge attributes in schema order.
+func listColumns(rel *schema.Relation, dir ops.Direction) []string {
+	other := rel.To
+	if dir == ops.Reverse {
+		other = rel.From
+	}
+	cols := []string{sideColumn(rel, other)}
+	for _, a := range rel.Attributes {
+		cols = append(cols, a.Name)
+	}
+	return cols
+}
+
+// edgeRecord is one list row: the other side's key, the declared edge
+// attributes present on the item, then any other attributes by name.
+func edgeRecord(rel *schema.Relation, dir ops.Direction, item ops.Item) (orderedObject, error) {
+	cols := listColumns(rel, dir)
+	var other string
+	if dir == ops.Forward {
+		other = strings.TrimPrefix(stringAttr(item, schema.AttrSK), rel.Edge)
+	} else {
+		other = stringAttr(item, schema.AttrPK)
+		if other == "" {
+			other = stringAttr(item, schema.AttrGSI1SK)
+		}
+	}
+	rec := orderedObject{{cols[0], other}}
+	return appendAttrs(rec, rel.Attributes, item)
+}
+
+// entityRecord is an entity (or role) item: its key and type, the declared
+// attributes in schema order, then counters and anything else by name.
+func entityRecord(s *schema.Schema, item ops.Item) (orderedObject, error) {
+	key := stringAttr(item, schema.AttrPK)
+	rec := orderedObject{{"key", key}}
+	if t := stringAttr(item, schema.AttrType); t != "" {
+		rec = append(rec, field{"type", t})
+	}
+	var attrs []schema.Attribute
+	if s != nil {
+		if e, _, err := s.ResolveKey(key); err == nil && e != nil {
+			attrs = e.Attributes
+		}
+	}
+	return appendAttrs(rec, attrs, item)
+}
+
+func appendAttrs(rec orderedObject, declared []schema.Attribute, item ops.Item) (orderedObject, error) {
+	seen := map[string]bool{schema.AttrType: true}
+	for k := range keyAttrs {
+		seen[k] = true
+	}
+	for _, f := range rec {
+		seen[f.Name] = true
+	}
+	for _, a := range declared {
+		seen[a.Name] = true
+		av, ok := item[a.Name]
+		if !ok {
+			continue
+		}
+		v, err := plainValue(av)
+		if err != nil {
+			return nil, fmt.Errorf("attribute %s: %w", a.Name, err)
+		}
+		rec = append(rec, field{a.Name, v})
+	}
+	var rest []string
+	for k := range item {
+		if !seen[k] {
+			rest = append(rest, k)
+		}
+	}
+	sort.Strings(rest)
+	for _, k := range rest {
+		v, err := plainValue(item[k])
+		if err != nil {
+			return nil, fmt.Errorf("attribute %s: %w", k, err)
+		}
+		rec = append(rec, field{k, v})
+	}
+	return rec, nil
+}
+
+func stringAttr(item ops.Item, name string) string {
+	if s, ok := item[name].(*types.AttributeValueMemberS); ok {
+		return s.Value
+	}
+	return ""
+}

@@ -1,0 +1,60 @@
+// Package cmd is adjl's command line: cobra commands, settings (flag > ADJL_*
+// environment > config file > default), backends, output printers and the
+// exit-code table. Nothing imports it but main.
+package cmd
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// Main runs adjl with the process's arguments and streams and returns the
+// exit code; main only passes it to os.Exit.
+func Main() int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return run(ctx, NewIOStreams(os.Stdin, os.Stdout, os.Stderr), os.Args[1:])
+}
+
+// Run runs adjl with args and the given streams, for tests.
+func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return run(context.Background(), NewIOStreams(stdin, stdout, stderr), args)
+}
+
+func run(ctx context.Context, ios *IOStreams, args []string) int {
+	return newApp(ios, args).run(ctx)
+}
+
+func newApp(ios *IOStreams, args []string) *app {
+	return &app{io: ios, args: args, getenv: os.LookupEnv}
+}
+
+// run executes the command line and turns the outcome into an exit code,
+// printing the error (and a hint) on stderr.
+func (a *app) run(ctx context.Context) int {
+	ios := a.io
+	err := a.execute(ctx)
+	if cerr := a.close(); cerr != nil && err == nil {
+		err = cerr
+	}
+	if err == nil {
+		return ExitOK
+	}
+	if !a.started && !isClassified(err) {
+		// cobra's own complaints (unknown flag, bad flag value) come before
+		// any command ran: they are usage errors.
+		err = &usageError{cmd: a.failed, err: err}
+	}
+	printError(ios.ErrOut, err)
+	return ExitCode(err)
+}
+
+// isClassified reports whether err already has an exit code of its own.
+func isClassified(err error) bool {
+	var u *usageError
+	return errors.As(err, &u) || ExitCode(err) != ExitInternal
+}

@@ -1,0 +1,167 @@
+package cmd
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/tw"
+)
+
+// This file is the only one that knows tablewriter (its API changed at v1).
+
+// tablePrinter prints an aligned table with a header on a terminal and
+// tab-separated rows without a header when piped (like gh), so `cut -f1`
+// works. On a terminal it buffers up to pageSize rows per table.
+type tablePrinter struct {
+	w        io.Writer
+	tty      bool
+	pageSize int
+	cols     []string
+	rows     [][]string
+	printed  bool // a chunk with the header was printed
+}
+
+func (p *tablePrinter) object(rec orderedObject) error {
+	rows := make([][]string, len(rec))
+	for i, f := range rec {
+		rows[i] = []string{f.Name, cell(f.Value)}
+	}
+	if !p.tty {
+		return writeTSV(p.w, rows)
+	}
+	return renderTable(p.w, nil, rows)
+}
+
+func (p *tablePrinter) beginList(cols []string, entity orderedObject) error {
+	p.cols, p.rows, p.printed = cols, nil, false
+	if entity != nil {
+		if err := p.object(entity); err != nil {
+			return err
+		}
+		if _, err := fmt.Fprintln(p.w); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (p *tablePrinter) row(rec orderedObject) error {
+	vals := make([]string, len(p.cols))
+	for i, c := range p.cols {
+		v, _ := rec.get(c)
+		vals[i] = cell(v)
+	}
+	if !p.tty {
+		return writeTSV(p.w, [][]string{vals})
+	}
+	p.rows = append(p.rows, vals)
+	if p.pageSize > 0 && len(p.rows) >= p.pageSize {
+		return p.flush()
+	}
+	return nil
+}
+
+func (p *tablePrinter) endList(string) error {
+	if !p.tty {
+		return nil
+	}
+	if len(p.rows) == 0 && !p.printed {
+		_, err := fmt.Fprintln(p.w, "(no items)")
+		return err
+	}
+	return p.flush()
+}
+
+func (p *tablePrinter) flush() error {
+	if len(p.rows) == 0 {
+		return nil
+	}
+	var head []string
+	if !p.printed {
+		head = p.cols
+	}
+	p.printed = true
+	err := renderTable(p.w, head, p.rows)
+	p.rows = nil
+	return err
+}
+
+// renderTable draws a borderless, left-aligned table (kubectl style) with an
+// upper-case header when head is not nil.
+func renderTable(w io.Writer, head []string, rows [][]string) error {
+	var buf bytes.Buffer
+	t := tablewriter.NewTable(&buf,
+		tablewriter.WithRendition(tw.Rendition{
+			Borders: tw.BorderNone,
+			Symbols: tw.NewSymbols(tw.StyleNone),
+			Settings: tw.Settings{
+				Separators: tw.SeparatorsNone,
+				Lines:      tw.LinesNone,
+			},
+		}),
+		tablewriter.WithHeaderAutoFormat(tw.Off),
+		tablewriter.WithHeaderAlignment(tw.AlignLeft),
+		tablewriter.WithRowAlignment(tw.AlignLeft),
+		tablewriter.WithRowAutoWrap(tw.WrapNone),
+		tablewriter.WithHeaderAutoWrap(tw.WrapNone),
+		tablewriter.WithTrimSpace(tw.Off),
+		tablewriter.WithPadding(tw.Padding{Left: "", Right: "   ", Overwrite: true}),
+	)
+	if head != nil {
+		up := make([]any, len(head))
+		for i, h := range head {
+			up[i] = strings.ToUpper(h)
+		}
+		t.Header(up...)
+	}
+	clean := strings.NewReplacer("\t", " ", "\n", " ", "\r", " ")
+	for _, r := range rows {
+		vals := make([]string, len(r))
+		for i, v := range r {
+			vals[i] = clean.Replace(v)
+		}
+		if err := t.Append(vals); err != nil {
+			return fmt.Errorf("render table: %w", err)
+		}
+	}
+	if err := t.Render(); err != nil {
+		return fmt.Errorf("render table: %w", err)
+	}
+	// The last column's padding would leave trailing blanks on every line.
+	for _, line := range strings.SplitAfter(buf.String(), "\n") {
+		if line == "" {
+			continue
+		}
+		if _, err := io.WriteString(w, strings.TrimRight(line, " \n")+"\n"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeTSV writes rows as tab-separated lines; tabs and newlines inside a
+// value become spaces so a row stays one line.
+func writeTSV(w io.Writer, rows [][]string) error {
+	clean := strings.NewReplacer("\t", " ", "\n", " ", "\r", " ")
+	for _, r := range rows {
+		vals := make([]string, len(r))
+		for i, v := range r {
+			vals[i] = clean.Replace(v)
+		}
+		if _, err := fmt.Fprintln(w, strings.Join(vals, "\t")); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// table prints a titled table: used by describe and schema show.
+func printTable(ios *IOStreams, head []string, rows [][]string) error {
+	if !ios.OutTTY {
+		return writeTSV(ios.Out, rows)
+	}
+	return renderTable(ios.Out, head, rows)
+}

@@ -1,0 +1,183 @@
+package cmd
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/adjl/adjl/ops"
+	"github.com/adjl/adjl/schema"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+func s(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+func n(v string) types.AttributeValue { return &types.AttributeValueMemberN{Value: v} }
+
+func loadSchool(t *testing.T) *schema.Schema {
+	t.Helper()
+	sch, err := schema.Load(example(t, "school.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sch
+}
+
+// edge builds a stored enrollment edge item.
+func edge(stu, crs, grade string) ops.Item {
+	it := ops.Item{
+		"PK": s(stu), "SK": s("ENROLL#" + crs), "GSI1PK": s(crs), "GSI1SK": s(stu), "type": s("enrollment"),
+	}
+	if grade != "" {
+		it["grade"] = s(grade)
+		it["enrolledOn"] = s("2026-09-01")
+	}
+	return it
+}
+
+// renderList prints a reverse list of math204 through the printer for format.
+func renderList(t *testing.T, format string, tty bool, withEntity bool, next string) string {
+	t.Helper()
+	sch := loadSchool(t)
+	a := &app{sch: sch}
+	var out bytes.Buffer
+	p := newPrinter(format, &IOStreams{Out: &out, OutTTY: tty}, 25)
+	l := &listArgs{rel: sch.Relation("enrollment"), dir: ops.Reverse, key: "CRS#math204", withEntity: withEntity}
+	var entity ops.Item
+	if withEntity {
+		entity = ops.Item{"PK": s("CRS#math204"), "SK": s("CRS#math204"), "GSI1PK": s("CRS#math204"),
+			"GSI1SK": s("CRS#math204"), "type": s("course"), "title": s("Algebra"), "credits": n("6"),
+			"studentCount": n("12345678901234567890")}
+	}
+	if err := a.beginList(p, l, entity); err != nil {
+		t.Fatal(err)
+	}
+	for _, it := range []ops.Item{edge("STU#a91", "CRS#math204", "A"), edge("STU#b07", "CRS#math204", ""), edge("STU#c\tx", "CRS#math204", "B+")} {
+		if err := a.printRow(p, l, it); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := p.endList(next); err != nil {
+		t.Fatal(err)
+	}
+	return out.String()
+}
+
+func TestListFormatsGolden(t *testing.T) {
+	for _, c := range []struct {
+		name, format string
+		tty, entity  bool
+	}{
+		{"list_table_tty.txt", "table", true, false},
+		{"list_table_piped.txt", "table", false, false},
+		{"list_table_tty_entity.txt", "table", true, true},
+		{"list.json", "json", false, false},
+		{"list_entity.json", "json", false, true},
+		{"list.ndjson", "ndjson", false, true},
+		{"list.csv", "csv", false, false},
+		{"list.yaml", "yaml", false, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			golden(t, c.name, renderList(t, c.format, c.tty, c.entity, "CURSOR123"))
+		})
+	}
+}
+
+func TestListJSONShape(t *testing.T) {
+	var doc struct {
+		Entity map[string]json.RawMessage   `json:"entity"`
+		Items  []map[string]json.RawMessage `json:"items"`
+		Next   string                       `json:"next"`
+	}
+	out := renderList(t, "json", false, true, "CURSOR123")
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	if len(doc.Items) != 3 || doc.Next != "CURSOR123" {
+		t.Fatalf("items %d next %q", len(doc.Items), doc.Next)
+	}
+	if string(doc.Items[0]["student"]) != `"STU#a91"` || string(doc.Items[0]["grade"]) != `"A"` {
+		t.Errorf("first item = %v", doc.Items[0])
+	}
+	// Numbers keep every digit.
+	if got := string(doc.Entity["studentCount"]); got != "12345678901234567890" {
+		t.Errorf("studentCount = %s", got)
+	}
+	// Key columns come first: the other side's key, then schema order.
+	first := strings.Index(out, `"student"`)
+	if g := strings.Index(out, `"grade"`); first < 0 || g < first {
+		t.Errorf("column order wrong:\n%s", out)
+	}
+	// Empty list is still valid JSON with an items array.
+	var buf bytes.Buffer
+	p := &jsonPrinter{w: &buf}
+	p.beginList(nil, nil)
+	p.endList("")
+	if buf.String() != "{\n  \"items\": []\n}\n" {
+		t.Errorf("empty list = %q", buf.String())
+	}
+}
+
+func TestPipedTableHasNoHeader(t *testing.T) {
+	out := renderList(t, "table", false, false, "")
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("want 3 rows, got %q", out)
+	}
+	if lines[0] != "STU#a91\tA\t2026-09-01" {
+		t.Errorf("row 0 = %q", lines[0])
+	}
+	if lines[2] != "STU#c x\tB+\t2026-09-01" {
+		t.Errorf("a tab inside a value must not split the row: %q", lines[2])
+	}
+	tty := renderList(t, "table", true, false, "")
+	if !strings.HasPrefix(tty, "STUDENT") || !strings.Contains(tty, "GRADE") {
+		t.Errorf("terminal table lacks a header:\n%s", tty)
+	}
+}
+
+func TestForwardColumns(t *testing.T) {
+	sch := loadSchool(t)
+	rel := sch.Relation("enrollment")
+	if got := listColumns(rel, ops.Forward); strings.Join(got, ",") != "course,grade,enrolledOn" {
+		t.Errorf("forward columns = %v", got)
+	}
+	rec, err := edgeRecord(rel, ops.Forward, edge("STU#a91", "CRS#math204", "A"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := rec.get("course"); v != "CRS#math204" {
+		t.Errorf("forward key = %v", v)
+	}
+}
+
+func TestEntityRecordOrder(t *testing.T) {
+	sch := loadSchool(t)
+	rec, err := entityRecord(sch, ops.Item{"PK": s("STU#a91"), "SK": s("STU#a91"), "type": s("student"),
+		"email": s("ana@example.com"), "courseCount": n("2"), "name": s("Ana"),
+		"tags": &types.AttributeValueMemberSS{Value: []string{"x", "y"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, f := range rec {
+		names = append(names, f.Name)
+	}
+	if got := strings.Join(names, ","); got != "key,type,name,email,courseCount,tags" {
+		t.Errorf("fields = %s", got)
+	}
+	var buf bytes.Buffer
+	(&tablePrinter{w: &buf}).object(rec)
+	golden(t, "entity_piped.txt", buf.String())
+	buf.Reset()
+	(&yamlPrinter{w: &buf}).object(rec)
+	golden(t, "entity.yaml", buf.String())
+}
+
+func TestCSVRefusesEntity(t *testing.T) {
+	var buf bytes.Buffer
+	err := (&csvPrinter{w: newCSV(&buf)}).beginList([]string{"a"}, orderedObject{{"key", "x"}})
+	if ExitCode(err) != ExitUsage {
+		t.Errorf("csv with entity: %v", err)
+	}
+}

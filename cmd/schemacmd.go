@@ -1,0 +1,200 @@
+package cmd
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/adjl/adjl/schema"
+	"github.com/spf13/cobra"
+)
+
+func (a *app) newSchemaCmd() *cobra.Command {
+	c := &cobra.Command{
+		Use:   "schema",
+		Short: "Validate the schema or show its key layout and access patterns",
+		Args:  groupArgs,
+		RunE:  groupRun,
+	}
+	c.AddCommand(a.newSchemaValidateCmd(), a.newSchemaShowCmd())
+	return c
+}
+
+func (a *app) newSchemaValidateCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "validate [FILE]",
+		Short: "Check a schema file (default: --schema) and report every problem with file:line:col",
+		Example: withExamples(
+			"adjl schema validate",
+			"adjl schema validate examples/school.yaml",
+		),
+		Args: func(c *cobra.Command, args []string) error {
+			if len(args) > 1 {
+				return usagef(c, "unexpected argument %q (want at most one FILE)", args[1])
+			}
+			return nil
+		},
+		RunE: func(c *cobra.Command, args []string) error {
+			path, s, err := a.schemaPath, a.sch, a.schErr
+			if len(args) == 1 {
+				path = args[0]
+				s, err = schema.Load(path)
+				if err != nil && !schema.IsInvalid(err) {
+					err = &usageError{err: fmt.Errorf("read schema: %w", err)}
+				}
+			}
+			if err != nil {
+				return err
+			}
+			if a.set.Output != "table" {
+				return a.printer().object(orderedObject{
+					{"file", path}, {"valid", true},
+					{"entities", len(s.Entities)}, {"relations", len(s.Relations)},
+				})
+			}
+			_, err = fmt.Fprintf(a.io.Out, "%s: valid (%d %s, %d %s)\n", path,
+				len(s.Entities), plural(len(s.Entities), "entity", "entities"),
+				len(s.Relations), plural(len(s.Relations), "relation", "relations"))
+			return err
+		},
+	}
+}
+
+func (a *app) newSchemaShowCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "show",
+		Short: "Show the derived key layout (with example keys) and the access patterns",
+		Long: `Show, for each entity and relation, the four keys its items get (with example
+ids), then every access pattern with the single DynamoDB operation and index
+that serves it. No pattern is a Scan.`,
+		Example: withExamples("adjl schema show", "adjl --schema examples/social.yaml schema show -o json"),
+		Args:    noArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			s, err := a.schema()
+			if err != nil {
+				return err
+			}
+			layout := keyLayout(s)
+			patterns := s.AccessPatterns()
+			switch a.set.Output {
+			case "table":
+				return a.printSchemaTables(s, layout, patterns)
+			case "csv":
+				return &usageError{cmd: c, err: fmt.Errorf("schema show has two tables; use -o table, json, ndjson or yaml")}
+			case "ndjson":
+				p := a.printer()
+				for _, r := range layout {
+					if err := p.object(append(orderedObject{{"section", "keys"}}, r...)); err != nil {
+						return err
+					}
+				}
+				for _, pt := range patterns {
+					if err := p.object(append(orderedObject{{"section", "patterns"}}, patternRecord(pt)...)); err != nil {
+						return err
+					}
+				}
+				return nil
+			}
+			keys := make([]any, len(layout))
+			for i, r := range layout {
+				keys[i] = r
+			}
+			pats := make([]any, len(patterns))
+			for i, pt := range patterns {
+				pats[i] = patternRecord(pt)
+			}
+			return a.printer().object(orderedObject{
+				{"file", s.File},
+				{"table", tableRecord(s)},
+				{"keys", keys},
+				{"patterns", pats},
+			})
+		},
+	}
+}
+
+func tableRecord(s *schema.Schema) orderedObject {
+	rec := orderedObject{{"name", s.Table.Name}, {"billing", s.Table.Billing},
+		{"index", s.Table.Index.Name}, {"projection", s.Table.Index.Projection}}
+	if len(s.Table.Index.Include) > 0 {
+		rec = append(rec, field{"include", s.Table.Index.Include})
+	}
+	return rec
+}
+
+// keyLayout lists the items the schema produces with example keys: each
+// entity item, each role item, each relation's edge.
+func keyLayout(s *schema.Schema) []orderedObject {
+	row := func(item string, k schema.Keys, note string) orderedObject {
+		r := orderedObject{{"item", item}, {"PK", k.PK}, {"SK", k.SK}, {"GSI1PK", k.GSI1PK}, {"GSI1SK", k.GSI1SK}}
+		if note != "" {
+			r = append(r, field{"note", note})
+		}
+		return r
+	}
+	var out []orderedObject
+	for _, e := range s.Entities {
+		out = append(out, row(e.Name, schema.ItemKeys(e.Prefix+strings.ToLower(e.Name)+"1"), "entity item"))
+	}
+	seen := map[string]bool{}
+	for _, r := range s.Relations {
+		from, to := exampleIDs(r)
+		for _, sd := range []struct {
+			side schema.Side
+			key  string
+		}{{r.From, from}, {r.To, to}} {
+			if sd.side.Entity == nil || sd.side.Prefix == sd.side.Entity.Prefix || seen[sd.side.Prefix] {
+				continue
+			}
+			seen[sd.side.Prefix] = true
+			out = append(out, row(sd.side.Entity.Name+" as "+sideColumn(r, sd.side), schema.ItemKeys(sd.key), "role item (counters)"))
+		}
+		note := r.Name + " edge"
+		if r.Shards > 1 {
+			note += fmt.Sprintf(", GSI1PK sharded %d ways", r.Shards)
+		}
+		out = append(out, row(r.Name, r.EdgeKeys(from, to), note))
+	}
+	return out
+}
+
+func patternRecord(p schema.Pattern) orderedObject {
+	index := p.Index
+	if index == "" {
+		index = "table"
+	}
+	return orderedObject{
+		{"name", p.Name}, {"command", p.Command}, {"operation", p.Operation}, {"index", index},
+		{"key", p.KeyCondition}, {"filter", p.Filter}, {"notes", p.Notes},
+	}
+}
+
+func (a *app) printSchemaTables(s *schema.Schema, layout []orderedObject, patterns []schema.Pattern) error {
+	idx := s.Table.Index
+	proj := idx.Projection
+	if len(idx.Include) > 0 {
+		proj += " " + strings.Join(idx.Include, ",")
+	}
+	fmt.Fprintf(a.io.Out, "Key layout (table %s, index %s, projection %s, %s):\n", s.Table.Name, idx.Name, proj, s.Table.Billing)
+	var rows [][]string
+	for _, r := range layout {
+		rows = append(rows, cells(r, "item", "PK", "SK", "GSI1PK", "GSI1SK", "note"))
+	}
+	if err := printTable(a.io, []string{"item", "PK", "SK", "GSI1PK", "GSI1SK", "note"}, rows); err != nil {
+		return err
+	}
+	fmt.Fprintln(a.io.Out, "\nAccess patterns:")
+	rows = rows[:0]
+	for _, p := range patterns {
+		rows = append(rows, cells(patternRecord(p), "name", "command", "operation", "index", "key", "filter", "notes"))
+	}
+	return printTable(a.io, []string{"pattern", "command", "operation", "index", "key condition", "filter", "notes"}, rows)
+}
+
+func cells(rec orderedObject, names ...string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		v, _ := rec.get(n)
+		out[i] = cell(v)
+	}
+	return out
+}

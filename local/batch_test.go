@@ -1,0 +1,61 @@
+package local
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+func TestBatchWriteAndGet(t *testing.T) {
+	c := clientFor(openMem(t))
+	createGraphTable(t, c, "school")
+	var reqs []types.WriteRequest
+	for i := 0; i < 25; i++ {
+		reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: map[string]av{
+			"PK": s("P"), "SK": s(fmt.Sprintf("S%02d", i)), "GSI1PK": s("G"), "GSI1SK": s(fmt.Sprintf("S%02d", i))}}})
+	}
+	out, err := c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"school": reqs}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.UnprocessedItems == nil || len(out.UnprocessedItems) != 0 {
+		t.Fatalf("UnprocessedItems should be an empty map: %#v", out.UnprocessedItems)
+	}
+	q, err := c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("school"), IndexName: aws.String("GSI1"),
+		KeyConditionExpression: aws.String("GSI1PK = :g"), ExpressionAttributeValues: map[string]av{":g": s("G")}})
+	if err != nil || q.Count != 25 {
+		t.Fatalf("index after batch: %v %d", err, q.Count)
+	}
+	// 26 requests are refused.
+	reqs = append(reqs, types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: map[string]av{"PK": s("P"), "SK": s("zz")}}})
+	_, err = c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"school": reqs}})
+	if apiCode(err) != "ValidationException" {
+		t.Fatalf("26 writes: %v", err)
+	}
+	dup := []types.WriteRequest{
+		{DeleteRequest: &types.DeleteRequest{Key: map[string]av{"PK": s("P"), "SK": s("S01")}}},
+		{PutRequest: &types.PutRequest{Item: map[string]av{"PK": s("P"), "SK": s("S01")}}},
+	}
+	_, err = c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"school": dup}})
+	if apiMessage(err) != "Provided list of item keys contains duplicates" {
+		t.Fatalf("duplicate writes: %v", err)
+	}
+
+	keys := []map[string]av{{"PK": s("P"), "SK": s("S03")}, {"PK": s("P"), "SK": s("S04")}, {"PK": s("P"), "SK": s("missing")}}
+	g, err := c.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{
+		"school": {Keys: keys, ProjectionExpression: aws.String("SK")}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Responses["school"]) != 2 || len(g.Responses["school"][0]) != 1 || len(g.UnprocessedKeys) != 0 {
+		t.Fatalf("batch get: %#v", g.Responses)
+	}
+	_, err = c.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{
+		"school": {Keys: append(keys, keys[0])}}})
+	if apiMessage(err) != "Provided list of item keys contains duplicates" {
+		t.Fatalf("duplicate keys: %v", err)
+	}
+}

@@ -1,0 +1,220 @@
+package local
+
+import (
+	"fmt"
+	"net/http"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/adjl/adjl/local/internal/attr"
+)
+
+// benchClients is the number of concurrent clients of the HTTP benchmarks.
+const benchClients = 4
+
+// httpBenchClient serves e on loopback with a client pool sized for
+// benchClients concurrent requests.
+func httpBenchClient(b *testing.B, e *Engine) *dynamodb.Client {
+	c := serverClient(b, e)
+	return dynamodb.New(c.Options(), func(o *dynamodb.Options) {
+		o.HTTPClient = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: benchClients * 2}}
+	})
+}
+
+func runClients(b *testing.B, fn func(i int64) error) {
+	var next atomic.Int64
+	b.SetParallelism((benchClients + 1) / 2) // GOMAXPROCS 2 on the target machine
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if err := fn(next.Add(1)); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+}
+
+func BenchmarkPutItemConditional(b *testing.B) {
+	e := openMem(b)
+	c := httpBenchClient(b, e)
+	createGraphTable(b, c, "school")
+	runClients(b, func(i int64) error {
+		from, to := fmt.Sprintf("STU#%d", i), fmt.Sprintf("CRS#%d", i%1000)
+		_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("school"),
+			Item: map[string]av{"PK": s(from), "SK": s("ENROLL#" + to), "GSI1PK": s(to), "GSI1SK": s(from),
+				"grade": s("A"), "enrolledOn": s("2026-09-01")},
+			ConditionExpression: aws.String("attribute_not_exists(PK)")})
+		return err
+	})
+}
+
+func BenchmarkQueryGSI100(b *testing.B) {
+	e := openMem(b)
+	c := httpBenchClient(b, e)
+	createGraphTable(b, c, "school")
+	for i := 0; i < 100; i += 25 {
+		var reqs []types.WriteRequest
+		for j := i; j < i+25; j++ {
+			from := fmt.Sprintf("STU#%04d", j)
+			reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: map[string]av{
+				"PK": s(from), "SK": s("ENROLL#CRS#math"), "GSI1PK": s("CRS#math"), "GSI1SK": s(from),
+				"grade": s("A"), "enrolledOn": s("2026-09-01")}}})
+		}
+		if _, err := c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"school": reqs}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	runClients(b, func(int64) error {
+		out, err := c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("school"), IndexName: aws.String("GSI1"),
+			Limit: aws.Int32(100), KeyConditionExpression: aws.String("GSI1PK = :c"),
+			ExpressionAttributeValues: map[string]av{":c": s("CRS#math")}})
+		if err == nil && out.Count != 100 {
+			err = fmt.Errorf("count %d", out.Count)
+		}
+		return err
+	})
+}
+
+// edgeItem is one enrolment edge as adjl's import writes it.
+func edgeItem(i int) map[string]av {
+	from, to := fmt.Sprintf("STU#%07d", i), fmt.Sprintf("CRS#%04d", i%5000)
+	return map[string]av{"PK": s(from), "SK": s("ENROLL#" + to), "GSI1PK": s(to), "GSI1SK": s(from),
+		"grade": s("A"), "enrolledOn": s("2026-09-01")}
+}
+
+// BenchmarkBatchWriteIngest is in-process bulk ingest into a data file:
+// BatchWriteItem of 25 edges per request. It reports items/s.
+func BenchmarkBatchWriteIngest(b *testing.B) {
+	for _, mem := range []bool{false, true} {
+		name := "file"
+		if mem {
+			name = "memory"
+		}
+		b.Run(name, func(b *testing.B) { benchIngest(b, mem) })
+	}
+}
+
+func benchIngest(b *testing.B, mem bool) {
+	e, err := Open(filepath.Join(b.TempDir(), "data.db"), Options{InMemory: mem})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer e.Close()
+	c := clientFor(e)
+	createGraphTable(b, c, "school")
+	b.ResetTimer()
+	n := 0
+	for i := 0; i < b.N; i++ {
+		reqs := make([]types.WriteRequest, 25)
+		for j := range reqs {
+			reqs[j] = types.WriteRequest{PutRequest: &types.PutRequest{Item: edgeItem(n)}}
+			n++
+		}
+		if _, err := c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"school": reqs}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "items/s")
+}
+
+// BenchmarkRawBboltIngest writes the same keys and bytes (item, index entry)
+// straight into bbolt, 25 items per transaction: the ceiling the engine's
+// ingest is measured against.
+func BenchmarkRawBboltIngest(b *testing.B) {
+	for _, mem := range []bool{false, true} {
+		name := "file"
+		if mem {
+			name = "memory"
+		}
+		b.Run(name, func(b *testing.B) { benchRawIngest(b, mem) })
+	}
+}
+
+func benchRawIngest(b *testing.B, nosync bool) {
+	db, err := bolt.Open(filepath.Join(b.TempDir(), "raw.db"), 0o600, &bolt.Options{FreelistType: bolt.FreelistMapType, NoSync: nosync, NoFreelistSync: nosync})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	db.Update(func(tx *bolt.Tx) error {
+		tx.CreateBucket([]byte("d"))
+		tx.CreateBucket([]byte("x"))
+		return nil
+	})
+	b.ResetTimer()
+	n := 0
+	for i := 0; i < b.N; i++ {
+		items := make([]attr.Item, 25)
+		for j := range items {
+			items[j] = attr.Item{}
+			for k, v := range edgeItem(n) {
+				items[j][k] = attr.String(v.(*types.AttributeValueMemberS).Value)
+			}
+			n++
+		}
+		err := db.Update(func(tx *bolt.Tx) error {
+			d, x := tx.Bucket([]byte("d")), tx.Bucket([]byte("x"))
+			for _, it := range items {
+				k := attr.AppendKey(attr.AppendKey(nil, it["PK"]), it["SK"])
+				if err := d.Put(k, attr.AppendItem(nil, it)); err != nil {
+					return err
+				}
+				xk := attr.AppendKey(attr.AppendKey(nil, it["GSI1PK"]), it["GSI1SK"])
+				if err := x.Put(append(xk, k...), k); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "items/s")
+}
+
+// serveBody calls ServeHTTP directly with a prepared body: the engine's own
+// cost per request, without SDK or socket.
+func serveBody(b *testing.B, e *Engine, op, body string) int {
+	req, _ := newRequest("DynamoDB_20120810."+op, body)
+	rec := &recorder{header: http.Header{}}
+	e.ServeHTTP(rec, req)
+	if rec.status != 200 {
+		b.Fatalf("%s: %d %s", op, rec.status, rec.body.String())
+	}
+	return rec.body.Len()
+}
+
+func BenchmarkServePutItemConditional(b *testing.B) {
+	e := openMem(b)
+	createGraphTable(b, clientFor(e), "school")
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		serveBody(b, e, "PutItem", fmt.Sprintf(`{"TableName":"school","Item":{"PK":{"S":"STU#%d"},"SK":{"S":"ENROLL#CRS#1"},"GSI1PK":{"S":"CRS#1"},"GSI1SK":{"S":"STU#%d"},"grade":{"S":"A"},"enrolledOn":{"S":"2026-09-01"}},"ConditionExpression":"attribute_not_exists(PK)"}`, i, i))
+	}
+}
+
+func BenchmarkServeQueryGSI100(b *testing.B) {
+	e := openMem(b)
+	c := clientFor(e)
+	createGraphTable(b, c, "school")
+	for i := 0; i < 100; i++ {
+		from := fmt.Sprintf("STU#%04d", i)
+		c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("school"), Item: map[string]av{
+			"PK": s(from), "SK": s("ENROLL#CRS#math"), "GSI1PK": s("CRS#math"), "GSI1SK": s(from),
+			"grade": s("A"), "enrolledOn": s("2026-09-01")}})
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		serveBody(b, e, "Query", `{"TableName":"school","IndexName":"GSI1","Limit":100,"KeyConditionExpression":"GSI1PK = :c","ExpressionAttributeValues":{":c":{"S":"CRS#math"}}}`)
+	}
+}

@@ -1,0 +1,101 @@
+package local
+
+import (
+	"errors"
+	"sync"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Group commit. Every item write goes through Engine.update, which queues the
+// request's write function; one caller at a time (the leader) runs everything
+// queued so far in a single bbolt transaction — one fsync for all of them —
+// while later arrivals queue for the next round. A lone writer commits at
+// once, so there is no added latency; concurrent writers (import workers,
+// server clients) share fsyncs instead of waiting for one each.
+//
+// A write function must not write before it has decided to succeed: an error
+// returned before any write fails that request alone; an error after a write
+// aborts the round, which is then re-run one request per transaction.
+
+type commitJob struct {
+	fn   func(w *writer) error
+	err  error
+	wake chan bool // true: become leader; false: done, err is set
+}
+
+type committer struct {
+	mu    sync.Mutex
+	queue []*commitJob
+	busy  bool
+}
+
+var errRoundAborted = errors.New("group commit round aborted")
+
+// update runs fn in a write transaction shared with concurrent callers.
+func (e *Engine) update(fn func(w *writer) error) error {
+	c := &e.commits
+	j := &commitJob{fn: fn, wake: make(chan bool, 1)}
+	c.mu.Lock()
+	c.queue = append(c.queue, j)
+	if c.busy {
+		c.mu.Unlock()
+		if lead := <-j.wake; !lead {
+			return j.err
+		}
+		c.mu.Lock()
+	} else {
+		c.busy = true
+	}
+	batch := c.queue
+	c.queue = nil
+	c.mu.Unlock()
+
+	e.runRound(batch)
+
+	c.mu.Lock()
+	if len(c.queue) > 0 {
+		c.queue[0].wake <- true // hand leadership to the oldest waiter
+	} else {
+		c.busy = false
+	}
+	c.mu.Unlock()
+	for _, o := range batch {
+		if o != j {
+			o.wake <- false
+		}
+	}
+	return j.err
+}
+
+// runRound commits batch in one transaction, or one by one if a request
+// failed after writing.
+func (e *Engine) runRound(batch []*commitJob) {
+	err := e.db.Update(func(tx *bolt.Tx) error {
+		w := newWriter(e, tx)
+		for _, j := range batch {
+			before := w.writes
+			j.err = j.fn(w)
+			if j.err != nil && w.writes != before {
+				return errRoundAborted
+			}
+		}
+		return w.flush()
+	})
+	if err == nil {
+		return
+	}
+	if len(batch) == 1 && err != errRoundAborted {
+		batch[0].err = err
+		return
+	}
+	for _, j := range batch {
+		j.err = e.db.Update(func(tx *bolt.Tx) error {
+			w := newWriter(e, tx)
+			if err := j.fn(w); err != nil {
+				return err
+			}
+			return w.flush()
+		})
+	}
+}

@@ -1,0 +1,77 @@
+package local
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// TestConcurrentLinksKeepCountersExact races link transactions on shared
+// items: group commit must keep them serialisable, so every counter equals
+// the number of edges that were really created.
+func TestConcurrentLinksKeepCountersExact(t *testing.T) {
+	e, err := Open(filepath.Join(t.TempDir(), "data.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	c := clientFor(e)
+	createGraphTable(t, c, "school")
+	var created atomic.Int64
+	var wg sync.WaitGroup
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			for i := 0; i < 30; i++ {
+				// Goroutines collide on the same pairs half of the time.
+				stu := fmt.Sprintf("STU#%d", (g/2)*100+i%10)
+				_, err := c.TransactWriteItems(ctx, linkTx(stu, fmt.Sprintf("CRS#%d", i%3)))
+				var tce *types.TransactionCanceledException
+				switch {
+				case err == nil:
+					created.Add(1)
+				case errors.As(err, &tce):
+				default:
+					t.Error(err)
+					return
+				}
+			}
+		}(g)
+	}
+	wg.Wait()
+	total := 0
+	for i := 0; i < 3; i++ {
+		crs := fmt.Sprintf("CRS#%d", i)
+		got, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("school"), Key: map[string]av{"PK": s(crs), "SK": s(crs)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, err := c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("school"), IndexName: aws.String("GSI1"), Select: types.SelectCount,
+			KeyConditionExpression: aws.String("GSI1PK = :c"), ExpressionAttributeValues: map[string]av{":c": s(crs)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if num(got.Item, "studentCount") != fmt.Sprint(q.Count) {
+			t.Fatalf("%s: counter %s, edges %d", crs, num(got.Item, "studentCount"), q.Count)
+		}
+		total += int(q.Count)
+	}
+	if int64(total) != created.Load() {
+		t.Fatalf("edges %d, successful links %d", total, created.Load())
+	}
+	d, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("school")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := int64(total) + 3 + 40; *d.Table.ItemCount != want { // edges + courses + students
+		t.Fatalf("ItemCount %d, want %d", *d.Table.ItemCount, want)
+	}
+}

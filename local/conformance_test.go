@@ -1,0 +1,67 @@
+package local_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/adjl/adjl/local"
+	"github.com/adjl/adjl/local/dyntest"
+)
+
+// TestConformanceEmbedded runs the DynamoDB behaviour suite against the
+// embedded engine, in process, over a data file in a temporary directory.
+// The engine must have no quirks.
+func TestConformanceEmbedded(t *testing.T) {
+	e, err := local.Open(filepath.Join(t.TempDir(), "conformance.db"), local.Options{})
+	if err != nil {
+		t.Fatalf("open engine: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := e.Close(); err != nil {
+			t.Errorf("close engine: %v", err)
+		}
+	})
+	dyntest.Run(t, dyntest.Target{
+		Name:   "embedded",
+		Client: dyntest.NewClient("http://embedded.invalid", e.HTTPClient()),
+	})
+}
+
+// TestConformanceEmbeddedInMemory runs the suite against the in-memory mode
+// used by `adjl local serve --in-memory`.
+func TestConformanceEmbeddedInMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the file-backed run covers the same engine")
+	}
+	e, err := local.Open("", local.Options{InMemory: true})
+	if err != nil {
+		t.Fatalf("open engine: %v", err)
+	}
+	t.Cleanup(func() { e.Close() })
+	dyntest.Run(t, dyntest.Target{
+		Name:   "embedded-in-memory",
+		Client: dyntest.NewClient("http://embedded.invalid", e.HTTPClient()),
+	})
+}
+
+// TestConformanceMoto runs the suite against a moto_server given by
+// ADJL_TEST_ENDPOINT (for example http://127.0.0.1:5000), recording moto's
+// known deviations from DynamoDB as quirks.
+func TestConformanceMoto(t *testing.T) {
+	ep := os.Getenv("ADJL_TEST_ENDPOINT")
+	if ep == "" {
+		t.Skip("ADJL_TEST_ENDPOINT not set: start `moto_server -H 127.0.0.1 -p 5000` and set ADJL_TEST_ENDPOINT=http://127.0.0.1:5000")
+	}
+	dyntest.Run(t, dyntest.Target{Name: "moto", Client: dyntest.NewClient(ep, nil), Quirks: dyntest.MotoQuirks})
+}
+
+// TestConformanceDynalite runs the suite against a dynalite server given by
+// ADJL_TEST_DYNALITE; dynalite has no transactions.
+func TestConformanceDynalite(t *testing.T) {
+	ep := os.Getenv("ADJL_TEST_DYNALITE")
+	if ep == "" {
+		t.Skip("ADJL_TEST_DYNALITE not set: start dynalite and set ADJL_TEST_DYNALITE=http://127.0.0.1:<port>")
+	}
+	dyntest.Run(t, dyntest.Target{Name: "dynalite", Client: dyntest.NewClient(ep, nil), Quirks: dyntest.DynaliteQuirks})
+}

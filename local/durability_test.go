@@ -1,0 +1,191 @@
+package local
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+)
+
+func TestPersistenceAcrossReopen(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sub", "dir", "data.db")
+	e, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := clientFor(e)
+	createGraphTable(t, c, "school")
+	if _, err := c.TransactWriteItems(ctx, linkTx("STU#a", "CRS#m")); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Mode().Perm() != 0o600 {
+		t.Fatalf("data file mode %v, want 0600", st.Mode().Perm())
+	}
+
+	e, err = Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	c = clientFor(e)
+	out, err := c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("school"), IndexName: aws.String("GSI1"),
+		KeyConditionExpression: aws.String("GSI1PK = :c"), ExpressionAttributeValues: map[string]av{":c": s("CRS#m")}})
+	if err != nil || out.Count != 1 || str(out.Items[0], "GSI1SK") != "STU#a" {
+		t.Fatalf("query after reopen: %v %#v", err, out)
+	}
+	d, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("school")})
+	if err != nil || *d.Table.ItemCount != 3 || *d.Table.GlobalSecondaryIndexes[0].ItemCount != 1 {
+		t.Fatalf("counts after reopen: %v %v %v", err, *d.Table.ItemCount, *d.Table.GlobalSecondaryIndexes[0].ItemCount)
+	}
+}
+
+func TestInMemoryLeavesNothing(t *testing.T) {
+	e, err := Open("", Options{InMemory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := e.Path()
+	createGraphTable(t, clientFor(e), "school")
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(p); !os.IsNotExist(err) {
+		t.Fatalf("in-memory file %s still exists: %v", p, err)
+	}
+	if err := e.Close(); err != nil {
+		t.Fatalf("second Close: %v", err)
+	}
+}
+
+func TestSecondEngineWaitsThenTimesOut(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "data.db")
+	e1, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	_, err = Open(path, Options{LockTimeout: 300 * time.Millisecond})
+	var le *LockedError
+	if !errors.As(err, &le) {
+		e1.Close()
+		t.Fatalf("second open: %v", err)
+	}
+	if waited := time.Since(start); waited < 250*time.Millisecond {
+		t.Fatalf("gave up after %v, should wait for the lock", waited)
+	}
+	if !strings.Contains(err.Error(), "another adjl process holds the data file") ||
+		!strings.Contains(err.Error(), "adjl local serve") || !strings.Contains(err.Error(), "--endpoint http://127.0.0.1:8000") {
+		t.Fatalf("message: %v", err)
+	}
+	// A waiting opener gets the file once the holder closes.
+	done := make(chan error, 1)
+	go func() {
+		e2, err := Open(path, Options{LockTimeout: 5 * time.Second})
+		if err == nil {
+			err = e2.Close()
+		}
+		done <- err
+	}()
+	time.Sleep(100 * time.Millisecond)
+	e1.Close()
+	if err := <-done; err != nil {
+		t.Fatalf("waiting opener: %v", err)
+	}
+}
+
+// TestKillNineDurability runs a child copy of this test binary that writes
+// and acknowledges items and is then SIGKILLed; every acknowledged write must
+// be in the file afterwards.
+func TestKillNineDurability(t *testing.T) {
+	if os.Getenv("ADJL_KILL_CHILD") != "" {
+		killChild()
+		return
+	}
+	if testing.Short() {
+		t.Skip("spawns a child process")
+	}
+	path := filepath.Join(t.TempDir(), "data.db")
+	cmd := exec.Command(os.Args[0], "-test.run=^TestKillNineDurability$")
+	cmd.Env = append(os.Environ(), "ADJL_KILL_CHILD="+path)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Read acknowledgements until enough writes are committed, then kill.
+	buf := make([]byte, 1)
+	acked := 0
+	var line []byte
+	for acked < 50 {
+		if _, err := out.Read(buf); err != nil {
+			cmd.Process.Kill()
+			t.Fatalf("child output ended after %d acks: %v", acked, err)
+		}
+		if buf[0] == '\n' {
+			if strings.HasPrefix(string(line), "ack ") {
+				acked++
+			}
+			line = line[:0]
+			continue
+		}
+		line = append(line, buf[0])
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+
+	e, err := Open(path, Options{LockTimeout: 5 * time.Second})
+	if err != nil {
+		t.Fatalf("reopen after kill: %v", err)
+	}
+	defer e.Close()
+	c := clientFor(e)
+	for i := 0; i < acked; i++ {
+		got, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("school"),
+			Key: map[string]av{"PK": s(fmt.Sprintf("K%05d", i)), "SK": s("x")}, ConsistentRead: aws.Bool(true)})
+		if err != nil || got.Item == nil {
+			t.Fatalf("acknowledged write %d lost: %v", i, err)
+		}
+	}
+}
+
+func killChild() {
+	path := os.Getenv("ADJL_KILL_CHILD")
+	e, err := Open(path, Options{})
+	if err != nil {
+		fmt.Println("open:", err)
+		os.Exit(2)
+	}
+	c := clientFor(e)
+	if _, err := c.CreateTable(ctx, graphTableInput("school")); err != nil {
+		fmt.Println("create:", err)
+		os.Exit(2)
+	}
+	for i := 0; ; i++ {
+		_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("school"),
+			Item: map[string]av{"PK": s(fmt.Sprintf("K%05d", i)), "SK": s("x"), "GSI1PK": s("G"), "GSI1SK": s(fmt.Sprint(i))}})
+		if err != nil {
+			fmt.Println("put:", err)
+			os.Exit(2)
+		}
+		fmt.Printf("ack %d\n", i)
+	}
+}

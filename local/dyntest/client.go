@@ -1,0 +1,64 @@
+package dyntest
+
+import (
+	"net/http"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+)
+
+// NewClient returns a DynamoDB client for a test endpoint: static dummy
+// credentials, region us-east-1 and no retries, so every error reaches the
+// assertions exactly as the server sent it. hc may be nil (default
+// transport) or an in-process client such as local.Engine.HTTPClient().
+func NewClient(endpoint string, hc *http.Client) *dynamodb.Client {
+	opts := dynamodb.Options{
+		Region:       "us-east-1",
+		Credentials:  credentials.NewStaticCredentialsProvider("dyntest", "dyntest", ""),
+		BaseEndpoint: aws.String(endpoint),
+		Retryer:      aws.NopRetryer{},
+	}
+	if hc != nil {
+		opts.HTTPClient = hc
+	}
+	return dynamodb.New(opts)
+}
+
+// MotoQuirks are the documented behaviours moto_server is known to break
+// (recorded by running this suite against moto 5.x).
+var MotoQuirks = Quirks{
+	QuirkNoIndexArn:                   true,
+	QuirkTableNamesUnchecked:          true,
+	QuirkKeyValidationLax:             true,
+	QuirkValidationMessages:           true,
+	QuirkConditionServerError:         true,
+	QuirkServerErrorOnBadInput:        true,
+	QuirkUnusedPlaceholdersOnReads:    true,
+	QuirkEmptySetAccepted:             true,
+	QuirkSetDuplicatesAccepted:        true,
+	QuirkEmptyBinaryKeyAccepted:       true,
+	QuirkNumbersNotNormalized:         true,
+	QuirkNumberLimitsUnchecked:        true,
+	QuirkItemSizeBoundary:             true,
+	QuirkSelectProjectionUnchecked:    true,
+	QuirkQueryValidationLax:           true,
+	QuirkUnknownIndexNotFound:         true,
+	QuirkScanCountReturnsItems:        true,
+	QuirkScanSegmentsUnchecked:        true,
+	QuirkIndexKeyTypeUnchecked:        true,
+	QuirkBatchWriteLimitUnchecked:     true,
+	QuirkBatchWriteDuplicatesAccepted: true,
+	QuirkBatchWritePartial:            true,
+	QuirkNoIdempotencyTokens:          true,
+	QuirkTransactGetIgnoresProjection: true,
+	QuirkCapacityUnitsApprox:          true,
+	QuirkTTLNoReenableCheck:           true,
+	QuirkTTLMissingTableCode:          true,
+	QuirkTagsNotOverwritten:           true,
+	QuirkScanNoExactLimitLEK:          true,
+	QuirkNoTransactionSizeLimit:       true,
+}
+
+// DynaliteQuirks are dynalite's known deviations; it has no transactions.
+var DynaliteQuirks = Quirks{QuirkNoTransactions: true}

@@ -1,0 +1,193 @@
+package dyntest
+
+import (
+	"sort"
+	"testing"
+)
+
+// Quirk names one way a reference implementation departs from DynamoDB's
+// documented behaviour. The embedded engine must have none.
+type Quirk string
+
+// Quirks is a set of deviations of one target.
+type Quirks map[Quirk]bool
+
+// Has reports whether q is in the set; a nil set has no quirks.
+func (q Quirks) Has(k Quirk) bool { return q[k] }
+
+// Names lists the quirks in a stable order for reports.
+func (q Quirks) Names() []string {
+	var out []string
+	for k, on := range q {
+		if on {
+			out = append(out, string(k))
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Known quirks. Each constant says what the documentation promises and what
+// the quirky target does instead.
+const (
+	// QuirkNoTransactions: the target has no TransactWriteItems /
+	// TransactGetItems (dynalite). The transaction subtests then only check
+	// that the operations are refused.
+	QuirkNoTransactions Quirk = "NoTransactions"
+	// QuirkNoExactLimitLEK: with Limit equal to the number of matching items
+	// DynamoDB still returns LastEvaluatedKey (the page stopped at the limit);
+	// the target omits it.
+	QuirkNoExactLimitLEK Quirk = "NoExactLimitLEK"
+	// QuirkScanNoExactLimitLEK: as QuirkNoExactLimitLEK, for Scan.
+	QuirkScanNoExactLimitLEK Quirk = "ScanNoExactLimitLEK"
+	// QuirkGSILEKMissingTableKeys: a GSI page's LastEvaluatedKey must contain
+	// the table's key attributes as well as the index keys; the target
+	// returns only some of them.
+	QuirkGSILEKMissingTableKeys Quirk = "GSILEKMissingTableKeys"
+	// QuirkNumbersNotNormalized: DynamoDB trims leading and trailing zeroes
+	// of numbers; the target returns the digits as sent.
+	QuirkNumbersNotNormalized Quirk = "NumbersNotNormalized"
+	// QuirkNumberLimitsUnchecked: numbers beyond 38 significant digits or the
+	// 1E-130..1E+126 magnitude range are accepted instead of refused.
+	QuirkNumberLimitsUnchecked Quirk = "NumberLimitsUnchecked"
+	// QuirkInexactArithmetic: SET n = n + :v loses precision (floating point)
+	// instead of exact 38-digit decimal arithmetic.
+	QuirkInexactArithmetic Quirk = "InexactArithmetic"
+	// QuirkNoIdempotencyTokens: ClientRequestToken is ignored, so a repeated
+	// TransactWriteItems applies twice and a mismatching reuse is accepted.
+	QuirkNoIdempotencyTokens Quirk = "NoIdempotencyTokens"
+	// QuirkTTLNoReenableCheck: enabling TTL when it is already enabled must
+	// be a ValidationException; the target accepts it.
+	QuirkTTLNoReenableCheck Quirk = "TTLNoReenableCheck"
+	// QuirkCapacityUnitsApprox: ConsumedCapacity is not computed from item
+	// sizes as documented (1 WCU per 1 KB written, 0.5 RCU per 4 KB for an
+	// eventually consistent read).
+	QuirkCapacityUnitsApprox Quirk = "CapacityUnitsApprox"
+	// QuirkItemSizeBoundary: an item of exactly 400 KB (names + values) is
+	// refused or a 400 KB + 1 byte item is accepted.
+	QuirkItemSizeBoundary Quirk = "ItemSizeBoundary"
+	// QuirkKeySizeUnchecked: partition keys over 2048 bytes or sort keys over
+	// 1024 bytes are accepted.
+	QuirkKeySizeUnchecked Quirk = "KeySizeUnchecked"
+	// QuirkBatchWriteDuplicatesAccepted: a BatchWriteItem naming the same key
+	// twice must be refused as a whole; the target accepts it.
+	QuirkBatchWriteDuplicatesAccepted Quirk = "BatchWriteDuplicatesAccepted"
+	// QuirkBatchGetDuplicatesAccepted: a BatchGetItem naming the same key
+	// twice must be refused; the target accepts it.
+	QuirkBatchGetDuplicatesAccepted Quirk = "BatchGetDuplicatesAccepted"
+	// QuirkSetListIndexPastEnd: SET l[i] with i past the end must append the
+	// element at the end of the list; the target does something else.
+	QuirkSetListIndexPastEnd Quirk = "SetListIndexPastEnd"
+	// QuirkTableNamesUnchecked: CreateTable accepts names outside 3-255
+	// characters of [a-zA-Z0-9_.-].
+	QuirkTableNamesUnchecked Quirk = "TableNamesUnchecked"
+	// QuirkNoIndexArn: DescribeTable's GlobalSecondaryIndexes lack IndexArn
+	// ("The Amazon Resource Name (ARN) that uniquely identifies the index").
+	QuirkNoIndexArn Quirk = "NoIndexArn"
+	// QuirkKeyValidationLax: a GetItem/BatchGetItem key whose attribute has
+	// the wrong type is accepted ("The provided key element does not match
+	// the schema").
+	QuirkKeyValidationLax Quirk = "KeyValidationLax"
+	// QuirkConditionServerError: some valid conditions that must evaluate to
+	// false (values of different types compared with <, size() of a missing
+	// attribute) fail the request with an HTTP 500 instead.
+	QuirkConditionServerError Quirk = "ConditionServerError"
+	// QuirkServerErrorOnBadInput: some invalid requests (malformed condition,
+	// undefined name placeholder, OR in a key condition, Limit 0) fail with an
+	// HTTP 500 instead of a ValidationException.
+	QuirkServerErrorOnBadInput Quirk = "ServerErrorOnBadInput"
+	// QuirkUnusedPlaceholdersOnReads: unused ExpressionAttributeValues are
+	// accepted on Query although "every ... must be used".
+	QuirkUnusedPlaceholdersOnReads Quirk = "UnusedPlaceholdersOnReads"
+	// QuirkEmptySetAccepted: an empty set of some type is accepted ("sets
+	// ... cannot be empty").
+	QuirkEmptySetAccepted Quirk = "EmptySetAccepted"
+	// QuirkSetDuplicatesAccepted: a set with duplicate members is accepted
+	// ("All of the elements within a set must be unique").
+	QuirkSetDuplicatesAccepted Quirk = "SetDuplicatesAccepted"
+	// QuirkEmptyBinaryKeyAccepted: an empty binary key attribute is accepted.
+	QuirkEmptyBinaryKeyAccepted Quirk = "EmptyBinaryKeyAccepted"
+	// QuirkSelectProjectionUnchecked: Select other than SPECIFIC_ATTRIBUTES
+	// together with ProjectionExpression is accepted ("Any other value for
+	// Select will return an error").
+	QuirkSelectProjectionUnchecked Quirk = "SelectProjectionUnchecked"
+	// QuirkQueryValidationLax: invalid key conditions (two sort key
+	// conditions, a key value of the wrong type) or a filter on a key
+	// attribute are accepted.
+	QuirkQueryValidationLax Quirk = "QueryValidationLax"
+	// QuirkUnknownIndexNotFound: querying an index the table does not have is
+	// a ResourceNotFoundException instead of a ValidationException.
+	QuirkUnknownIndexNotFound Quirk = "UnknownIndexNotFound"
+	// QuirkScanCountReturnsItems: Scan with Select=COUNT returns the items
+	// ("Returns the number of matching items, rather than the matching items").
+	QuirkScanCountReturnsItems Quirk = "ScanCountReturnsItems"
+	// QuirkScanSegmentsUnchecked: a negative Segment or TotalSegments above
+	// 1,000,000 is accepted.
+	QuirkScanSegmentsUnchecked Quirk = "ScanSegmentsUnchecked"
+	// QuirkIndexKeyTypeUnchecked: an item whose GSI key attribute has the
+	// wrong type (or is an empty string) is accepted instead of refused.
+	QuirkIndexKeyTypeUnchecked Quirk = "IndexKeyTypeUnchecked"
+	// QuirkBatchWriteLimitUnchecked: more than 25 requests in one
+	// BatchWriteItem are accepted.
+	QuirkBatchWriteLimitUnchecked Quirk = "BatchWriteLimitUnchecked"
+	// QuirkBatchWritePartial: a BatchWriteItem with an invalid request writes
+	// the requests before it; DynamoDB rejects the entire batch.
+	QuirkBatchWritePartial Quirk = "BatchWritePartial"
+	// QuirkTransactGetIgnoresProjection: TransactGetItems ignores a Get's
+	// ProjectionExpression.
+	QuirkTransactGetIgnoresProjection Quirk = "TransactGetIgnoresProjection"
+	// QuirkTTLMissingTableCode: DescribeTimeToLive of a missing table returns
+	// the code "ResourceNotFound" instead of ResourceNotFoundException.
+	QuirkTTLMissingTableCode Quirk = "TTLMissingTableCode"
+	// QuirkTagsNotOverwritten: tagging with an existing key adds a second tag
+	// instead of overwriting the value.
+	QuirkTagsNotOverwritten Quirk = "TagsNotOverwritten"
+	// QuirkNoMegabytePage: Query/Scan pages are not cut at 1 MB of data.
+	QuirkNoMegabytePage Quirk = "NoMegabytePage"
+	// QuirkNoTransactionSizeLimit: a TransactWriteItems over 4 MB of items
+	// is accepted ("The aggregate size of the items in the transaction
+	// cannot exceed 4 MB").
+	QuirkNoTransactionSizeLimit Quirk = "NoTransactionSizeLimit"
+	// QuirkNoReturnValuesOnCCF: ReturnValuesOnConditionCheckFailure=ALL_OLD
+	// does not put the item into ConditionalCheckFailedException.
+	QuirkNoReturnValuesOnCCF Quirk = "NoReturnValuesOnConditionCheckFailure"
+	// QuirkDocumentEqualityUnsupported: = between maps or lists is false even
+	// for equal documents.
+	QuirkDocumentEqualityUnsupported Quirk = "DocumentEqualityUnsupported"
+	// QuirkRemoveListIndexesSequential: REMOVE l[0], l[2] removes the
+	// elements one after the other (the second index sees the shifted list)
+	// instead of both indexes naming elements of the original list.
+	QuirkRemoveListIndexesSequential Quirk = "RemoveListIndexesSequential"
+	// QuirkScanSegmentPairUnchecked: Segment without TotalSegments (or the
+	// reverse) is accepted.
+	QuirkScanSegmentPairUnchecked Quirk = "ScanSegmentPairUnchecked"
+	// QuirkGSIScanConsistentReadAccepted: Scan of a GSI with ConsistentRead
+	// is accepted ("The ConsistentRead parameter is not supported on global
+	// secondary indexes").
+	QuirkGSIScanConsistentReadAccepted Quirk = "GSIScanConsistentReadAccepted"
+	// QuirkGSICreateNeedsThroughput: UpdateTable creating a GSI on an
+	// on-demand table demands ProvisionedThroughput.
+	QuirkGSICreateNeedsThroughput Quirk = "GSICreateNeedsThroughput"
+	// QuirkNoTTL: UpdateTimeToLive / DescribeTimeToLive are unknown
+	// operations.
+	QuirkNoTTL Quirk = "NoTTL"
+	// QuirkCreateTableTagsIgnored: CreateTable's Tags are not stored.
+	QuirkCreateTableTagsIgnored Quirk = "CreateTableTagsIgnored"
+	// QuirkValidationMessages: error types match but the messages differ
+	// from DynamoDB's, so message fragments are not compared.
+	QuirkValidationMessages Quirk = "ValidationMessages"
+)
+
+// documented checks one documented behaviour. ok says whether the target
+// behaved as documented. A target without quirk q must (else the failure is
+// reported with msg); a target with q must still deviate, so a fixed
+// reference is noticed and its quirk removed.
+func (s *suite) documented(t *testing.T, q Quirk, ok bool, format string, args ...any) {
+	t.Helper()
+	switch {
+	case s.quirks.Has(q) && ok:
+		t.Errorf("quirk %s no longer reproduces on %s (now documented behaviour): remove it", q, s.name)
+	case !s.quirks.Has(q) && !ok:
+		t.Errorf(format, args...)
+	}
+}

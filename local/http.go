@@ -1,0 +1,170 @@
+package local
+
+import (
+	"bytes"
+	"compress/gzip"
+	"hash/crc32"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// targetPrefix is the X-Amz-Target namespace of every DynamoDB operation.
+const targetPrefix = "DynamoDB_20120810."
+
+// errorNamespace prefixes __type the way DynamoDB does; the SDK strips it.
+const errorNamespace = "com.amazonaws.dynamodb.v20120810#"
+
+// opFunc handles one operation: it decodes body and returns the response
+// body (JSON) or an error (an *apiError is sent as is, anything else as an
+// InternalServerError).
+type opFunc func(e *Engine, body []byte) ([]byte, error)
+
+// operations maps X-Amz-Target operation names to handlers; filled by init
+// functions of the files implementing them.
+var operations = map[string]opFunc{}
+
+var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// ServeHTTP implements the DynamoDB JSON 1.0 protocol: POST with
+// X-Amz-Target naming the operation and a JSON body. It does not check
+// signatures: the engine is local and accepts any credentials.
+func (e *Engine) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		if r.Method == http.MethodGet && r.URL.Path == "/" {
+			// Health checks (and curious browsers) get a friendly answer.
+			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+			io.WriteString(w, "adjl local DynamoDB-compatible engine\n")
+			return
+		}
+		writeError(w, r, &apiError{Type: errMissingAction, Message: "Only POST requests are supported", Status: http.StatusMethodNotAllowed})
+		return
+	}
+	target := r.Header.Get("X-Amz-Target")
+	name, ok := strings.CutPrefix(target, targetPrefix)
+	op := operations[name]
+	if !ok || op == nil {
+		writeError(w, r, &apiError{Type: errUnknownOp, Message: "An unknown operation was requested: " + target})
+		return
+	}
+	buf := bufPool.Get().(*bytes.Buffer)
+	buf.Reset()
+	defer bufPool.Put(buf)
+	var body io.Reader = r.Body
+	if strings.EqualFold(r.Header.Get("Content-Encoding"), "gzip") {
+		zr, err := gzip.NewReader(r.Body)
+		if err != nil {
+			writeError(w, r, &apiError{Type: errSerialization, Message: "cannot decompress request body"})
+			return
+		}
+		defer zr.Close()
+		body = zr
+	}
+	if _, err := buf.ReadFrom(io.LimitReader(body, maxRequestBytes+1)); err != nil {
+		writeError(w, r, &apiError{Type: errSerialization, Message: "cannot read request body"})
+		return
+	}
+	if buf.Len() > maxRequestBytes {
+		writeError(w, r, &apiError{Type: errValidation, Message: "Request size exceeded the maximum allowed size", Status: http.StatusRequestEntityTooLarge})
+		return
+	}
+	if e.isClosed() {
+		writeError(w, r, &apiError{Type: errInternal, Message: "engine is closed", Status: http.StatusInternalServerError})
+		return
+	}
+	out, err := op(e, buf.Bytes())
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeBody(w, r, http.StatusOK, out)
+}
+
+// maxRequestBytes is DynamoDB's 16 MB request limit.
+const maxRequestBytes = 16 << 20
+
+func (e *Engine) isClosed() bool {
+	e.closeMu.Lock()
+	defer e.closeMu.Unlock()
+	return e.closed
+}
+
+// writeBody sends a JSON response with DynamoDB's headers: the CRC32 of the
+// bytes on the wire (which the SDK validates) and gzip when the client asked.
+func writeBody(w http.ResponseWriter, r *http.Request, status int, body []byte) {
+	h := w.Header()
+	h.Set("Content-Type", "application/x-amz-json-1.0")
+	h.Set("X-Amzn-Requestid", requestID())
+	if len(body) > 1024 && acceptsGzip(r.Header.Get("Accept-Encoding")) {
+		var zb bytes.Buffer
+		zw := gzip.NewWriter(&zb)
+		zw.Write(body)
+		zw.Close()
+		body = zb.Bytes()
+		h.Set("Content-Encoding", "gzip")
+	}
+	h.Set("X-Amz-Crc32", strconv.FormatUint(uint64(crc32.ChecksumIEEE(body)), 10))
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(status)
+	w.Write(body)
+}
+
+func acceptsGzip(ae string) bool {
+	for part := range strings.SplitSeq(ae, ",") {
+		name, q, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if strings.EqualFold(strings.TrimSpace(name), "gzip") {
+			q = strings.ReplaceAll(q, " ", "")
+			return q != "q=0" && q != "q=0.0" && q != "q=0.00" && q != "q=0.000"
+		}
+	}
+	return false
+}
+
+// writeError sends err in DynamoDB's error shape.
+func writeError(w http.ResponseWriter, r *http.Request, err error) {
+	ae, ok := err.(*apiError)
+	if !ok {
+		ae = &apiError{Type: errInternal, Message: "The server encountered an internal error trying to fulfill the request: " + err.Error(), Status: http.StatusInternalServerError}
+	}
+	status := ae.Status
+	if status == 0 {
+		status = http.StatusBadRequest
+	}
+	writeBody(w, r, status, encodeError(ae))
+}
+
+func encodeError(ae *apiError) []byte {
+	var b []byte
+	b = append(b, `{"__type":`...)
+	b = appendJSONString(b, errorNamespace+ae.Type)
+	if ae.Type == errTxCanceled {
+		b = append(b, `,"CancellationReasons":[`...)
+		for i, rs := range ae.Reasons {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"Code":`...)
+			b = appendJSONString(b, rs.Code)
+			if rs.Message != "" {
+				b = append(b, `,"Message":`...)
+				b = appendJSONString(b, rs.Message)
+			}
+			if rs.Item != nil {
+				b = append(b, `,"Item":`...)
+				b = append(b, rs.Item...)
+			}
+			b = append(b, '}')
+		}
+		b = append(b, `],"Message":`...)
+	} else {
+		b = append(b, `,"message":`...)
+	}
+	b = appendJSONString(b, ae.Message)
+	if ae.Item != nil {
+		b = append(b, `,"Item":`...)
+		b = append(b, ae.Item...)
+	}
+	return append(b, '}')
+}

@@ -1,0 +1,124 @@
+package expr
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/adjl/adjl/local/internal/attr"
+)
+
+// Env holds a request's ExpressionAttributeNames and ExpressionAttributeValues
+// and records which ones its expressions used, because DynamoDB rejects
+// requests that define placeholders no expression refers to. Parse every
+// expression of a request with the same Env, then call Unused.
+type Env struct {
+	Names  map[string]string
+	Values map[string]attr.Value
+
+	usedNames  map[string]struct{}
+	usedValues map[string]struct{}
+}
+
+// NewEnv validates the placeholder maps the way DynamoDB does before any
+// expression is parsed: they must not be empty when present, and keys must
+// be "#" or ":" followed by letters, digits or underscores.
+func NewEnv(names map[string]string, values map[string]attr.Value) (*Env, error) {
+	if names != nil {
+		if len(names) == 0 {
+			return nil, errorf("ExpressionAttributeNames must not be empty")
+		}
+		for _, k := range sortedKeys(names) {
+			if !validPlaceholder(k, '#') {
+				return nil, errorf(`ExpressionAttributeNames contains invalid key: Syntax error; key: "` + k + `"`)
+			}
+		}
+	}
+	if values != nil {
+		if len(values) == 0 {
+			return nil, errorf("ExpressionAttributeValues must not be empty")
+		}
+		for _, k := range sortedKeys(values) {
+			if !validPlaceholder(k, ':') {
+				return nil, errorf(`ExpressionAttributeValues contains invalid key: Syntax error; key: "` + k + `"`)
+			}
+		}
+	}
+	return &Env{Names: names, Values: values}, nil
+}
+
+func validPlaceholder(k string, prefix byte) bool {
+	if len(k) < 2 || k[0] != prefix {
+		return false
+	}
+	for i := 1; i < len(k); i++ {
+		if !isIdentPart(k[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// name resolves a #name placeholder and marks it used.
+func (e *Env) name(ph string) (string, bool) {
+	if e == nil {
+		return "", false
+	}
+	n, ok := e.Names[ph]
+	if ok {
+		if e.usedNames == nil {
+			e.usedNames = make(map[string]struct{}, len(e.Names))
+		}
+		e.usedNames[ph] = struct{}{}
+	}
+	return n, ok
+}
+
+// value resolves a :value placeholder and marks it used.
+func (e *Env) value(ph string) (attr.Value, bool) {
+	if e == nil {
+		return attr.Value{}, false
+	}
+	v, ok := e.Values[ph]
+	if ok {
+		if e.usedValues == nil {
+			e.usedValues = make(map[string]struct{}, len(e.Values))
+		}
+		e.usedValues[ph] = struct{}{}
+	}
+	return v, ok
+}
+
+// Unused reports placeholders that no parsed expression referred to, names
+// first, with DynamoDB's message.
+func (e *Env) Unused() error {
+	if e == nil {
+		return nil
+	}
+	var missing []string
+	for _, k := range sortedKeys(e.Names) {
+		if _, ok := e.usedNames[k]; !ok {
+			missing = append(missing, k)
+		}
+	}
+	if len(missing) > 0 {
+		return errorf("Value provided in ExpressionAttributeNames unused in expressions: keys: {" + strings.Join(missing, ", ") + "}")
+	}
+	for _, k := range sortedKeys(e.Values) {
+		if _, ok := e.usedValues[k]; !ok {
+			missing = append(missing, k)
+		}
+	}
+	if len(missing) > 0 {
+		return errorf("Value provided in ExpressionAttributeValues unused in expressions: keys: {" + strings.Join(missing, ", ") + "}")
+	}
+	return nil
+}

@@ -1,0 +1,61 @@
+package expr
+
+import (
+	"testing"
+
+	"github.com/adjl/adjl/local/internal/attr"
+)
+
+func TestEnvUnused(t *testing.T) {
+	e := env(t, map[string]string{"#a": "a", "#b": "b"}, map[string]string{":x": `{"S":"x"}`, ":y": `{"S":"y"}`, ":z": `{"S":"z"}`})
+	if _, err := ParseCondition("#a = :x", e); err != nil {
+		t.Fatal(err)
+	}
+	if got := errMsg(e.Unused()); got != "Value provided in ExpressionAttributeNames unused in expressions: keys: {#b}" {
+		t.Errorf("names first: %s", got)
+	}
+	if _, err := ParseProjection("#b", e); err != nil {
+		t.Fatal(err)
+	}
+	if got := errMsg(e.Unused()); got != "Value provided in ExpressionAttributeValues unused in expressions: keys: {:y, :z}" {
+		t.Errorf("values: %s", got)
+	}
+	if _, err := ParseUpdate("SET a = :y, b = :z", e); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Unused(); err != nil {
+		t.Errorf("all used: %v", err)
+	}
+	var nilEnv *Env
+	if err := nilEnv.Unused(); err != nil {
+		t.Errorf("nil env: %v", err)
+	}
+}
+
+func TestNewEnvValidation(t *testing.T) {
+	cases := []struct {
+		names  map[string]string
+		values map[string]attr.Value
+		want   string
+	}{
+		{map[string]string{}, nil, "ExpressionAttributeNames must not be empty"},
+		{nil, map[string]attr.Value{}, "ExpressionAttributeValues must not be empty"},
+		{map[string]string{"a": "a"}, nil, `ExpressionAttributeNames contains invalid key: Syntax error; key: "a"`},
+		{map[string]string{"#a-b": "a"}, nil, `ExpressionAttributeNames contains invalid key: Syntax error; key: "#a-b"`},
+		{nil, map[string]attr.Value{"v": attr.String("x")}, `ExpressionAttributeValues contains invalid key: Syntax error; key: "v"`},
+		{map[string]string{"#ok_1": "a"}, map[string]attr.Value{":ok_2": attr.String("x")}, ""},
+	}
+	for _, c := range cases {
+		_, err := NewEnv(c.names, c.values)
+		if got := errMsg(err); got != c.want {
+			t.Errorf("NewEnv(%v, %v) = %q, want %q", c.names, c.values, got, c.want)
+		}
+	}
+}
+
+func TestNilEnvReportsUndefined(t *testing.T) {
+	_, err := ParseCondition("a = :v", nil)
+	if got := errMsg(err); got != "Invalid ConditionExpression: An expression attribute value used in expression is not defined; attribute value: :v" {
+		t.Errorf("got %s", got)
+	}
+}

@@ -1,0 +1,104 @@
+package expr
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/adjl/adjl/local/internal/attr"
+)
+
+func fuzzEnv(t *testing.T) *Env {
+	return env(t, map[string]string{"#n": "name", "#s": "status", "#l": "lst"}, map[string]string{
+		":s": `{"S":"Ada"}`, ":n": `{"N":"3"}`, ":l": `{"L":[{"S":"x"}]}`, ":ss": `{"SS":["a"]}`,
+		":ns": `{"NS":["1"]}`, ":b": `{"B":"AQ=="}`, ":t": `{"S":"S"}`, ":m": `{"M":{"k":{"N":"1"}}}`,
+	})
+}
+
+func fuzzItem(t *testing.T) attr.Item {
+	return item(t, `{"name":{"S":"Ada Lovelace"},"n":{"N":"10"},"lst":{"L":[{"N":"1"},{"M":{"k":{"S":"v"}}}]},
+	 "m":{"M":{"a":{"N":"1"}}},"ss":{"SS":["a","b"]},"ns":{"NS":["1","2"]}}`)
+}
+
+func FuzzParseCondition(f *testing.F) {
+	for _, s := range []string{
+		"#n = :s", "a.b[1].c <> :n AND NOT (x < :n OR y BETWEEN :n AND :n)",
+		"attribute_exists(#l[0]) AND size(#n) > :n", "contains(ss, :s) OR begins_with(#n, :s)",
+		"n IN (:n, :s, :n)", "((a = :s))", "attribute_type(m, :t)", "a = = b", "status = :s",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		c, err := ParseCondition(s, fuzzEnv(t))
+		if err != nil {
+			var e *Error
+			if !errors.As(err, &e) || e.Msg == "" {
+				t.Fatalf("ParseCondition(%q) returned %T %v, want *Error", s, err, err)
+			}
+			if _, kerr := ParseKeyCondition(s, fuzzEnv(t)); kerr == nil {
+				t.Fatalf("key condition parsed where condition failed: %q", s)
+			}
+			return
+		}
+		if _, err := c.Eval(fuzzItem(t)); err != nil {
+			t.Fatalf("Eval(%q): %v", s, err)
+		}
+		if _, err := c.Eval(nil); err != nil {
+			t.Fatalf("Eval(%q) on nil item: %v", s, err)
+		}
+		if kc, err := ParseKeyCondition(s, fuzzEnv(t)); err == nil {
+			_ = kc.Bind("n", "name")
+		}
+	})
+}
+
+func FuzzParseUpdate(f *testing.F) {
+	for _, s := range []string{
+		"SET n = n + :n, #n = :s REMOVE m.a ADD ss :ss DELETE ns :ns",
+		"SET lst = list_append(if_not_exists(lst, :l), :l)", "REMOVE lst[0], lst[1]",
+		"SET m.a = :n - m.a", "SET a = :n SET b = :n", "SET lst[5].x = :s", "ADD x :m",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		u, err := ParseUpdate(s, fuzzEnv(t))
+		if err != nil {
+			var e *Error
+			if !errors.As(err, &e) || e.Msg == "" {
+				t.Fatalf("ParseUpdate(%q) returned %T %v, want *Error", s, err, err)
+			}
+			return
+		}
+		it := fuzzItem(t)
+		before := it.Clone()
+		if _, err := u.Apply(it); err != nil {
+			var e *Error
+			var ve *attr.ValidationError
+			if !errors.As(err, &e) && !errors.As(err, &ve) {
+				t.Fatalf("Apply(%q) returned %T %v", s, err, err)
+			}
+		}
+		if !attr.EqualItems(it, before) {
+			t.Fatalf("Apply(%q) mutated its input", s)
+		}
+		if _, err := u.Apply(nil); err != nil {
+			var e *Error
+			var ve *attr.ValidationError
+			if !errors.As(err, &e) && !errors.As(err, &ve) {
+				t.Fatalf("Apply(%q) on nil item returned %T %v", s, err, err)
+			}
+		}
+	})
+}
+
+func FuzzParseProjection(f *testing.F) {
+	for _, s := range []string{"a, b.c, lst[1].k", "#n, m", "a,,b"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		pr, err := ParseProjection(s, fuzzEnv(t))
+		if err != nil {
+			return
+		}
+		_ = pr.Apply(fuzzItem(t))
+	})
+}

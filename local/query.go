@@ -1,0 +1,330 @@
+package local
+
+import (
+	"bytes"
+	"hash/fnv"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/adjl/adjl/local/internal/attr"
+)
+
+func init() {
+	operations["Query"] = (*Engine).query
+	operations["Scan"] = (*Engine).scan
+}
+
+// maxPageBytes is DynamoDB's 1 MB limit on the data one Query or Scan reads.
+const maxPageBytes = 1 << 20
+
+type queryIn struct {
+	TableName                 string
+	IndexName                 *string
+	KeyConditionExpression    *string
+	FilterExpression          *string
+	ProjectionExpression      *string
+	ExpressionAttributeNames  map[string]string
+	ExpressionAttributeValues attr.Item
+	Limit                     *int64
+	ExclusiveStartKey         attr.Item
+	ScanIndexForward          *bool
+	Select                    string
+	ConsistentRead            bool
+	ReturnConsumedCapacity    string
+	Segment                   *int64
+	TotalSegments             *int64
+	KeyConditions             map[string]any
+	QueryFilter               map[string]any
+	ScanFilter                map[string]any
+	AttributesToGet           []string
+	ConditionalOperator       string
+}
+
+// keyCond is a parsed KeyConditionExpression: the partition value and an
+// optional sort key comparison (op "" when absent).
+type keyCond struct {
+	hash   attr.Value
+	op     string // "", "=", "<", "<=", ">", ">=", "BETWEEN", "begins_with"
+	v1, v2 attr.Value
+}
+
+// source is what a Query or Scan walks: the table's data bucket or one index.
+type source struct {
+	t     *table
+	x     *index // nil for the table itself
+	hash  string // key attribute names of the source
+	rng   string
+	hkind attr.Kind
+	rkind attr.Kind
+}
+
+func newSource(t *table, x *index) source {
+	if x == nil {
+		return source{t: t, hash: t.hash, rng: t.rng, hkind: t.hashKind, rkind: t.rngKind}
+	}
+	return source{t: t, x: x, hash: x.hash, rng: x.rng, hkind: x.hashKind, rkind: x.rngKind}
+}
+
+// succ returns the smallest byte string greater than every string that has
+// p as a prefix (nil when none exists).
+func succ(p []byte) []byte {
+	out := append([]byte(nil), p...)
+	for i := len(out) - 1; i >= 0; i-- {
+		if out[i] < 0xFF {
+			out[i]++
+			return out[:i+1]
+		}
+	}
+	return nil
+}
+
+// bounds turns a key condition into the byte range [lo, hi) of the source.
+func (s source) bounds(kc keyCond) (lo, hi []byte) {
+	p := attr.AppendKey(nil, kc.hash)
+	enc := func(v attr.Value) []byte { return attr.AppendKey(append([]byte(nil), p...), v) }
+	lo, hi = p, succ(p)
+	switch kc.op {
+	case "=":
+		k := enc(kc.v1)
+		lo, hi = k, succ(k)
+	case "<":
+		hi = enc(kc.v1)
+	case "<=":
+		hi = succ(enc(kc.v1))
+	case ">":
+		lo = succ(enc(kc.v1))
+	case ">=":
+		lo = enc(kc.v1)
+	case "BETWEEN":
+		lo, hi = enc(kc.v1), succ(enc(kc.v2))
+	case "begins_with":
+		k := attr.AppendKeyPrefix(append([]byte(nil), p...), kc.v1)
+		lo, hi = k, succ(k)
+	}
+	return lo, hi
+}
+
+// page is the result of walking a source.
+type page struct {
+	items    []attr.Item
+	count    int
+	scanned  int
+	lek      attr.Item
+	readSize int
+}
+
+// walkOpts controls one walk over a source.
+type walkOpts struct {
+	lo, hi  []byte // range of storage keys, hi exclusive (nil: unbounded)
+	forward bool
+	limit   int // items evaluated before filtering; 0 = no limit
+	filter  condFn
+	proj    projFn
+	count   bool // Select=COUNT: keep no items
+	segment func(tableKey []byte) bool
+	fetch   bool // index walk must fetch the table item (LSI with ALL_ATTRIBUTES)
+}
+
+// walk reads items of s in key order within [lo, hi), applying Limit, the
+// 1 MB page limit, filter and projection, and computes LastEvaluatedKey.
+func (s source) walk(tx *bolt.Tx, o walkOpts) (*page, error) {
+	bucketName := s.t.bucket
+	if s.x != nil {
+		bucketName = s.x.bucket
+	}
+	b := tx.Bucket(bucketName)
+	if b == nil {
+		return nil, resourceNotFound()
+	}
+	data := tx.Bucket(s.t.bucket)
+	c := b.Cursor()
+	var k, v []byte
+	if o.forward {
+		if o.lo == nil {
+			k, v = c.First()
+		} else {
+			k, v = c.Seek(o.lo)
+		}
+	} else {
+		if o.hi == nil {
+			k, v = c.Last()
+		} else {
+			k, v = c.Seek(o.hi)
+			if k == nil {
+				k, v = c.Last()
+			} else {
+				k, v = c.Prev()
+			}
+		}
+	}
+	pg := &page{}
+	var last attr.Item
+	for ; k != nil; func() {
+		if o.forward {
+			k, v = c.Next()
+		} else {
+			k, v = c.Prev()
+		}
+	}() {
+		if o.forward && o.hi != nil && bytes.Compare(k, o.hi) >= 0 {
+			break
+		}
+		if !o.forward && o.lo != nil && bytes.Compare(k, o.lo) < 0 {
+			break
+		}
+		tableKey := k
+		raw := v
+		if s.x != nil {
+			tableKey = v
+			raw = data.Get(tableKey)
+			if raw == nil {
+				continue // index entry without item: cannot happen in one transaction
+			}
+		}
+		if o.segment != nil && !o.segment(tableKey) {
+			continue
+		}
+		it, err := attr.DecodeItem(raw)
+		if err != nil {
+			return nil, err
+		}
+		if s.x != nil && !o.fetch {
+			it = s.x.project(s.t, it)
+			pg.readSize += s.x.projectedSize(s.t, it)
+		} else {
+			pg.readSize += attr.ItemSize(it)
+		}
+		pg.scanned++
+		last = it
+		keep := true
+		if o.filter != nil {
+			keep, err = o.filter(it)
+			if err != nil {
+				return nil, err
+			}
+		}
+		if keep {
+			pg.count++
+			if !o.count {
+				if o.proj != nil {
+					it = o.proj(it)
+				}
+				pg.items = append(pg.items, it)
+			}
+		}
+		if (o.limit > 0 && pg.scanned >= o.limit) || pg.readSize >= maxPageBytes {
+			pg.lek = s.lastKey(last)
+			break
+		}
+	}
+	return pg, nil
+}
+
+// lastKey is LastEvaluatedKey for item it: the table key, plus the index key
+// when walking an index.
+func (s source) lastKey(it attr.Item) attr.Item {
+	k := s.t.keyItem(it)
+	if s.x != nil {
+		k[s.x.hash] = it[s.x.hash]
+		if s.x.rng != "" {
+			k[s.x.rng] = it[s.x.rng]
+		}
+	}
+	return k
+}
+
+// startKey validates ExclusiveStartKey and returns its storage key.
+func (s source) startKey(esk attr.Item) ([]byte, error) {
+	bad := func() error {
+		return validationf("The provided starting key is invalid: The provided key element does not match the schema")
+	}
+	pk, err := s.t.keyFromKey(s.t.keyItem(esk))
+	if err != nil {
+		return nil, bad()
+	}
+	if s.x == nil {
+		if len(esk) != len(s.t.keyItem(esk)) {
+			return nil, bad()
+		}
+		return pk.enc, nil
+	}
+	for k := range esk {
+		if k != s.t.hash && k != s.t.rng && k != s.x.hash && k != s.x.rng {
+			return nil, bad()
+		}
+	}
+	key := s.x.indexKey(nil, esk, pk.enc)
+	if key == nil {
+		return nil, bad()
+	}
+	return key, nil
+}
+
+// segmentOf assigns a table key to a parallel-scan segment by hashing its
+// partition key, as DynamoDB does, so one partition stays in one segment.
+func segmentOf(t *table, total, seg int64) func([]byte) bool {
+	return func(tableKey []byte) bool {
+		_, rest, err := attr.DecodeKey(tableKey, t.hashKind)
+		if err != nil {
+			return false
+		}
+		h := fnv.New64a()
+		h.Write(tableKey[:len(tableKey)-len(rest)])
+		return int64(h.Sum64()%uint64(total)) == seg
+	}
+}
+
+// appendPage renders Items/Count/ScannedCount/LastEvaluatedKey.
+func appendPage(r *response, pg *page, count bool) error {
+	if !count {
+		r.field("Items")
+		r.b = append(r.b, '[')
+		for i, it := range pg.items {
+			if i > 0 {
+				r.b = append(r.b, ',')
+			}
+			var err error
+			r.b, err = it.AppendJSON(r.b)
+			if err != nil {
+				return err
+			}
+		}
+		r.b = append(r.b, ']')
+	}
+	r.field("Count")
+	r.b = appendInt(r.b, pg.count)
+	r.field("ScannedCount")
+	r.b = appendInt(r.b, pg.scanned)
+	if pg.lek != nil {
+		if err := r.item("LastEvaluatedKey", pg.lek); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func appendInt(b []byte, n int) []byte {
+	return append(b, []byte(itoa(n))...)
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var buf [20]byte
+	i := len(buf)
+	neg := n < 0
+	if neg {
+		n = -n
+	}
+	for n > 0 {
+		i--
+		buf[i] = byte('0' + n%10)
+		n /= 10
+	}
+	if neg {
+		i--
+		buf[i] = '-'
+	}
+	return string(buf[i:])
+}

@@ -1,0 +1,142 @@
+package local
+
+import (
+	"strings"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+func init() {
+	operations["TagResource"] = (*Engine).tagResource
+	operations["UntagResource"] = (*Engine).untagResource
+	operations["ListTagsOfResource"] = (*Engine).listTagsOfResource
+}
+
+// tableByArn resolves a table ARN (the resource of the tag operations) to a
+// table name.
+func (e *Engine) tableByArn(arn string) (string, error) {
+	if arn == "" {
+		return "", validationf("1 validation error detected: Value null at 'resourceArn' failed to satisfy constraint: Member must not be null")
+	}
+	_, name, ok := strings.Cut(arn, ":table/")
+	if !ok || strings.Contains(name, "/") {
+		return "", validationf("Invalid TableArn: Invalid ResourceArn provided as input %s", arn)
+	}
+	t := e.lookup(name)
+	if t == nil || t.stored.Desc.TableArn != arn {
+		return "", &apiError{Type: errNotFound, Message: "Requested resource not found: ResourcArn: " + arn + " not found"}
+	}
+	return name, nil
+}
+
+func checkTags(tags []tag) *apiError {
+	for _, tg := range tags {
+		if len(tg.Key) < 1 || len(tg.Key) > 128 {
+			return validationf("1 validation error detected: Value '%s' at 'tags.member.key' failed to satisfy constraint: Member must have length less than or equal to 128", tg.Key)
+		}
+		if len(tg.Value) > 256 {
+			return validationf("1 validation error detected: Value '%s' at 'tags.member.value' failed to satisfy constraint: Member must have length less than or equal to 256", tg.Value)
+		}
+	}
+	return nil
+}
+
+func (e *Engine) tagResource(body []byte) ([]byte, error) {
+	var in struct {
+		ResourceArn string
+		Tags        []tag
+	}
+	if err := decodeRequest(body, &in); err != nil {
+		return nil, err
+	}
+	if len(in.Tags) == 0 {
+		return nil, validationf("1 validation error detected: Value null at 'tags' failed to satisfy constraint: Member must not be null")
+	}
+	if err := checkTags(in.Tags); err != nil {
+		return nil, err
+	}
+	name, err := e.tableByArn(in.ResourceArn)
+	if err != nil {
+		return nil, err
+	}
+	_, err = e.alterTable(name, func(_ *bolt.Tx, _ *table, st *storedTable) error {
+		for _, nt := range in.Tags {
+			replaced := false
+			for i := range st.Tags {
+				if st.Tags[i].Key == nt.Key {
+					st.Tags[i].Value = nt.Value
+					replaced = true
+				}
+			}
+			if !replaced {
+				st.Tags = append(st.Tags, nt)
+			}
+		}
+		if len(st.Tags) > 50 {
+			return &apiError{Type: errLimitExceeded, Message: "The number of tags exceeds the limit of 50"}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return []byte("{}"), nil
+}
+
+func (e *Engine) untagResource(body []byte) ([]byte, error) {
+	var in struct {
+		ResourceArn string
+		TagKeys     []string
+	}
+	if err := decodeRequest(body, &in); err != nil {
+		return nil, err
+	}
+	if in.TagKeys == nil {
+		return nil, validationf("1 validation error detected: Value null at 'tagKeys' failed to satisfy constraint: Member must not be null")
+	}
+	name, err := e.tableByArn(in.ResourceArn)
+	if err != nil {
+		return nil, err
+	}
+	drop := map[string]bool{}
+	for _, k := range in.TagKeys {
+		drop[k] = true
+	}
+	_, err = e.alterTable(name, func(_ *bolt.Tx, _ *table, st *storedTable) error {
+		var kept []tag
+		for _, tg := range st.Tags {
+			if !drop[tg.Key] {
+				kept = append(kept, tg)
+			}
+		}
+		st.Tags = kept
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return []byte("{}"), nil
+}
+
+func (e *Engine) listTagsOfResource(body []byte) ([]byte, error) {
+	var in struct {
+		ResourceArn string
+		NextToken   *string
+	}
+	if err := decodeRequest(body, &in); err != nil {
+		return nil, err
+	}
+	name, err := e.tableByArn(in.ResourceArn)
+	if err != nil {
+		return nil, err
+	}
+	t := e.lookup(name)
+	if t == nil {
+		return nil, &apiError{Type: errNotFound, Message: "Requested resource not found: ResourcArn: " + in.ResourceArn + " not found"}
+	}
+	tags := t.stored.Tags
+	if tags == nil {
+		tags = []tag{}
+	}
+	return encodeResponse(struct{ Tags []tag }{tags})
+}

@@ -1,0 +1,186 @@
+package local
+
+import (
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/adjl/adjl/local/internal/attr"
+)
+
+func init() {
+	operations["DescribeTimeToLive"] = (*Engine).describeTimeToLive
+	operations["UpdateTimeToLive"] = (*Engine).updateTimeToLive
+}
+
+// sweepInterval is how often expired items and idempotency tokens are removed.
+// DynamoDB itself only promises deletion within days; reads still return
+// expired items until they are swept, as on AWS.
+var sweepInterval = 30 * time.Second
+
+// sweepBatch bounds the deletions of one sweep transaction, so a sweep never
+// holds the writer lock for long.
+const sweepBatch = 1000
+
+func (e *Engine) describeTimeToLive(body []byte) ([]byte, error) {
+	var in tableNameIn
+	if err := decodeRequest(body, &in); err != nil {
+		return nil, err
+	}
+	if err := checkTableName("tableName", in.TableName); err != nil {
+		return nil, err
+	}
+	t := e.lookup(in.TableName)
+	if t == nil {
+		return nil, tableNotFound(in.TableName)
+	}
+	return encodeResponse(struct{ TimeToLiveDescription ttlDesc }{t.stored.TTL})
+}
+
+type ttlSpec struct {
+	Enabled       *bool
+	AttributeName string
+}
+
+func (e *Engine) updateTimeToLive(body []byte) ([]byte, error) {
+	var in struct {
+		TableName               string
+		TimeToLiveSpecification *ttlSpec
+	}
+	if err := decodeRequest(body, &in); err != nil {
+		return nil, err
+	}
+	if err := checkTableName("tableName", in.TableName); err != nil {
+		return nil, err
+	}
+	spec := in.TimeToLiveSpecification
+	if spec == nil || spec.Enabled == nil {
+		return nil, validationf("1 validation error detected: Value null at 'timeToLiveSpecification' failed to satisfy constraint: Member must not be null")
+	}
+	if spec.AttributeName == "" {
+		return nil, validationf("1 validation error detected: Value null at 'timeToLiveSpecification.attributeName' failed to satisfy constraint: Member must not be null")
+	}
+	_, err := e.alterTable(in.TableName, func(_ *bolt.Tx, _ *table, st *storedTable) error {
+		enabled := st.TTL.TimeToLiveStatus == "ENABLED"
+		switch {
+		case *spec.Enabled && enabled:
+			return validationf("TimeToLive is already enabled")
+		case !*spec.Enabled && !enabled:
+			return validationf("TimeToLive is already disabled")
+		case !*spec.Enabled && spec.AttributeName != st.TTL.AttributeName:
+			return validationf("TimeToLive is active on a different AttributeName: current AttributeName is %s", st.TTL.AttributeName)
+		}
+		if *spec.Enabled {
+			st.TTL = ttlDesc{AttributeName: spec.AttributeName, TimeToLiveStatus: "ENABLED"}
+		} else {
+			st.TTL = ttlDesc{TimeToLiveStatus: "DISABLED"}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return encodeResponse(struct{ TimeToLiveSpecification ttlSpec }{*spec})
+}
+
+// sweeper periodically deletes expired items and idempotency tokens until
+// Close.
+func (e *Engine) sweeper() {
+	defer e.sweeping.Done()
+	tick := time.NewTicker(sweepInterval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-e.stop:
+			return
+		case <-tick.C:
+			e.sweep()
+		}
+	}
+}
+
+// sweep runs one pass over every table with TTL enabled.
+func (e *Engine) sweep() {
+	now := e.now()
+	e.db.Update(func(tx *bolt.Tx) error { return e.tokens.expire(tx, now) })
+	e.mu.RLock()
+	var ts []*table
+	for _, t := range e.tables {
+		if t.stored.TTL.TimeToLiveStatus == "ENABLED" {
+			ts = append(ts, t)
+		}
+	}
+	e.mu.RUnlock()
+	for _, t := range ts {
+		for {
+			select {
+			case <-e.stop:
+				return
+			default:
+			}
+			n, err := e.sweepTable(t, now)
+			if err != nil || n < sweepBatch {
+				break
+			}
+		}
+	}
+}
+
+// sweepTable deletes up to sweepBatch expired items of t.
+func (e *Engine) sweepTable(t *table, now time.Time) (int, error) {
+	name := t.stored.TTL.AttributeName
+	nowSec := attr.Int(now.Unix())
+	n := 0
+	err := e.update(func(w *writer) error {
+		if e.lookup(t.name) != t {
+			return nil // deleted or changed meanwhile; the next sweep sees it
+		}
+		b := w.tx.Bucket(t.bucket)
+		if b == nil {
+			return nil
+		}
+		type victim struct {
+			pk  primaryKey
+			old attr.Item
+		}
+		var vs []victim
+		err := b.ForEach(func(k, v []byte) error {
+			if len(vs) >= sweepBatch {
+				return nil
+			}
+			it, err := attr.DecodeItem(v)
+			if err != nil {
+				return err
+			}
+			if expired(it[name], nowSec) {
+				vs = append(vs, victim{primaryKey{enc: append([]byte(nil), k...)}, it})
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		for _, v := range vs {
+			if err := w.del(t, v.pk, v.old); err != nil {
+				return err
+			}
+		}
+		n = len(vs)
+		return nil
+	})
+	return n, err
+}
+
+// expired reports whether a TTL attribute value lies in the past. Only N
+// values count; DynamoDB ignores other types and values more than five years
+// in the past.
+func expired(v attr.Value, now attr.Value) bool {
+	if v.Kind != attr.N {
+		return false
+	}
+	if attr.Compare(v, now) > 0 {
+		return false
+	}
+	fiveYears := attr.Int(time.Now().AddDate(-5, 0, 0).Unix())
+	return attr.Compare(v, fiveYears) >= 0
+}

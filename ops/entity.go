@@ -1,0 +1,298 @@
+package ops
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/adjl/adjl/schema"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// DeleteReport says what DeleteEntity removed.
+type DeleteReport struct {
+	Key          string
+	EdgesRemoved int
+}
+
+// PutEntity creates or updates an entity item with one UpdateItem: SET the
+// attributes, the four keys and the type. Counters are never touched, so a
+// put cannot undo what links counted.
+func (s *Store) PutEntity(ctx context.Context, e *schema.Entity, id string, attrs map[string]any) (Outcome, error) {
+	key, err := e.Key(id)
+	if err != nil {
+		return "", err
+	}
+	names, values, err := marshalAttrs(attrs)
+	if err != nil {
+		return "", err
+	}
+	want := Item{schema.AttrGSI1PK: str(key), schema.AttrGSI1SK: str(key), schema.AttrType: str(e.Name)}
+	for _, n := range names {
+		want[n] = values[n]
+	}
+	upd := expression.Set(expression.Name(schema.AttrGSI1PK), expression.Value(key)).
+		Set(expression.Name(schema.AttrGSI1SK), expression.Value(key)).
+		Set(expression.Name(schema.AttrType), expression.Value(e.Name))
+	for _, n := range names {
+		upd = upd.Set(expression.NameNoDotSplit(n), expression.Value(values[n]))
+	}
+	ex, err := expression.NewBuilder().WithUpdate(upd).Build()
+	if err != nil {
+		return "", fmt.Errorf("build entity update: %w", err)
+	}
+	out, err := s.updateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName: aws.String(s.schema.Table.Name), Key: keyOf(key, key),
+		UpdateExpression: ex.Update(), ExpressionAttributeNames: ex.Names(), ExpressionAttributeValues: ex.Values(),
+		ReturnValues: types.ReturnValueAllOld,
+	})
+	switch {
+	case err != nil:
+		return "", fmt.Errorf("put %s: %w", key, err)
+	case s.explaining():
+		return "", nil
+	case len(out.Attributes) == 0:
+		return Created, nil
+	case unchangedBy(out.Attributes, want):
+		return Unchanged, nil
+	}
+	return Updated, nil
+}
+
+// GetEntity reads an entity item or a role item (USER#alice, TARGET#alice);
+// the key must carry a prefix of the schema.
+func (s *Store) GetEntity(ctx context.Context, key string, consistent bool) (Item, error) {
+	if _, _, err := s.schema.ResolveKey(key); err != nil {
+		return nil, err
+	}
+	in := &dynamodb.GetItemInput{TableName: aws.String(s.schema.Table.Name), Key: keyOf(key, key)}
+	if consistent {
+		in.ConsistentRead = aws.Bool(true)
+	}
+	out, err := s.getItem(ctx, in)
+	if err != nil {
+		return nil, fmt.Errorf("get %s: %w", key, err)
+	}
+	if len(out.Item) == 0 {
+		if s.explaining() {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("%s: %w", key, ErrItemNotFound)
+	}
+	return out.Item, nil
+}
+
+// side is one partition an entity's edges live in: its key under a relation
+// side's prefix, and whether it is that relation's from (forward) side.
+type side struct {
+	rel     *schema.Relation
+	key     string
+	forward bool
+}
+
+// sidesOf lists every partition that can hold edges of the entity with id.
+func (s *Store) sidesOf(ent *schema.Entity, id string) []side {
+	var out []side
+	for _, r := range s.schema.Relations {
+		if r.From.Entity == ent || (r.From.Entity != nil && r.From.Entity.Name == ent.Name) {
+			out = append(out, side{rel: r, key: r.From.Prefix + id, forward: true})
+		}
+		if r.To.Entity == ent || (r.To.Entity != nil && r.To.Entity.Name == ent.Name) {
+			out = append(out, side{rel: r, key: r.To.Prefix + id})
+		}
+	}
+	return out
+}
+
+// edgeQueries are the Queries that find the edges of one side: the forward
+// partition, or every reverse shard partition.
+func (s *Store) edgeQueries(sd side, limit int32) ([]*dynamodb.QueryInput, error) {
+	var ins []*dynamodb.QueryInput
+	if sd.forward {
+		in, err := s.queryInput(Forward, sd.rel, sd.key, false)
+		if err != nil {
+			return nil, err
+		}
+		ins = append(ins, in)
+	} else {
+		for _, part := range sd.rel.ReversePartitions(sd.key) {
+			in, err := s.queryInput(Reverse, sd.rel, part, false)
+			if err != nil {
+				return nil, err
+			}
+			ins = append(ins, in)
+		}
+	}
+	for _, in := range ins {
+		in.Limit = aws.Int32(limit)
+	}
+	return ins, nil
+}
+
+// DeleteEntity deletes an entity item and its role items. Edges in either
+// direction refuse the delete (*HasEdgesError) unless cascade, which removes
+// each edge in its own transaction with the other side's counter decremented.
+// Nothing to delete at all is ErrItemNotFound.
+func (s *Store) DeleteEntity(ctx context.Context, key string, cascade bool) (DeleteReport, error) {
+	ent, prefix, err := s.schema.ResolveKey(key)
+	if err != nil {
+		return DeleteReport{}, err
+	}
+	id := key[len(prefix):]
+	rep := DeleteReport{Key: ent.Prefix + id}
+	sides := s.sidesOf(ent, id)
+	for _, sd := range sides {
+		if err := s.checkShards(ctx, sd.rel, false); err != nil {
+			return rep, err
+		}
+	}
+	if !cascade {
+		n, err := s.probeEdges(ctx, sides)
+		if err != nil {
+			return rep, err
+		}
+		if n > 0 {
+			return rep, &HasEdgesError{Key: rep.Key, Count: n}
+		}
+	} else {
+		for _, sd := range sides {
+			n, err := s.cascade(ctx, sd)
+			rep.EdgesRemoved += n
+			if err != nil {
+				return rep, err
+			}
+		}
+	}
+	keys := []string{rep.Key}
+	for _, sd := range sides {
+		if !slices.Contains(keys, sd.key) {
+			keys = append(keys, sd.key)
+		}
+	}
+	existed := false
+	for _, k := range keys {
+		out, err := s.deleteItem(ctx, &dynamodb.DeleteItemInput{
+			TableName: aws.String(s.schema.Table.Name), Key: keyOf(k, k), ReturnValues: types.ReturnValueAllOld,
+		})
+		if err != nil {
+			return rep, fmt.Errorf("delete %s: %w", k, err)
+		}
+		existed = existed || len(out.Attributes) > 0
+	}
+	if !existed && rep.EdgesRemoved == 0 && !s.explaining() {
+		return rep, fmt.Errorf("%s: %w", rep.Key, ErrItemNotFound)
+	}
+	return rep, nil
+}
+
+// isEdgeItem tells an edge from an entity or role item, which share some
+// partitions (PK = SK only for those).
+func isEdgeItem(it Item) bool { return sOf(it, schema.AttrPK) != sOf(it, schema.AttrSK) }
+
+// probeEdges counts the edges found by reading at most one small page per
+// partition: enough to refuse a delete, not a full count.
+func (s *Store) probeEdges(ctx context.Context, sides []side) (int, error) {
+	n := 0
+	for _, sd := range sides {
+		ins, err := s.edgeQueries(sd, 2)
+		if err != nil {
+			return 0, err
+		}
+		for _, in := range ins {
+			for {
+				out, err := s.query(ctx, in)
+				if err != nil {
+					return 0, fmt.Errorf("look for edges of %s: %w", sd.key, err)
+				}
+				found := 0
+				for _, it := range out.Items {
+					if isEdgeItem(it) {
+						found++
+					}
+				}
+				n += found
+				if found > 0 || len(out.LastEvaluatedKey) == 0 {
+					break
+				}
+				in.ExclusiveStartKey = out.LastEvaluatedKey
+			}
+		}
+	}
+	return n, nil
+}
+
+// cascade removes every edge of one side, page by page, each with the other
+// side's counter decremented. An edge already gone (removed concurrently, or
+// a self-edge met from both sides) is skipped.
+func (s *Store) cascade(ctx context.Context, sd side) (int, error) {
+	ins, err := s.edgeQueries(sd, 100)
+	if err != nil {
+		return 0, err
+	}
+	removed := 0
+	for _, in := range ins {
+		for {
+			out, err := s.query(ctx, in)
+			if err != nil {
+				return removed, fmt.Errorf("list edges of %s: %w", sd.key, err)
+			}
+			for _, it := range out.Items {
+				if !isEdgeItem(it) {
+					continue
+				}
+				ok, err := s.removeEdge(ctx, sd, it)
+				if err != nil {
+					return removed, err
+				}
+				if ok {
+					removed++
+				}
+			}
+			if len(out.LastEvaluatedKey) == 0 {
+				break
+			}
+			in.ExclusiveStartKey = out.LastEvaluatedKey
+		}
+	}
+	return removed, nil
+}
+
+// removeEdge deletes one edge found from side sd, decrementing only the
+// other side's counter (this side's item is about to be deleted).
+func (s *Store) removeEdge(ctx context.Context, sd side, it Item) (bool, error) {
+	pk, sk := sOf(it, schema.AttrPK), sOf(it, schema.AttrSK)
+	rel := sd.rel
+	var ups []counterUpdate
+	if sd.forward && rel.Counters.To != "" {
+		ups = append(ups, counterUpdate{key: sk[len(rel.Edge):], entity: rel.To.Entity.Name, counter: map[string]int{rel.Counters.To: -1}})
+	}
+	if !sd.forward && rel.Counters.From != "" {
+		ups = append(ups, counterUpdate{key: pk, entity: rel.From.Entity.Name, counter: map[string]int{rel.Counters.From: -1}})
+	}
+	in, err := s.deleteEdgeTx(pk, sk, ups)
+	if err != nil {
+		return false, err
+	}
+	if len(ups) == 0 {
+		_, err = s.deleteItem(ctx, &dynamodb.DeleteItemInput{
+			TableName: in.TransactItems[0].Delete.TableName, Key: in.TransactItems[0].Delete.Key,
+			ConditionExpression:      in.TransactItems[0].Delete.ConditionExpression,
+			ExpressionAttributeNames: in.TransactItems[0].Delete.ExpressionAttributeNames,
+		})
+		if err != nil && conditionFailed(err) {
+			return false, nil
+		}
+	} else {
+		_, err = s.transact(ctx, in)
+		if err != nil && cancelledByCondition(err, 0) {
+			return false, nil
+		}
+	}
+	if err != nil {
+		return false, fmt.Errorf("remove edge %s %s: %w", pk, sk, err)
+	}
+	return true, nil
+}

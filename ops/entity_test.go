@@ -1,0 +1,130 @@
+package ops
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/adjl/adjl/schema"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+)
+
+func TestPutEntityCreatesUpdatesAndKeepsCounters(t *testing.T) {
+	m := newMem()
+	sc := school()
+	st := New(m, sc, Options{})
+	stu := sc.Entity("student")
+	eq(t, "create", must[Outcome](t)(st.PutEntity(ctx, stu, "a91", map[string]any{"name": "Ana"})), Created)
+	u := m.calls[0].Input.(*dynamodb.UpdateItemInput)
+	eq(t, "key", itemString(u.Key), `PK="STU#a91" SK="STU#a91"`)
+	eq(t, "update", render(u.UpdateExpression, u.ExpressionAttributeNames, u.ExpressionAttributeValues),
+		`SET GSI1PK = "STU#a91", GSI1SK = "STU#a91", type = "student", name = "Ana"`)
+	eq(t, "same again", must[Outcome](t)(st.PutEntity(ctx, stu, "STU#a91", map[string]any{"name": "Ana"})), Unchanged)
+	must[Outcome](t)(first(st.Link(ctx, sc.Relations[0], "a91", "m", nil)))
+	eq(t, "update", must[Outcome](t)(st.PutEntity(ctx, stu, "a91", map[string]any{"name": "Ana B"})), Updated)
+	it := must[Item](t)(st.GetEntity(ctx, "STU#a91", true))
+	eq(t, "item", itemString(it), `GSI1PK="STU#a91" GSI1SK="STU#a91" PK="STU#a91" SK="STU#a91" courseCount=1 name="Ana B" type="student"`)
+	if _, err := st.PutEntity(ctx, stu, "CRS#x", nil); err == nil {
+		t.Error("wrong prefix accepted")
+	}
+}
+
+func TestGetEntityResolvesPrefixes(t *testing.T) {
+	m := newMem()
+	sc := social(1)
+	st := New(m, sc, Options{})
+	must[Outcome](t)(first(st.Link(ctx, sc.Relations[0], "alice", "bob", nil)))
+	it := must[Item](t)(st.GetEntity(ctx, "TARGET#bob", false))
+	eq(t, "role item", nOf(it, "followerCount"), "1")
+	_, err := st.GetEntity(ctx, "USER#nobody", false)
+	if !errors.Is(err, ErrItemNotFound) {
+		t.Errorf("missing: %v", err)
+	}
+	m.reset()
+	_, err = st.GetEntity(ctx, "bob", false)
+	var ke *schema.KeyError
+	if !errors.As(err, &ke) || len(m.calls) != 0 {
+		t.Errorf("bare id: %v, sent %v", err, m.ops())
+	}
+}
+
+func TestDeleteEntityRefusesWithEdgesAndCascades(t *testing.T) {
+	m := newMem()
+	sc := social(3)
+	rel := sc.Relations[0]
+	st := New(m, sc, Options{})
+	must[Outcome](t)(st.PutEntity(ctx, sc.Entity("user"), "bob", map[string]any{"name": "Bob"}))
+	for _, f := range []string{"alice", "carol", "dan"} {
+		must[Outcome](t)(first(st.Link(ctx, rel, f, "bob", nil)))
+	}
+	must[Outcome](t)(first(st.Link(ctx, rel, "bob", "alice", nil)))
+	must[Outcome](t)(first(st.Link(ctx, rel, "bob", "bob", nil))) // self-follow: found from both sides
+
+	_, err := st.DeleteEntity(ctx, "USER#bob", false)
+	var he *HasEdgesError
+	if !errors.As(err, &he) || he.Key != "USER#bob" || he.Count < 1 {
+		t.Fatalf("delete with edges: %v", err)
+	}
+	if m.get("USER#bob", "USER#bob") == nil {
+		t.Fatal("refused delete removed the item")
+	}
+	// The probes are Queries of bob's ACTOR# partition and each TARGET# shard.
+	var probes []string
+	for _, c := range m.calls {
+		if q, ok := c.Input.(*dynamodb.QueryInput); ok {
+			probes = append(probes, render(q.KeyConditionExpression, q.ExpressionAttributeNames, q.ExpressionAttributeValues))
+		}
+	}
+	if len(probes) == 0 || !strings.Contains(probes[0], `PK = "ACTOR#bob"`) {
+		t.Errorf("probes: %v", probes)
+	}
+
+	rep, err := st.DeleteEntity(ctx, "TARGET#bob", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "edges removed", rep.EdgesRemoved, 5)
+	eq(t, "report key", rep.Key, "USER#bob")
+	for _, k := range []string{"USER#bob", "ACTOR#bob", "TARGET#bob"} {
+		if m.get(k, k) != nil {
+			t.Errorf("%s still exists", k)
+		}
+	}
+	for _, f := range []string{"alice", "carol", "dan"} {
+		eq(t, f+" following", nOf(m.get("ACTOR#"+f, "ACTOR#"+f), "followingCount"), "0")
+	}
+	eq(t, "alice followers", nOf(m.get("TARGET#alice", "TARGET#alice"), "followerCount"), "0")
+	for k := range m.items {
+		if k[0] == "ACTOR#bob" || k[1] == "TARGET#bob" {
+			t.Errorf("edge %v left", k)
+		}
+	}
+	_, err = st.DeleteEntity(ctx, "USER#bob", false)
+	if !errors.Is(err, ErrItemNotFound) {
+		t.Errorf("second delete: %v", err)
+	}
+}
+
+func TestDeleteEntityCounterOnOneSide(t *testing.T) {
+	m := newMem()
+	sc := school()
+	rel := sc.Relations[0]
+	rel.Counters = schema.Counters{From: "courseCount"}
+	st := New(m, sc, Options{})
+	must[Outcome](t)(st.PutEntity(ctx, sc.Entity("course"), "m", nil))
+	must[Outcome](t)(first(st.Link(ctx, rel, "a", "m", nil)))
+	must[Outcome](t)(first(st.Link(ctx, rel, "b", "m", nil)))
+	rep := must[DeleteReport](t)(st.DeleteEntity(ctx, "CRS#m", true))
+	eq(t, "removed", rep.EdgesRemoved, 2)
+	eq(t, "a count", nOf(m.get("STU#a", "STU#a"), "courseCount"), "0")
+	// Deleting a student with no counter on the course side: plain deletes.
+	must[Outcome](t)(first(st.Link(ctx, rel, "a", "x", nil)))
+	m.reset()
+	rep = must[DeleteReport](t)(st.DeleteEntity(ctx, "STU#a", true))
+	eq(t, "removed", rep.EdgesRemoved, 1)
+	// One forward Query, the edge's DeleteItem (no counter to change), the item.
+	eq(t, "ops", strings.Join(m.ops(), ","), "Query,DeleteItem,DeleteItem")
+	if m.get("STU#a", "ENROLL#CRS#x") != nil {
+		t.Error("edge left")
+	}
+}

@@ -1,0 +1,214 @@
+package ops
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go"
+	smithyhttp "github.com/aws/smithy-go/transport/http"
+)
+
+// ErrItemNotFound is returned by GetEntity when no item has the key.
+var ErrItemNotFound = errors.New("item not found")
+
+// TableNotFoundError reports that the schema's table does not exist on the backend.
+type TableNotFoundError struct {
+	Table string
+	Err   error
+}
+
+func (e *TableNotFoundError) Error() string {
+	return fmt.Sprintf("table %s not found — run `adjl table create`", e.Table)
+}
+
+func (e *TableNotFoundError) Unwrap() error { return e.Err }
+
+// TableMismatchError reports that the table exists but differs from the schema.
+type TableMismatchError struct {
+	Table       string
+	Differences []string
+}
+
+func (e *TableMismatchError) Error() string {
+	return fmt.Sprintf("table %s differs from the schema: %s", e.Table, strings.Join(e.Differences, "; "))
+}
+
+// InputError is a problem with what the user asked for (bad cursor,
+// --consistent on the index...), found before or instead of a request.
+type InputError struct{ Msg string }
+
+func (e *InputError) Error() string { return e.Msg }
+
+// HasEdgesError refuses to delete an entity that still has edges. Count is
+// what a small probe found (at least 1), not a full count: counting a
+// celebrity's followers to refuse a delete would read them all.
+type HasEdgesError struct {
+	Key   string
+	Count int
+}
+
+func (e *HasEdgesError) Error() string {
+	return fmt.Sprintf("%s still has edges; unlink them first or delete with --cascade", e.Key)
+}
+
+// ConflictError is a transaction conflict or an unexpected condition failure.
+type ConflictError struct {
+	Msg string
+	Err error
+}
+
+func (e *ConflictError) Error() string {
+	if e.Err != nil {
+		return fmt.Sprintf("%s: %v", e.Msg, e.Err)
+	}
+	return e.Msg
+}
+
+func (e *ConflictError) Unwrap() error { return e.Err }
+
+// UnreachableError reports a backend that cannot be reached.
+type UnreachableError struct {
+	Endpoint string
+	Err      error
+}
+
+func (e *UnreachableError) Error() string {
+	if e.Endpoint != "" {
+		return fmt.Sprintf("backend %s unreachable: %v", e.Endpoint, e.Err)
+	}
+	return fmt.Sprintf("backend unreachable: %v", e.Err)
+}
+
+func (e *UnreachableError) Unwrap() error { return e.Err }
+
+// UnauthorizedError reports credentials the backend refused.
+type UnauthorizedError struct{ Err error }
+
+func (e *UnauthorizedError) Error() string {
+	return fmt.Sprintf("backend refused the credentials: %v", e.Err)
+}
+
+func (e *UnauthorizedError) Unwrap() error { return e.Err }
+
+// ThrottledError reports a request still throttled after the SDK's retries.
+type ThrottledError struct{ Err error }
+
+func (e *ThrottledError) Error() string {
+	return fmt.Sprintf("throttled by the backend after retries: %v", e.Err)
+}
+
+func (e *ThrottledError) Unwrap() error { return e.Err }
+
+// Error codes, grouped by how adjl reports them.
+var (
+	authCodes = []string{"UnrecognizedClientException", "AccessDeniedException", "InvalidSignatureException",
+		"ExpiredTokenException", "MissingAuthenticationToken", "MissingAuthenticationTokenException",
+		"IncompleteSignatureException", "InvalidClientTokenId", "SignatureDoesNotMatch"}
+	throttleCodes = []string{"ProvisionedThroughputExceededException", "ThrottlingException",
+		"RequestLimitExceeded", "Throttling", "ThrottlingError", "ProvisionedThroughputExceeded"}
+	conflictCodes = []string{"TransactionConflictException", "ConditionalCheckFailedException",
+		"TransactionInProgressException"}
+)
+
+// classify maps an SDK error to adjl's error types, in one place, keeping the
+// original wrapped. Callers that expect a condition failure look for the SDK
+// type (ConditionalCheckFailedException, TransactionCanceledException) with
+// errors.As through the wrapper.
+func (s *Store) classify(err error) error {
+	if err == nil {
+		return nil
+	}
+	var apiErr smithy.APIError
+	if errors.As(err, &apiErr) {
+		code := apiErr.ErrorCode()
+		switch {
+		case code == "ResourceNotFoundException":
+			return &TableNotFoundError{Table: s.schema.Table.Name, Err: err}
+		case slices.Contains(authCodes, code):
+			return &UnauthorizedError{Err: err}
+		case slices.Contains(throttleCodes, code):
+			return &ThrottledError{Err: err}
+		case slices.Contains(conflictCodes, code):
+			return &ConflictError{Msg: "conditional write conflict", Err: err}
+		case code == "TransactionCanceledException":
+			return classifyCancel(err)
+		}
+		return fmt.Errorf("dynamodb: %w", err)
+	}
+	if errors.Is(err, context.Canceled) {
+		return err
+	}
+	var urlErr *url.Error
+	var opErr *net.OpError
+	var dnsErr *net.DNSError
+	var sendErr *smithyhttp.RequestSendError
+	var timeout interface{ Timeout() bool }
+	switch {
+	case errors.As(err, &urlErr):
+		return &UnreachableError{Endpoint: endpointOf(urlErr.URL), Err: err}
+	case errors.As(err, &opErr), errors.As(err, &dnsErr), errors.As(err, &sendErr),
+		errors.Is(err, context.DeadlineExceeded), errors.Is(err, os.ErrDeadlineExceeded),
+		errors.As(err, &timeout) && timeout.Timeout():
+		return &UnreachableError{Err: err}
+	}
+	return err
+}
+
+// classifyCancel tells a throttled or conflicting transaction apart by its
+// cancellation reasons.
+func classifyCancel(err error) error {
+	var tce *types.TransactionCanceledException
+	if errors.As(err, &tce) {
+		for _, r := range tce.CancellationReasons {
+			code := aws.ToString(r.Code)
+			if slices.Contains(throttleCodes, code) {
+				return &ThrottledError{Err: err}
+			}
+			if code == "ValidationError" {
+				return fmt.Errorf("dynamodb: %w", err)
+			}
+		}
+	}
+	return &ConflictError{Msg: "transaction cancelled", Err: err}
+}
+
+// cancelledByCondition reports whether err is a cancelled transaction whose
+// item i failed its condition (the edge already exists, or is already gone).
+func cancelledByCondition(err error, i int) bool {
+	var tce *types.TransactionCanceledException
+	if !errors.As(err, &tce) || i >= len(tce.CancellationReasons) {
+		return false
+	}
+	return aws.ToString(tce.CancellationReasons[i].Code) == "ConditionalCheckFailed"
+}
+
+// conditionFailed reports whether a single-item write failed its condition.
+func conditionFailed(err error) bool {
+	var ccf *types.ConditionalCheckFailedException
+	return errors.As(err, &ccf)
+}
+
+func endpointOf(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return raw
+	}
+	return u.Scheme + "://" + u.Host
+}
+
+// errorCode is the API error code of err, "" if it has none.
+func errorCode(err error) string {
+	var apiErr smithy.APIError
+	if errors.As(err, &apiErr) {
+		return apiErr.ErrorCode()
+	}
+	return ""
+}

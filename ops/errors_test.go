@@ -1,0 +1,125 @@
+package ops
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/url"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go"
+	smithyhttp "github.com/aws/smithy-go/transport/http"
+)
+
+func TestClassify(t *testing.T) {
+	st := New(newMem(), school(), Options{})
+	api := func(code string) error { return &smithy.GenericAPIError{Code: code, Message: "m"} }
+	opErr := &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}
+	cases := []struct {
+		err  error
+		want any
+	}{
+		{&types.ResourceNotFoundException{Message: aws.String("x")}, new(*TableNotFoundError)},
+		{api("UnrecognizedClientException"), new(*UnauthorizedError)},
+		{api("AccessDeniedException"), new(*UnauthorizedError)},
+		{api("ExpiredTokenException"), new(*UnauthorizedError)},
+		{api("MissingAuthenticationToken"), new(*UnauthorizedError)},
+		{api("InvalidSignatureException"), new(*UnauthorizedError)},
+		{&types.ProvisionedThroughputExceededException{Message: aws.String("x")}, new(*ThrottledError)},
+		{api("ThrottlingException"), new(*ThrottledError)},
+		{&types.RequestLimitExceeded{Message: aws.String("x")}, new(*ThrottledError)},
+		{&types.TransactionConflictException{Message: aws.String("x")}, new(*ConflictError)},
+		{&types.ConditionalCheckFailedException{Message: aws.String("x")}, new(*ConflictError)},
+		{&types.TransactionCanceledException{CancellationReasons: []types.CancellationReason{{Code: aws.String("TransactionConflict")}}}, new(*ConflictError)},
+		{&types.TransactionCanceledException{CancellationReasons: []types.CancellationReason{{Code: aws.String("None")}, {Code: aws.String("ThrottlingError")}}}, new(*ThrottledError)},
+		{&url.Error{Op: "Post", URL: "http://127.0.0.1:1/", Err: opErr}, new(*UnreachableError)},
+		{&smithyhttp.RequestSendError{Err: opErr}, new(*UnreachableError)},
+		{&net.DNSError{Err: "no such host", Name: "nope.invalid"}, new(*UnreachableError)},
+		{context.DeadlineExceeded, new(*UnreachableError)},
+	}
+	for _, c := range cases {
+		got := st.classify(c.err)
+		if !errors.As(got, c.want) {
+			t.Errorf("%T %v: classified as %T %v", c.err, c.err, got, got)
+		}
+		if !errors.Is(got, c.err) {
+			t.Errorf("%v: original not wrapped", c.err)
+		}
+	}
+	var ue *UnreachableError
+	if errors.As(st.classify(&url.Error{Op: "Post", URL: "http://127.0.0.1:9/x", Err: opErr}), &ue) {
+		eq(t, "endpoint", ue.Endpoint, "http://127.0.0.1:9")
+	}
+	if err := st.classify(context.Canceled); err != context.Canceled {
+		t.Errorf("cancel: %v", err)
+	}
+	other := api("ValidationException")
+	if got := st.classify(other); !errors.Is(got, other) || errors.As(got, new(*ConflictError)) {
+		t.Errorf("validation: %T", got)
+	}
+}
+
+// TestErrorsThroughOperations: the fake fails every request; each Store
+// method reports the typed error.
+func TestErrorsThroughOperations(t *testing.T) {
+	m := newMem()
+	sc := school()
+	rel := sc.Relations[0]
+	st := New(m, sc, Options{})
+	m.inject = func(string, any) error { return &types.ResourceNotFoundException{Message: aws.String("x")} }
+	var nf *TableNotFoundError
+	_, _, err := st.Link(ctx, rel, "a", "b", nil)
+	if !errors.As(err, &nf) || nf.Table != "school" {
+		t.Errorf("link: %v", err)
+	}
+	if _, err := st.List(ctx, ListQuery{Relation: rel, Key: "a"}); !errors.As(err, &nf) {
+		t.Errorf("list: %v", err)
+	}
+	m.inject = func(string, any) error {
+		return &smithyhttp.RequestSendError{Err: &net.OpError{Op: "dial", Err: errors.New("connection refused")}}
+	}
+	var ue *UnreachableError
+	if _, err := st.GetEntity(ctx, "STU#a", false); !errors.As(err, &ue) {
+		t.Errorf("get: %v", err)
+	}
+	if _, err := st.DescribeTable(ctx); !errors.As(err, &ue) {
+		t.Errorf("describe: %v", err)
+	}
+	// A transaction that fails on a counter item, not on the edge, is a conflict.
+	m.inject = func(op string, _ any) error {
+		if op != "TransactWriteItems" {
+			return nil
+		}
+		return &types.TransactionCanceledException{CancellationReasons: []types.CancellationReason{{Code: aws.String("None")}, {Code: aws.String("TransactionConflict")}}}
+	}
+	var ce *ConflictError
+	if _, _, err := st.Link(ctx, rel, "a", "b", nil); !errors.As(err, &ce) {
+		t.Errorf("conflict: %v", err)
+	}
+}
+
+// TestRealClientConnectionRefused runs the SDK's own error chain for a
+// closed loopback port.
+func TestRealClientConnectionRefused(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Skip(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	client := dynamodb.New(dynamodb.Options{
+		Region: "us-east-1", BaseEndpoint: aws.String("http://" + addr), RetryMaxAttempts: 1,
+		Credentials: credentials.NewStaticCredentialsProvider("test", "test", ""),
+	})
+	st := New(client, school(), Options{})
+	_, err = st.DescribeTable(ctx)
+	var ue *UnreachableError
+	if !errors.As(err, &ue) {
+		t.Fatalf("got %T %v", err, err)
+	}
+	eq(t, "endpoint", ue.Endpoint, "http://"+addr)
+}

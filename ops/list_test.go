@@ -1,0 +1,329 @@
+package ops
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/adjl/adjl/schema"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// seedEdge stores an edge and (for ALL-projection realism) its attributes directly.
+func seedEdge(m *memAPI, rel *schema.Relation, fromKey, toKey string) {
+	k := rel.EdgeKeys(fromKey, toKey)
+	m.put(Item{"PK": str(k.PK), "SK": str(k.SK), "GSI1PK": str(k.GSI1PK), "GSI1SK": str(k.GSI1SK), "type": str(rel.Name)})
+}
+
+func seedEntity(m *memAPI, key string) {
+	m.put(Item{"PK": str(key), "SK": str(key), "GSI1PK": str(key), "GSI1SK": str(key), "type": str("entity")})
+}
+
+func TestForwardListQueryShape(t *testing.T) {
+	m := newMem()
+	sc := school()
+	st := New(m, sc, Options{})
+	rel := sc.Relations[0]
+	_, err := st.List(ctx, ListQuery{Relation: rel, Direction: Forward, Key: "a91", Consistent: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "ops", strings.Join(m.ops(), ","), "GetItem,Query") // metadata, then the list
+	q := m.calls[1].Input.(*dynamodb.QueryInput)
+	eq(t, "key condition", render(q.KeyConditionExpression, q.ExpressionAttributeNames, q.ExpressionAttributeValues),
+		`(PK = "STU#a91") AND (begins_with (SK, "ENROLL#CRS#"))`)
+	eq(t, "index", aws.ToString(q.IndexName), "")
+	eq(t, "consistent", aws.ToBool(q.ConsistentRead), true)
+	eq(t, "limit", aws.ToInt32(q.Limit), DefaultLimit+1)
+	if q.FilterExpression != nil {
+		t.Errorf("unexpected filter %q", *q.FilterExpression)
+	}
+}
+
+func TestReverseListQueryShapeAndConsistentRefused(t *testing.T) {
+	m := newMem()
+	sc := school()
+	st := New(m, sc, Options{})
+	rel := sc.Relations[0]
+	_, err := st.List(ctx, ListQuery{Relation: rel, Direction: Reverse, Key: "CRS#math204", Limit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := m.calls[1].Input.(*dynamodb.QueryInput)
+	eq(t, "key condition", render(q.KeyConditionExpression, q.ExpressionAttributeNames, q.ExpressionAttributeValues),
+		`(GSI1PK = "CRS#math204") AND (begins_with (GSI1SK, "STU#"))`)
+	eq(t, "index", aws.ToString(q.IndexName), "GSI1")
+	eq(t, "limit", aws.ToInt32(q.Limit), int32(11))
+
+	m.reset()
+	_, err = st.List(ctx, ListQuery{Relation: rel, Direction: Reverse, Key: "math204", Consistent: true})
+	var ie *InputError
+	if !errors.As(err, &ie) {
+		t.Fatalf("consistent reverse: got %v", err)
+	}
+	eq(t, "message", ie.Msg, "--consistent is not available for `members`: it reads the global index GSI1, which only supports eventually consistent reads; use `courses` (base table) for a consistent read")
+	_, err = st.List(ctx, ListQuery{Relation: rel, Direction: Reverse, Key: "STU#a91"})
+	var ke *schema.KeyError
+	if !errors.As(err, &ke) {
+		t.Errorf("wrong prefix: got %v", err)
+	}
+	if len(m.calls) != 0 {
+		t.Errorf("refused lists sent %v", m.ops())
+	}
+}
+
+// pageThrough lists with page size n until the end, checking that each
+// cursor is honoured, and returns the concatenated keys.
+func pageThrough(t *testing.T, st *Store, q ListQuery, n int32, key string) []string {
+	t.Helper()
+	var got []string
+	q.Limit = n
+	for pages := 0; ; pages++ {
+		p, err := st.List(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if int32(len(p.Items)) > n {
+			t.Fatalf("page of %d items with limit %d", len(p.Items), n)
+		}
+		for _, it := range p.Items {
+			got = append(got, sOf(it, key))
+		}
+		if p.Next == "" {
+			return got
+		}
+		if len(p.Items) == 0 {
+			t.Fatal("empty page with a next cursor")
+		}
+		if pages > 10000 {
+			t.Fatal("paging does not end")
+		}
+		q.Cursor = p.Next
+	}
+}
+
+func TestPagingForwardAndReverseWithOtherItemsInThePartition(t *testing.T) {
+	m := newMem()
+	sc := school()
+	rel := sc.Relations[0]
+	other := &schema.Relation{Name: "wait", From: rel.From, To: rel.To, Edge: "WAIT#", Shards: 1}
+	sc.Relations = append(sc.Relations, other)
+	st := New(m, sc, Options{})
+	var want []string
+	seedEntity(m, "STU#a")
+	seedEntity(m, "CRS#c")
+	for i := range 23 {
+		seedEdge(m, rel, "STU#a", fmt.Sprintf("CRS#%03d", i))
+		seedEdge(m, rel, fmt.Sprintf("STU#%03d", i), "CRS#c")
+		seedEdge(m, other, "STU#a", fmt.Sprintf("CRS#%03d", i)) // same partition, other relation
+		seedEdge(m, other, fmt.Sprintf("STU#%03d", i), "CRS#c")
+		want = append(want, fmt.Sprintf("%03d", i))
+	}
+	for _, n := range []int32{1, 2, 5, 22, 23, 24, 100} {
+		for _, we := range []bool{false, true} {
+			got := pageThrough(t, st, ListQuery{Relation: rel, Direction: Forward, Key: "a", WithEntity: we}, n, "SK")
+			eq(t, fmt.Sprintf("forward n=%d entity=%v", n, we), strings.Join(got, ","), strings.Join(prefixed("ENROLL#CRS#", want), ","))
+			got = pageThrough(t, st, ListQuery{Relation: rel, Direction: Reverse, Key: "c", WithEntity: we}, n, "PK")
+			eq(t, fmt.Sprintf("reverse n=%d entity=%v", n, we), strings.Join(got, ","), strings.Join(prefixed("STU#", want), ","))
+		}
+	}
+}
+
+func prefixed(p string, ids []string) []string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = p + id
+	}
+	return out
+}
+
+func TestWithEntityFirstPageOnly(t *testing.T) {
+	m := newMem()
+	sc := school()
+	rel := sc.Relations[0]
+	st := New(m, sc, Options{})
+	seedEntity(m, "STU#a")
+	for i := range 5 {
+		seedEdge(m, rel, "STU#a", fmt.Sprintf("CRS#%d", i))
+	}
+	m.reset()
+	// STU#a sorts after ENROLL#...: with a small page the Query does not reach
+	// it, so the first page reads it with GetItem.
+	p := must[*Page](t)(st.List(ctx, ListQuery{Relation: rel, Key: "a", Limit: 2, WithEntity: true}))
+	eq(t, "entity", sOf(p.Entity, "PK"), "STU#a")
+	eq(t, "ops", strings.Join(m.ops(), ","), "GetItem,Query,GetItem")
+	q := m.calls[1].Input.(*dynamodb.QueryInput)
+	eq(t, "key condition", render(q.KeyConditionExpression, q.ExpressionAttributeNames, q.ExpressionAttributeValues), `PK = "STU#a"`)
+	eq(t, "filter", render(q.FilterExpression, q.ExpressionAttributeNames, q.ExpressionAttributeValues),
+		`(begins_with (SK, "ENROLL#CRS#")) OR (SK = "STU#a")`)
+	p2 := must[*Page](t)(st.List(ctx, ListQuery{Relation: rel, Key: "a", Limit: 2, WithEntity: true, Cursor: p.Next}))
+	if p2.Entity != nil {
+		t.Error("entity repeated on page 2")
+	}
+	// One page holding everything: entity from the same Query, no GetItem.
+	m.reset()
+	p = must[*Page](t)(st.List(ctx, ListQuery{Relation: rel, Key: "a", WithEntity: true}))
+	eq(t, "one read", strings.Join(m.ops(), ","), "Query")
+	eq(t, "entity", sOf(p.Entity, "PK"), "STU#a")
+	eq(t, "items", len(p.Items), 5)
+}
+
+func TestCursorTamperedOrForeignIsRefused(t *testing.T) {
+	m := newMem()
+	sc := school()
+	rel := sc.Relations[0]
+	st := New(m, sc, Options{})
+	for i := range 5 {
+		seedEdge(m, rel, "STU#a", fmt.Sprintf("CRS#%d", i))
+		seedEdge(m, rel, "STU#b", fmt.Sprintf("CRS#%d", i))
+	}
+	p := must[*Page](t)(st.List(ctx, ListQuery{Relation: rel, Key: "a", Limit: 2}))
+	if p.Next == "" {
+		t.Fatal("no cursor")
+	}
+	if strings.ContainsAny(p.Next, "+/=") {
+		t.Errorf("cursor %q is not unpadded base64url", p.Next)
+	}
+	bad := []string{p.Next[:len(p.Next)-3], "x" + p.Next, "!!!", flip(p.Next, 5), flip(p.Next, len(p.Next)-2)}
+	for _, c := range bad {
+		_, err := st.List(ctx, ListQuery{Relation: rel, Key: "a", Limit: 2, Cursor: c})
+		var ie *InputError
+		if !errors.As(err, &ie) || !strings.HasPrefix(ie.Msg, "invalid cursor: it was altered or truncated") {
+			t.Errorf("cursor %q: got %v", c, err)
+		}
+	}
+	for _, q := range []ListQuery{
+		{Relation: rel, Key: "b", Limit: 2},
+		{Relation: rel, Key: "a", Limit: 2, WithEntity: true},
+		{Relation: rel, Direction: Reverse, Key: "CRS#1", Limit: 2},
+	} {
+		q.Cursor = p.Next
+		_, err := st.List(ctx, q)
+		var ie *InputError
+		if !errors.As(err, &ie) || !strings.HasPrefix(ie.Msg, "cursor belongs to a different query") {
+			t.Errorf("foreign cursor on %+v: got %v", q, err)
+		}
+	}
+	// Another page size is the same query.
+	if _, err := st.List(ctx, ListQuery{Relation: rel, Key: "a", Limit: 3, Cursor: p.Next}); err != nil {
+		t.Errorf("other page size: %v", err)
+	}
+}
+
+func flip(s string, i int) string {
+	b := []byte(s)
+	if b[i] == 'A' {
+		b[i] = 'B'
+	} else {
+		b[i] = 'A'
+	}
+	return string(b)
+}
+
+func TestNextCursorComesFromLastReturnedItem(t *testing.T) {
+	m := newMem()
+	sc := school()
+	rel := sc.Relations[0]
+	st := New(m, sc, Options{})
+	for i := range 3 {
+		seedEdge(m, rel, "STU#a", fmt.Sprintf("CRS#%d", i))
+	}
+	p := must[*Page](t)(st.List(ctx, ListQuery{Relation: rel, Key: "a", Limit: 2}))
+	c, err := decodeCursor(p.Next, must[*plan](t)(st.plan(ListQuery{Relation: rel, Key: "a"})).ident, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "cursor keys", c.K["SK"], sOf(p.Items[1], "SK"))
+	// Exactly Limit items left: no cursor on the last page.
+	p = must[*Page](t)(st.List(ctx, ListQuery{Relation: rel, Key: "a", Limit: 3}))
+	eq(t, "next", p.Next, "")
+	p = must[*Page](t)(st.List(ctx, ListQuery{Relation: rel, Key: "nobody"}))
+	eq(t, "empty list", len(p.Items), 0)
+	if p.Items == nil {
+		t.Error("empty page has nil Items (renders as null)")
+	}
+}
+
+func TestListAllStreamsEveryEdge(t *testing.T) {
+	m := newMem()
+	sc := social(1)
+	rel := sc.Relations[0]
+	st := New(m, sc, Options{})
+	seedEntity(m, "TARGET#bob")
+	for i := range 2500 {
+		seedEdge(m, rel, fmt.Sprintf("ACTOR#%05d", i), "TARGET#bob")
+	}
+	n, prev := 0, ""
+	ent, err := st.ListAll(ctx, ListQuery{Relation: rel, Direction: Reverse, Key: "bob", WithEntity: true}, func(it Item) error {
+		k := sOf(it, "GSI1SK")
+		if k <= prev {
+			t.Fatalf("out of order: %s after %s", k, prev)
+		}
+		prev = k
+		n++
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "count", n, 2500)
+	eq(t, "entity (KEYS_ONLY index: read with GetItem)", sOf(ent, "PK"), "TARGET#bob")
+	stop := errors.New("stop")
+	_, err = st.ListAll(ctx, ListQuery{Relation: rel, Direction: Reverse, Key: "bob"}, func(Item) error { return stop })
+	if !errors.Is(err, stop) {
+		t.Errorf("emit error not returned: %v", err)
+	}
+}
+
+func TestQueriesAreLimitedPerRequest(t *testing.T) {
+	m := newMem()
+	sc := school()
+	rel := sc.Relations[0]
+	st := New(m, sc, Options{})
+	for i := range 3000 {
+		seedEdge(m, rel, "STU#a", fmt.Sprintf("CRS#%05d", i))
+	}
+	m.reset()
+	n := 0
+	_, err := st.ListAll(ctx, ListQuery{Relation: rel, Key: "a"}, func(Item) error { n++; return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "items", n, 3000)
+	for _, c := range m.calls {
+		if q, ok := c.Input.(*dynamodb.QueryInput); ok && aws.ToInt32(q.Limit) != listAllLimit {
+			t.Errorf("ListAll query limit %d", aws.ToInt32(q.Limit))
+		}
+	}
+	if len(m.calls) < 3 {
+		t.Errorf("3000 items in %d requests: pages are not bounded", len(m.calls))
+	}
+}
+
+func TestCapacityReported(t *testing.T) {
+	m := newMem()
+	sc := school()
+	rel := sc.Relations[0]
+	var got []string
+	st := New(m, sc, Options{Capacity: func(op string, cc []types.ConsumedCapacity) {
+		got = append(got, fmt.Sprintf("%s:%d", op, len(cc)))
+	}})
+	must[Outcome](t)(first(st.Link(ctx, rel, "a", "b", nil)))
+	must[*Page](t)(st.List(ctx, ListQuery{Relation: rel, Key: "a"}))
+	eq(t, "reports", strings.Join(got, ","), "GetItem:1,PutItem:1,TransactWriteItems:1,Query:1")
+	for _, c := range m.calls {
+		var rcc types.ReturnConsumedCapacity
+		switch in := c.Input.(type) {
+		case *dynamodb.QueryInput:
+			rcc = in.ReturnConsumedCapacity
+		case *dynamodb.TransactWriteItemsInput:
+			rcc = in.ReturnConsumedCapacity
+		default:
+			continue
+		}
+		eq(t, c.Op+" ReturnConsumedCapacity", rcc, types.ReturnConsumedCapacityTotal)
+	}
+}

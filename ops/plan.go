@@ -1,0 +1,210 @@
+package ops
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/adjl/adjl/schema"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+)
+
+// Direction of a list: forward reads the from side's base-table partition,
+// reverse reads the to side's partition(s) of the index.
+type Direction int
+
+// Directions.
+const (
+	Forward Direction = iota
+	Reverse
+)
+
+// DefaultLimit is the page size when ListQuery.Limit is 0.
+const DefaultLimit = 25
+
+// ListQuery is one list request.
+type ListQuery struct {
+	Relation  *schema.Relation
+	Direction Direction
+	Key       string // bare id or prefixed key of the side the list starts from
+	Limit     int32  // page size; 0 means DefaultLimit
+	Cursor    string // Page.Next of the previous page
+	// Consistent asks for a strongly consistent read; refused in reverse,
+	// which reads the global index.
+	Consistent bool
+	// WithEntity also returns the side's own item (profile, counters).
+	WithEntity bool
+}
+
+// Page is one page of a list. Entity is set on the first page only.
+type Page struct {
+	Entity Item
+	Items  []Item
+	Next   string // "" on the last page
+}
+
+// plan is a validated ListQuery: the Queries to run (one per partition) and
+// how to read what they return.
+type plan struct {
+	rel        *schema.Relation
+	dir        Direction
+	key        string // full key of the side the list starts from
+	inputs     []*dynamodb.QueryInput
+	keyAttrs   []string // attributes of the cursor and ExclusiveStartKey
+	ident      string
+	withEntity bool
+	// entityGet: the entity is read with GetItem, because the query cannot
+	// return it (sharded index) or returns only some attributes (index
+	// projection other than ALL).
+	entityGet bool
+}
+
+func (s *Store) plan(q ListQuery) (*plan, error) {
+	rel := q.Relation
+	if rel == nil {
+		return nil, &InputError{Msg: "list: no relation given"}
+	}
+	if q.Limit < 0 {
+		return nil, &InputError{Msg: fmt.Sprintf("--limit must be positive, got %d", q.Limit)}
+	}
+	p := &plan{rel: rel, dir: q.Direction, withEntity: q.WithEntity}
+	var err error
+	index := ""
+	switch q.Direction {
+	case Forward:
+		if p.key, err = rel.FromKey(q.Key); err != nil {
+			return nil, err
+		}
+		in, err := s.queryInput(Forward, rel, p.key, q.WithEntity)
+		if err != nil {
+			return nil, err
+		}
+		if q.Consistent {
+			in.ConsistentRead = aws.Bool(true)
+		}
+		p.inputs = []*dynamodb.QueryInput{in}
+		p.keyAttrs = []string{schema.AttrPK, schema.AttrSK}
+	case Reverse:
+		if p.key, err = rel.ToKey(q.Key); err != nil {
+			return nil, err
+		}
+		index = s.indexName()
+		if q.Consistent {
+			return nil, &InputError{Msg: s.consistentRefusal(rel)}
+		}
+		parts := rel.ReversePartitions(p.key)
+		inQuery := q.WithEntity && len(parts) == 1 && s.projection() == schema.ProjectionAll
+		p.entityGet = q.WithEntity && !inQuery
+		for _, part := range parts {
+			in, err := s.queryInput(Reverse, rel, part, inQuery)
+			if err != nil {
+				return nil, err
+			}
+			p.inputs = append(p.inputs, in)
+		}
+		p.keyAttrs = []string{schema.AttrGSI1PK, schema.AttrGSI1SK, schema.AttrPK, schema.AttrSK}
+	default:
+		return nil, &InputError{Msg: fmt.Sprintf("unknown list direction %d", q.Direction)}
+	}
+	p.ident = queryIdentity(s.schema.Table.Name, index, rel.Name, q.Direction, p.key, q.WithEntity, shardsOf(rel))
+	return p, nil
+}
+
+// consistentRefusal explains why a reverse list cannot be consistent and
+// names the command that can.
+func (s *Store) consistentRefusal(rel *schema.Relation) string {
+	rev, fwd := rel.Verbs.Reverse, rel.Verbs.Forward
+	if rev == "" {
+		rev = "list " + rel.Name + " (reverse)"
+	}
+	if fwd == "" {
+		fwd = "list " + rel.Name
+	}
+	return fmt.Sprintf("--consistent is not available for `%s`: it reads the global index %s, which only supports eventually consistent reads; use `%s` (base table) for a consistent read",
+		rev, s.indexName(), fwd)
+}
+
+// queryInput builds the Query of one partition. Forward: PK = key AND
+// begins_with(SK, edge prefix); with the entity, PK = key and a filter that
+// keeps the edges and the entity item. Reverse: GSI1PK = partition AND
+// begins_with(GSI1SK, from prefix); with the entity (unsharded only), the
+// partition and a filter likewise.
+func (s *Store) queryInput(dir Direction, rel *schema.Relation, part string, withEntity bool) (*dynamodb.QueryInput, error) {
+	b := expression.NewBuilder()
+	in := &dynamodb.QueryInput{TableName: aws.String(s.schema.Table.Name)}
+	pkName, skName, skPrefix := schema.AttrPK, schema.AttrSK, rel.EdgeSKPrefix()
+	if dir == Reverse {
+		pkName, skName, skPrefix = schema.AttrGSI1PK, schema.AttrGSI1SK, rel.From.Prefix
+		in.IndexName = aws.String(s.indexName())
+	}
+	keyCond := expression.Key(pkName).Equal(expression.Value(part))
+	if withEntity {
+		b = b.WithKeyCondition(keyCond).WithFilter(expression.Or(
+			expression.Name(skName).BeginsWith(skPrefix),
+			expression.Name(skName).Equal(expression.Value(part))))
+	} else {
+		b = b.WithKeyCondition(keyCond.And(expression.Key(skName).BeginsWith(skPrefix)))
+	}
+	ex, err := b.Build()
+	if err != nil {
+		return nil, fmt.Errorf("build query: %w", err)
+	}
+	in.KeyConditionExpression = ex.KeyCondition()
+	in.FilterExpression = ex.Filter()
+	in.ExpressionAttributeNames = ex.Names()
+	in.ExpressionAttributeValues = ex.Values()
+	return in, nil
+}
+
+// isEdge reports whether an item returned by the plan's queries is an edge
+// of its relation (partitions may hold the entity item and other relations'
+// edges that share prefixes).
+func (p *plan) isEdge(it Item) bool {
+	pk, sk := sOf(it, schema.AttrPK), sOf(it, schema.AttrSK)
+	if pk == sk {
+		return false
+	}
+	if p.dir == Forward {
+		return pk == p.key && strings.HasPrefix(sk, p.rel.EdgeSKPrefix())
+	}
+	return sk == p.rel.Edge+p.key && strings.HasPrefix(pk, p.rel.From.Prefix)
+}
+
+// isEntity reports whether it is the list side's own item.
+func (p *plan) isEntity(it Item) bool {
+	return sOf(it, schema.AttrPK) == p.key && sOf(it, schema.AttrSK) == p.key
+}
+
+// less orders items as the merged list shows them: index sort key, then the
+// table keys (reverse); the sort key (forward).
+func (p *plan) less(a, b Item) bool {
+	if p.dir == Forward {
+		return sOf(a, schema.AttrSK) < sOf(b, schema.AttrSK)
+	}
+	for _, n := range []string{schema.AttrGSI1SK, schema.AttrPK, schema.AttrSK} {
+		if x, y := sOf(a, n), sOf(b, n); x != y {
+			return x < y
+		}
+	}
+	return false
+}
+
+func (p *plan) keysOf(it Item) map[string]string {
+	m := make(map[string]string, len(p.keyAttrs))
+	for _, n := range p.keyAttrs {
+		m[n] = sOf(it, n)
+	}
+	return m
+}
+
+func startKey(m map[string]string) Item {
+	if len(m) == 0 {
+		return nil
+	}
+	it := make(Item, len(m))
+	for n, v := range m {
+		it[n] = str(v)
+	}
+	return it
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package ops
+
+const raceEnabled = false

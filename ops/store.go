@@ -1,0 +1,68 @@
+package ops
+
+import (
+	"sync"
+	"time"
+
+	"github.com/adjl/adjl/schema"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// Item is one DynamoDB item as the SDK returns it.
+type Item = map[string]types.AttributeValue
+
+// Request is one DynamoDB request, handed to Options.Explain instead of being
+// sent so that `--explain` prints exactly what would go over the wire.
+type Request struct {
+	Operation string // "Query", "TransactWriteItems", ...
+	Input     any    // *dynamodb.<Operation>Input
+}
+
+// Options tune a Store.
+type Options struct {
+	// Explain, when non-nil, receives every request instead of the backend;
+	// writes then report a zero Outcome and reads an empty result.
+	Explain func(Request)
+	// Capacity, when non-nil, makes every data request ask for TOTAL consumed
+	// capacity and receives what the backend reported.
+	Capacity func(op string, cc []types.ConsumedCapacity)
+	// Parallel bounds the concurrent Queries of a sharded read (default 8).
+	Parallel int
+}
+
+// Store runs adjl's operations for one schema against one backend. It is safe
+// for concurrent use; the shard metadata of the table is read once per Store.
+type Store struct {
+	api    API
+	schema *schema.Schema
+	opt    Options
+
+	mu sync.Mutex // serialises Explain and Capacity callbacks
+
+	metaMu     sync.Mutex
+	metaLoaded bool
+	metaExists bool
+	metaShards map[string]int
+
+	// sleep waits between DescribeTable polls; tests replace it.
+	sleep func(d time.Duration) <-chan time.Time
+}
+
+// New returns a Store that sends requests for s through api.
+func New(api API, s *schema.Schema, opt Options) *Store {
+	if opt.Parallel <= 0 {
+		opt.Parallel = 8
+	}
+	return &Store{api: api, schema: s, opt: opt, sleep: time.After}
+}
+
+// Outcome says what a write did, so repeated commands can report "unchanged".
+type Outcome string
+
+// Outcomes of writes.
+const (
+	Created   Outcome = "created"
+	Updated   Outcome = "updated"
+	Unchanged Outcome = "unchanged"
+	Deleted   Outcome = "deleted"
+)

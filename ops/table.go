@@ -1,0 +1,290 @@
+package ops
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/adjl/adjl/schema"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// waitLimit caps how long CreateTable and DeleteTable wait for the table.
+const waitLimit = 5 * time.Minute
+
+var keyAttrs = []string{schema.AttrPK, schema.AttrSK, schema.AttrGSI1PK, schema.AttrGSI1SK}
+
+// createTableInput is the table the schema asks for: generic string keys and
+// the inverted index with the schema's projection.
+func (s *Store) createTableInput() *dynamodb.CreateTableInput {
+	t := s.schema.Table
+	in := &dynamodb.CreateTableInput{
+		TableName: aws.String(t.Name),
+		KeySchema: []types.KeySchemaElement{
+			{AttributeName: aws.String(schema.AttrPK), KeyType: types.KeyTypeHash},
+			{AttributeName: aws.String(schema.AttrSK), KeyType: types.KeyTypeRange},
+		},
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{
+			IndexName: aws.String(s.indexName()),
+			KeySchema: []types.KeySchemaElement{
+				{AttributeName: aws.String(schema.AttrGSI1PK), KeyType: types.KeyTypeHash},
+				{AttributeName: aws.String(schema.AttrGSI1SK), KeyType: types.KeyTypeRange},
+			},
+			Projection: &types.Projection{ProjectionType: types.ProjectionType(s.projection())},
+		}},
+		BillingMode: types.BillingModePayPerRequest,
+	}
+	for _, a := range keyAttrs {
+		in.AttributeDefinitions = append(in.AttributeDefinitions,
+			types.AttributeDefinition{AttributeName: aws.String(a), AttributeType: types.ScalarAttributeTypeS})
+	}
+	if s.projection() == schema.ProjectionInclude {
+		in.GlobalSecondaryIndexes[0].Projection.NonKeyAttributes = slices.Clone(t.Index.Include)
+	}
+	if t.Billing == schema.BillingProvisioned {
+		in.BillingMode = types.BillingModeProvisioned
+		pt := &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(t.ReadUnits), WriteCapacityUnits: aws.Int64(t.WriteUnits)}
+		in.ProvisionedThroughput = pt
+		in.GlobalSecondaryIndexes[0].ProvisionedThroughput = pt
+	}
+	return in
+}
+
+func (s *Store) indexName() string {
+	if s.schema.Table.Index.Name == "" {
+		return "GSI1"
+	}
+	return s.schema.Table.Index.Name
+}
+
+func (s *Store) projection() string {
+	if s.schema.Table.Index.Projection == "" {
+		return schema.ProjectionAll
+	}
+	return s.schema.Table.Index.Projection
+}
+
+// CreateTable creates the table unless it exists. An existing table that
+// matches the schema (keys, index, billing, recorded shard counts) is
+// (false, nil); one that differs is a *TableMismatchError naming the
+// differences. Under Explain only the CreateTable request is handed over.
+func (s *Store) CreateTable(ctx context.Context, wait bool) (bool, error) {
+	in := s.createTableInput()
+	if s.explaining() {
+		s.explain("CreateTable", in)
+		return false, nil
+	}
+	desc, err := s.DescribeTable(ctx)
+	var nf *TableNotFoundError
+	switch {
+	case err == nil:
+		return false, s.compareExisting(ctx, desc, wait)
+	case !errors.As(err, &nf):
+		return false, err
+	}
+	if _, err := s.api.CreateTable(ctx, in); err != nil {
+		if code := errorCode(err); code == "ResourceInUseException" {
+			// Created concurrently by someone else: compare with theirs.
+			desc, err := s.DescribeTable(ctx)
+			if err != nil {
+				return false, err
+			}
+			return false, s.compareExisting(ctx, desc, wait)
+		}
+		return false, fmt.Errorf("create table %s: %w", s.schema.Table.Name, s.classify(err))
+	}
+	if wait {
+		if err := s.waitActive(ctx); err != nil {
+			return true, err
+		}
+	}
+	if err := s.putMeta(ctx); err != nil && !conditionFailed(err) {
+		var nf *TableNotFoundError
+		// A table still CREATING refuses writes; the first link records the metadata.
+		if wait || !errors.As(err, &nf) {
+			return true, fmt.Errorf("record table metadata: %w", err)
+		}
+	}
+	return true, nil
+}
+
+func (s *Store) compareExisting(ctx context.Context, desc *types.TableDescription, wait bool) error {
+	diffs := s.Diff(desc)
+	if len(diffs) == 0 && wait {
+		if err := s.waitActive(ctx); err != nil {
+			return err
+		}
+	}
+	if len(diffs) == 0 && desc.TableStatus == types.TableStatusActive {
+		md, err := s.metaDifferences(ctx)
+		if err != nil {
+			return err
+		}
+		diffs = md
+	}
+	if len(diffs) > 0 {
+		return &TableMismatchError{Table: s.schema.Table.Name, Differences: diffs}
+	}
+	return nil
+}
+
+// DescribeTable returns the table's description; a missing table is a
+// *TableNotFoundError.
+func (s *Store) DescribeTable(ctx context.Context) (*types.TableDescription, error) {
+	in := &dynamodb.DescribeTableInput{TableName: aws.String(s.schema.Table.Name)}
+	out, err := s.api.DescribeTable(ctx, in)
+	if err != nil {
+		return nil, s.classify(err)
+	}
+	return out.Table, nil
+}
+
+// DeleteTable deletes the table; with wait it returns once DescribeTable no
+// longer finds it.
+func (s *Store) DeleteTable(ctx context.Context, wait bool) error {
+	in := &dynamodb.DeleteTableInput{TableName: aws.String(s.schema.Table.Name)}
+	if s.explaining() {
+		s.explain("DeleteTable", in)
+		return nil
+	}
+	if _, err := s.api.DeleteTable(ctx, in); err != nil {
+		return s.classify(err)
+	}
+	s.metaMu.Lock()
+	s.metaLoaded = false
+	s.metaMu.Unlock()
+	if !wait {
+		return nil
+	}
+	return s.poll(ctx, func() (bool, error) {
+		_, err := s.DescribeTable(ctx)
+		var nf *TableNotFoundError
+		if errors.As(err, &nf) {
+			return true, nil
+		}
+		return false, err
+	})
+}
+
+// waitActive polls until the table and every global index are ACTIVE.
+func (s *Store) waitActive(ctx context.Context) error {
+	return s.poll(ctx, func() (bool, error) {
+		d, err := s.DescribeTable(ctx)
+		if err != nil {
+			var nf *TableNotFoundError
+			if errors.As(err, &nf) {
+				return false, nil // not visible yet
+			}
+			return false, err
+		}
+		if d.TableStatus != types.TableStatusActive {
+			return false, nil
+		}
+		for _, g := range d.GlobalSecondaryIndexes {
+			if g.IndexStatus != "" && g.IndexStatus != types.IndexStatusActive {
+				return false, nil
+			}
+		}
+		return true, nil
+	})
+}
+
+// poll calls done with exponential backoff (100ms doubling to 5s) until it
+// reports true, fails, or waitLimit passes.
+func (s *Store) poll(ctx context.Context, done func() (bool, error)) error {
+	ctx, cancel := context.WithTimeout(ctx, waitLimit)
+	defer cancel()
+	delay := 100 * time.Millisecond
+	for {
+		ok, err := done()
+		if err != nil || ok {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("waiting for table %s: gave up after %s: %w", s.schema.Table.Name, waitLimit, ctx.Err())
+		case <-s.sleep(delay):
+		}
+		delay = min(delay*2, 5*time.Second)
+	}
+}
+
+// Diff lists, in words, how the described table differs from the schema.
+// Provisioned units are not compared: they can be changed in place.
+func (s *Store) Diff(desc *types.TableDescription) []string {
+	want := s.createTableInput()
+	var diffs []string
+	differ := func(what, has, wants string) {
+		if has != wants {
+			diffs = append(diffs, fmt.Sprintf("%s: table has %s, schema wants %s", what, has, wants))
+		}
+	}
+	differ("key schema", keySchemaString(desc.KeySchema), keySchemaString(want.KeySchema))
+	types_ := map[string]string{}
+	for _, a := range desc.AttributeDefinitions {
+		types_[aws.ToString(a.AttributeName)] = string(a.AttributeType)
+	}
+	for _, a := range keyAttrs {
+		if t, ok := types_[a]; ok {
+			differ("attribute "+a+" type", t, "S")
+		}
+	}
+	billing := string(types.BillingModeProvisioned)
+	if desc.BillingModeSummary != nil && desc.BillingModeSummary.BillingMode != "" {
+		billing = string(desc.BillingModeSummary.BillingMode)
+	} else if desc.ProvisionedThroughput != nil && aws.ToInt64(desc.ProvisionedThroughput.ReadCapacityUnits) == 0 {
+		// Some servers omit the summary; zero provisioned units means on demand.
+		billing = string(types.BillingModePayPerRequest)
+	}
+	differ("billing mode", billing, string(want.BillingMode))
+
+	wg := want.GlobalSecondaryIndexes[0]
+	name := aws.ToString(wg.IndexName)
+	var got *types.GlobalSecondaryIndexDescription
+	for i := range desc.GlobalSecondaryIndexes {
+		if aws.ToString(desc.GlobalSecondaryIndexes[i].IndexName) == name {
+			got = &desc.GlobalSecondaryIndexes[i]
+		}
+	}
+	if got == nil {
+		var names []string
+		for _, g := range desc.GlobalSecondaryIndexes {
+			names = append(names, aws.ToString(g.IndexName))
+		}
+		has := "no global index"
+		if len(names) > 0 {
+			has = "indexes " + strings.Join(names, ", ")
+		}
+		diffs = append(diffs, fmt.Sprintf("index %s: table has %s, schema wants %s", name, has, name))
+		return diffs
+	}
+	differ("index "+name+" keys", keySchemaString(got.KeySchema), keySchemaString(wg.KeySchema))
+	proj, nonKey := "", []string(nil)
+	if got.Projection != nil {
+		proj, nonKey = string(got.Projection.ProjectionType), slices.Clone(got.Projection.NonKeyAttributes)
+	}
+	differ("index "+name+" projection", proj, string(wg.Projection.ProjectionType))
+	if proj == schema.ProjectionInclude && string(wg.Projection.ProjectionType) == schema.ProjectionInclude {
+		wantKeys := slices.Clone(wg.Projection.NonKeyAttributes)
+		slices.Sort(nonKey)
+		slices.Sort(wantKeys)
+		differ("index "+name+" non-key attributes", "["+strings.Join(nonKey, " ")+"]", "["+strings.Join(wantKeys, " ")+"]")
+	}
+	return diffs
+}
+
+func keySchemaString(ks []types.KeySchemaElement) string {
+	parts := make([]string, len(ks))
+	for i, k := range ks {
+		parts[i] = aws.ToString(k.AttributeName) + " " + string(k.KeyType)
+	}
+	if len(parts) == 0 {
+		return "no keys"
+	}
+	return strings.Join(parts, ", ")
+}

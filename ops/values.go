@@ -1,0 +1,114 @@
+package ops
+
+import (
+	"fmt"
+	"math/big"
+	"reflect"
+	"slices"
+	"sort"
+
+	"github.com/adjl/adjl/schema"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// reserved are the attributes adjl owns on every item; --set may not touch them.
+var reserved = []string{schema.AttrPK, schema.AttrSK, schema.AttrGSI1PK, schema.AttrGSI1SK, schema.AttrType}
+
+// marshalValue turns one typed attribute value (as schema.ParseSets returns
+// it) into an AttributeValue: numbers as N, string lists as SS.
+func marshalValue(name string, v any) (types.AttributeValue, error) {
+	switch x := v.(type) {
+	case types.AttributeValue:
+		return x, nil
+	case schema.Number:
+		return &types.AttributeValueMemberN{Value: string(x)}, nil
+	case []string:
+		if len(x) == 0 {
+			return nil, &InputError{Msg: fmt.Sprintf("attribute %s: a string set cannot be empty in DynamoDB", name)}
+		}
+		set := slices.Clone(x)
+		sort.Strings(set)
+		return &types.AttributeValueMemberSS{Value: slices.Compact(set)}, nil
+	}
+	av, err := attributevalue.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("attribute %s: %w", name, err)
+	}
+	return av, nil
+}
+
+// marshalAttrs marshals user attributes in name order (stable expressions)
+// and refuses adjl's own key attributes.
+func marshalAttrs(attrs map[string]any) ([]string, map[string]types.AttributeValue, error) {
+	names := make([]string, 0, len(attrs))
+	out := make(map[string]types.AttributeValue, len(attrs))
+	for name, v := range attrs {
+		if slices.Contains(reserved, name) {
+			return nil, nil, &InputError{Msg: fmt.Sprintf("attribute %s is managed by adjl and cannot be set", name)}
+		}
+		av, err := marshalValue(name, v)
+		if err != nil {
+			return nil, nil, err
+		}
+		names = append(names, name)
+		out[name] = av
+	}
+	sort.Strings(names)
+	return names, out, nil
+}
+
+// str marshals a string key value.
+func str(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+
+// keyOf is the primary key of an item with the given PK and SK.
+func keyOf(pk, sk string) Item {
+	return Item{schema.AttrPK: str(pk), schema.AttrSK: str(sk)}
+}
+
+// sOf reads a string attribute, "" when absent or of another type.
+func sOf(it Item, name string) string {
+	if s, ok := it[name].(*types.AttributeValueMemberS); ok {
+		return s.Value
+	}
+	return ""
+}
+
+// sameValue compares two attribute values as DynamoDB does: sets ignore
+// order, numbers compare numerically ("1.0" equals "1").
+func sameValue(a, b types.AttributeValue) bool {
+	switch x := a.(type) {
+	case *types.AttributeValueMemberN:
+		y, ok := b.(*types.AttributeValueMemberN)
+		if !ok {
+			return false
+		}
+		p, ok1 := new(big.Rat).SetString(x.Value)
+		q, ok2 := new(big.Rat).SetString(y.Value)
+		if ok1 && ok2 {
+			return p.Cmp(q) == 0
+		}
+		return x.Value == y.Value
+	case *types.AttributeValueMemberSS:
+		y, ok := b.(*types.AttributeValueMemberSS)
+		if !ok {
+			return false
+		}
+		p, q := slices.Clone(x.Value), slices.Clone(y.Value)
+		sort.Strings(p)
+		sort.Strings(q)
+		return slices.Equal(p, q)
+	}
+	return reflect.DeepEqual(a, b)
+}
+
+// unchangedBy reports whether every value in want already equals old's.
+func unchangedBy(old, want Item) bool {
+	for name, v := range want {
+		o, ok := old[name]
+		if !ok || !sameValue(o, v) {
+			return false
+		}
+	}
+	return true
+}

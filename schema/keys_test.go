@@ -1,0 +1,135 @@
+package schema
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// fnv1a is an independent FNV-1a (32-bit) so the shard test does not trust
+// the code under test for its expected value.
+func fnv1a(s string) uint32 {
+	h := uint32(2166136261)
+	for i := 0; i < len(s); i++ {
+		h ^= uint32(s[i])
+		h *= 16777619
+	}
+	return h
+}
+
+func TestEnrollmentKeys(t *testing.T) {
+	s := loadExample(t, "school.yaml")
+	r := s.Relation("enrollment")
+	from, err := r.FromKey("a91")
+	if err != nil {
+		t.Fatal(err)
+	}
+	to, err := r.ToKey("CRS#math204")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := r.EdgeKeys(from, to)
+	want := Keys{PK: "STU#a91", SK: "ENROLL#CRS#math204", GSI1PK: "CRS#math204", GSI1SK: "STU#a91"}
+	if got != want {
+		t.Errorf("EdgeKeys = %+v, want %+v", got, want)
+	}
+	if p := r.EdgeSKPrefix(); p != "ENROLL#CRS#" {
+		t.Errorf("EdgeSKPrefix = %q", p)
+	}
+	if ik := ItemKeys("STU#a91"); ik != (Keys{"STU#a91", "STU#a91", "STU#a91", "STU#a91"}) {
+		t.Errorf("ItemKeys = %+v", ik)
+	}
+	if ps := r.ReversePartitions("CRS#math204"); len(ps) != 1 || ps[0] != "CRS#math204" {
+		t.Errorf("ReversePartitions = %v", ps)
+	}
+}
+
+func TestFollowKeysSharded(t *testing.T) {
+	s := loadExample(t, "social.yaml")
+	r := s.Relation("follow")
+	for _, pair := range [][2]string{{"alice", "bob"}, {"ACTOR#carol", "TARGET#bob"}, {"dave", "erin"}} {
+		from, err := r.FromKey(pair[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		to, err := r.ToKey(pair[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := fnv1a(from) % 4
+		want := Keys{PK: from, SK: to, GSI1PK: fmt.Sprintf("%s#%d", to, k), GSI1SK: from}
+		if !strings.HasPrefix(from, "ACTOR#") || !strings.HasPrefix(to, "TARGET#") {
+			t.Fatalf("keys %q %q lack role prefixes", from, to)
+		}
+		if got := r.EdgeKeys(from, to); got != want {
+			t.Errorf("EdgeKeys(%s, %s) = %+v, want %+v", from, to, got, want)
+		}
+		if again := r.EdgeKeys(from, to); again.GSI1PK != want.GSI1PK {
+			t.Error("shard is not stable")
+		}
+	}
+	want := []string{"TARGET#bob#0", "TARGET#bob#1", "TARGET#bob#2", "TARGET#bob#3"}
+	if got := r.ReversePartitions("TARGET#bob"); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("ReversePartitions = %v, want %v", got, want)
+	}
+}
+
+func TestShardsSpread(t *testing.T) {
+	r := &Relation{Shards: 4, From: Side{Prefix: "ACTOR#"}, To: Side{Prefix: "TARGET#"}}
+	seen := map[int]int{}
+	for i := range 400 {
+		k := r.Shard(fmt.Sprintf("ACTOR#u%d", i))
+		if k < 0 || k >= 4 {
+			t.Fatalf("shard %d out of range", k)
+		}
+		seen[k]++
+	}
+	for k := range 4 {
+		if seen[k] < 50 {
+			t.Errorf("shard %d got only %d of 400 keys: %v", k, seen[k], seen)
+		}
+	}
+}
+
+func TestKeyRefusals(t *testing.T) {
+	s := loadExample(t, "school.yaml")
+	r := s.Relation("enrollment")
+	long := strings.Repeat("x", MaxSortKeyBytes)
+	cases := []struct {
+		name   string
+		fn     func(string) (string, error)
+		input  string
+		reason string
+	}{
+		{"wrong prefix from", r.FromKey, "CRS#math204", `prefix "CRS#" does not belong here`},
+		{"wrong prefix to", r.ToKey, "STU#a91", `prefix "STU#" does not belong here`},
+		{"unknown prefix", r.FromKey, "TEACHER#t1", `prefix "TEACHER#" does not belong here`},
+		{"empty id bare", r.FromKey, "", "empty id"},
+		{"empty id prefixed", r.ToKey, "CRS#", "empty id"},
+		{"control character", r.FromKey, "a\n91", "control character"},
+		{"invalid utf8", r.FromKey, "a\xff", "not valid UTF-8"},
+		{"oversized from", r.FromKey, long, "over the 1024-byte limit"},
+		{"oversized to counts the edge prefix", r.ToKey, long[:MaxSortKeyBytes-len("CRS#")-len("ENROLL#")+1], "over the 1017-byte limit"},
+		{"entity key", s.Entity("course").Key, "STU#a91", `prefix "STU#" does not belong here`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := tc.fn(tc.input)
+			var ke *KeyError
+			if !errors.As(err, &ke) {
+				t.Fatalf("got %q, %v; want *KeyError", got, err)
+			}
+			if !strings.Contains(ke.Reason, tc.reason) || ke.Input != tc.input {
+				t.Errorf("KeyError = %+v, want reason containing %q", ke, tc.reason)
+			}
+		})
+	}
+	// Just under the limit is fine, and lower-case words before '#' are ids.
+	if k, err := r.ToKey(long[:MaxSortKeyBytes-len("CRS#")-len("ENROLL#")]); err != nil || len(k)+len(r.Edge) != MaxSortKeyBytes {
+		t.Errorf("ToKey at the limit: %d bytes, %v", len(k), err)
+	}
+	if k, err := r.FromKey("a#1"); err != nil || k != "STU#a#1" {
+		t.Errorf("FromKey(a#1) = %q, %v", k, err)
+	}
+}

@@ -1,0 +1,194 @@
+package schema
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Entity returns the entity called name, or nil.
+func (s *Schema) Entity(name string) *Entity {
+	for _, e := range s.Entities {
+		if e.Name == name {
+			return e
+		}
+	}
+	return nil
+}
+
+// Relation returns the relation called name, or nil.
+func (s *Schema) Relation(name string) *Relation {
+	for _, r := range s.Relations {
+		if r.Name == name {
+			return r
+		}
+	}
+	return nil
+}
+
+// VerbKind says what a relation verb does; the values are the keys of the
+// schema's verbs: block.
+type VerbKind string
+
+// Verb kinds.
+const (
+	VerbLink    VerbKind = "link"
+	VerbUnlink  VerbKind = "unlink"
+	VerbCheck   VerbKind = "check"
+	VerbForward VerbKind = "forward"
+	VerbReverse VerbKind = "reverse"
+)
+
+// VerbKinds lists the kinds in the order the CLI shows them.
+var VerbKinds = []VerbKind{VerbLink, VerbUnlink, VerbCheck, VerbForward, VerbReverse}
+
+// Get returns the verb of kind k ("" when the relation does not declare it).
+func (v Verbs) Get(k VerbKind) string {
+	switch k {
+	case VerbLink:
+		return v.Link
+	case VerbUnlink:
+		return v.Unlink
+	case VerbCheck:
+		return v.Check
+	case VerbForward:
+		return v.Forward
+	case VerbReverse:
+		return v.Reverse
+	}
+	return ""
+}
+
+func (v *Verbs) set(k VerbKind, name string) {
+	switch k {
+	case VerbLink:
+		v.Link = name
+	case VerbUnlink:
+		v.Unlink = name
+	case VerbCheck:
+		v.Check = name
+	case VerbForward:
+		v.Forward = name
+	case VerbReverse:
+		v.Reverse = name
+	}
+}
+
+// RelationByVerb finds the relation that declares verb as one of its
+// commands, so the CLI can turn `adjl enroll ...` into a link. It returns
+// nil, "" when no relation declares it. Validation guarantees uniqueness.
+func (s *Schema) RelationByVerb(verb string) (*Relation, VerbKind) {
+	if verb == "" {
+		return nil, ""
+	}
+	for _, r := range s.Relations {
+		for _, k := range VerbKinds {
+			if r.Verbs.Get(k) == verb {
+				return r, k
+			}
+		}
+	}
+	return nil, ""
+}
+
+// ResolveKey finds the entity a full key belongs to, by its entity prefix or
+// by a role prefix some relation gives it, so `adjl get TARGET#bob` works.
+// The key must carry a prefix: a bare id could belong to any entity.
+// Failures are *KeyError.
+func (s *Schema) ResolveKey(key string) (ent *Entity, prefix string, err error) {
+	want := "a key with one of the prefixes " + strings.Join(s.keyPrefixes(), " ")
+	for _, p := range s.keyPrefixes() {
+		if !strings.HasPrefix(key, p) {
+			continue
+		}
+		e := s.entityOfPrefix(p)
+		if _, err := normalizeKey(key, p, MaxSortKeyBytes); err != nil {
+			return nil, "", err
+		}
+		return e, p, nil
+	}
+	var reason string
+	if i := strings.Index(key, Delimiter); i < 0 {
+		reason = "no prefix; a bare id could belong to any entity"
+	} else {
+		reason = fmt.Sprintf("unknown prefix %q", key[:i+1])
+	}
+	return nil, "", &KeyError{Input: key, Reason: reason, Want: want}
+}
+
+// keyPrefixes lists every prefix an item key can start with: entity
+// prefixes, then role prefixes, each once, in schema order.
+func (s *Schema) keyPrefixes() []string {
+	var out []string
+	add := func(p string) {
+		if p != "" && !contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	for _, e := range s.Entities {
+		add(e.Prefix)
+	}
+	for _, r := range s.Relations {
+		add(r.From.Prefix)
+		add(r.To.Prefix)
+	}
+	return out
+}
+
+func (s *Schema) entityOfPrefix(p string) *Entity {
+	for _, e := range s.Entities {
+		if e.Prefix == p {
+			return e
+		}
+	}
+	for _, r := range s.Relations {
+		for _, sd := range []Side{r.From, r.To} {
+			if sd.Prefix == p {
+				return sd.Entity
+			}
+		}
+	}
+	return nil
+}
+
+// End says which end of a relation a side is.
+type End string
+
+// Ends of a relation.
+const (
+	FromEnd End = "from" // the edge's PK is this side's key (forward reads)
+	ToEnd   End = "to"   // the edge's GSI1PK is this side's key (reverse reads)
+)
+
+// SideRef is one place an entity takes part in a relation: which relation,
+// which end, and the key prefix its keys carry there (the entity's own
+// prefix, or a role prefix such as ACTOR#).
+type SideRef struct {
+	Relation *Relation
+	End      End
+	Prefix   string
+}
+
+// Sides lists every relation end the entity takes part in, in schema order
+// (a self-relation yields two). Deleting an entity with --cascade must remove
+// the edges of each: for a FromEnd, Query PK = Prefix+id and
+// begins_with(SK, Relation.EdgeSKPrefix()); for a ToEnd, Query the index at
+// each Relation.ReversePartitions(Prefix+id) with begins_with(GSI1SK,
+// Relation.From.Prefix); and, when Prefix differs from the entity's own
+// prefix, delete the role item ItemKeys(Prefix+id) too.
+func (s *Schema) Sides(e *Entity) []SideRef {
+	var out []SideRef
+	for _, r := range s.Relations {
+		if r.From.Entity == e {
+			out = append(out, SideRef{Relation: r, End: FromEnd, Prefix: r.From.Prefix})
+		}
+		if r.To.Entity == e {
+			out = append(out, SideRef{Relation: r, End: ToEnd, Prefix: r.To.Prefix})
+		}
+	}
+	return out
+}
+
+// HasRole reports whether the side uses a role prefix, so its counters live
+// on a separate role item (PK=SK=GSI1PK=GSI1SK=ACTOR#alice) rather than on
+// the entity item.
+func (sd Side) HasRole() bool { return sd.Entity != nil && sd.Prefix != sd.Entity.Prefix }

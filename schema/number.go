@@ -1,0 +1,55 @@
+package schema
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Number is a validated decimal in DynamoDB's number range, kept as text so
+// no precision is lost on the way to an N attribute value (convert it with
+// attributevalue.Number(n) or types.AttributeValueMemberN{Value: string(n)}).
+type Number string
+
+// DynamoDB numbers: up to 38 significant digits, magnitude 1E-130 to 9.99…E+125.
+const (
+	maxNumberDigits = 38
+	minNumberExp    = -130
+	maxNumberExp    = 125
+)
+
+var numberRE = regexp.MustCompile(`^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$`)
+
+// ParseNumber validates s as a DynamoDB number.
+func ParseNumber(s string) (Number, error) {
+	t := strings.TrimSpace(s)
+	m := numberRE.FindStringSubmatch(t)
+	if m == nil {
+		return "", fmt.Errorf("%q is not a number", s)
+	}
+	mant := m[1]
+	exp := 0
+	if m[2] != "" {
+		e, err := strconv.Atoi(m[2][1:])
+		if err != nil {
+			return "", fmt.Errorf("%q has an exponent out of range", s)
+		}
+		exp = e
+	}
+	intPart, frac, _ := strings.Cut(mant, ".")
+	digits := strings.TrimLeft(intPart+frac, "0")
+	if digits == "" {
+		return Number(t), nil // zero
+	}
+	// Scientific exponent of the first significant digit.
+	sci := exp + len(intPart) - 1 - (len(intPart+frac) - len(digits))
+	digits = strings.TrimRight(digits, "0")
+	switch {
+	case len(digits) > maxNumberDigits:
+		return "", fmt.Errorf("%q has %d significant digits; DynamoDB keeps at most %d", s, len(digits), maxNumberDigits)
+	case sci > maxNumberExp || sci < minNumberExp:
+		return "", fmt.Errorf("%q is outside DynamoDB's number range (1E-130 to 9.9E+125 in magnitude)", s)
+	}
+	return Number(t), nil
+}

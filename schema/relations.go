@@ -1,0 +1,190 @@
+package schema
+
+import (
+	"fmt"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// MaxShards bounds relation.shards: a reverse read fans out to every shard.
+const MaxShards = 64
+
+const relationExample = `enrollment: {from: student, to: course, edge: "ENROLL#"}`
+
+func (b *builder) relations(rp pair) {
+	for _, p := range b.c.pairs(rp.val, "relations", relationExample) {
+		b.relation(p)
+	}
+}
+
+func (b *builder) relation(rp pair) {
+	c := b.c
+	name := rp.name()
+	what := fmt.Sprintf("relation %q", name)
+	if !nameRE.MatchString(name) {
+		c.addf(rp.key.Line, rp.key.Column, "relation name %q must start with a lower-case letter and use only letters, digits, _ and -", name)
+	}
+	r := &Relation{Name: name, Shards: 1}
+	src := &relationSrc{key: rp.key, verbs: make(map[VerbKind]*yaml.Node)}
+	b.s.Relations = append(b.s.Relations, r)
+	b.rel[r] = src
+	f := c.fields(rp.val, what, `{from: student, to: course, edge: "ENROLL#"}`,
+		"from", "to", "edge", "verbs", "attributes", "counters", "shards")
+	if v := deref(rp.val); v == nil || v.Kind != mappingKind {
+		return
+	}
+	c.require(f, rp.key, what,
+		[2]string{"from", "from: <entity> (the side whose partition holds the edges)"},
+		[2]string{"to", "to: <entity> (the side read back through the index)"},
+		[2]string{"edge", `edge: "NAME#" (the sort-key prefix of its edges; "" for none)`})
+	if p, ok := f["from"]; ok {
+		src.from = deref(p.val)
+		r.From, src.fromPrefix = b.side(p, what+" from")
+	}
+	if p, ok := f["to"]; ok {
+		src.to = deref(p.val)
+		r.To, src.toPrefix = b.side(p, what+" to")
+	}
+	if p, ok := f["edge"]; ok {
+		v := deref(p.val)
+		switch {
+		case isNull(v):
+			c.addf(p.key.Line, p.key.Column, `%s: edge has no value; write edge: "" for no edge prefix, or a prefix such as edge: %q`, what, suggestPrefix(name))
+		case v.Kind != yaml.ScalarNode:
+			c.addf(v.Line, v.Column, "%s: edge must be a prefix such as %q, not %s", what, suggestPrefix(name), describe(v))
+		case v.Value == "":
+			src.edge = v
+		default:
+			if msg := prefixProblem(v.Value, "edge prefix"); msg != "" {
+				c.addf(v.Line, v.Column, "%s: %s", what, msg)
+			} else {
+				r.Edge, src.edge = v.Value, v
+			}
+		}
+	}
+	if p, ok := f["verbs"]; ok {
+		b.verbs(p, r, src, what)
+	}
+	if p, ok := f["attributes"]; ok {
+		r.Attributes, src.attrs = b.attributes(p, what)
+	}
+	if p, ok := f["counters"]; ok {
+		b.counters(p, r, src, what)
+	}
+	if p, ok := f["shards"]; ok {
+		if n, ok := c.integer(p, what+" shards"); ok {
+			if n < 1 || n > MaxShards {
+				c.addf(p.val.Line, p.val.Column, "%s: shards must be between 1 and %d, not %d (1 means unsharded)", what, MaxShards, n)
+			} else {
+				r.Shards = int(n)
+			}
+		}
+	}
+}
+
+// side reads `from: student` or `from: {entity: user, prefix: "ACTOR#"}`.
+func (b *builder) side(p pair, what string) (Side, *yaml.Node) {
+	c := b.c
+	v := deref(p.val)
+	var name string
+	var nameNode, prefixNode *yaml.Node
+	switch {
+	case v != nil && v.Kind == yaml.ScalarNode && !isNull(v):
+		name, nameNode = v.Value, v
+	case v != nil && v.Kind == mappingKind:
+		f := c.fields(v, what, `{entity: user, prefix: "ACTOR#"}`, "entity", "prefix")
+		c.require(f, v, what, [2]string{"entity", "entity: <entity name>"})
+		if ep, ok := f["entity"]; ok {
+			if s, ok := c.str(ep, what+" entity"); ok {
+				name, nameNode = s, deref(ep.val)
+			}
+		}
+		if pp, ok := f["prefix"]; ok {
+			if s, ok := c.str(pp, what+" prefix"); ok {
+				if msg := prefixProblem(s, "role prefix"); msg != "" {
+					c.addf(pp.val.Line, pp.val.Column, "%s: %s", what, msg)
+				} else {
+					prefixNode = deref(pp.val)
+				}
+			}
+		}
+	default:
+		c.addf(p.key.Line, p.key.Column, `%s must name an entity, e.g. student, or {entity: user, prefix: "ACTOR#"}`, what)
+		return Side{}, nil
+	}
+	if nameNode == nil {
+		return Side{}, nil
+	}
+	e := b.s.Entity(name)
+	if e == nil {
+		c.addf(nameNode.Line, nameNode.Column, "%s: unknown entity %q; declared entities: %s", what, name, b.entityNames())
+		return Side{}, nil
+	}
+	side := Side{Entity: e, Prefix: e.Prefix}
+	if prefixNode != nil {
+		side.Prefix = prefixNode.Value
+		return side, prefixNode
+	}
+	return side, b.ent[e].prefix
+}
+
+func (b *builder) entityNames() string {
+	names := make([]string, 0, len(b.s.Entities))
+	for _, e := range b.s.Entities {
+		names = append(names, e.Name)
+	}
+	if len(names) == 0 {
+		return "(none)"
+	}
+	return strings.Join(names, ", ")
+}
+
+func (b *builder) verbs(vp pair, r *Relation, src *relationSrc, what string) {
+	c := b.c
+	kinds := []string{string(VerbLink), string(VerbUnlink), string(VerbCheck), string(VerbForward), string(VerbReverse)}
+	f := c.fields(vp.val, what+" verbs", "{link: enroll, unlink: unenroll, check: enrolled, forward: courses, reverse: members}", kinds...)
+	for _, k := range kinds {
+		p, ok := f[k]
+		if !ok {
+			continue
+		}
+		v, ok := c.str(p, fmt.Sprintf("%s verb %s", what, k))
+		if !ok {
+			continue
+		}
+		if !verbRE.MatchString(v) {
+			c.addf(p.val.Line, p.val.Column, "%s: verb %q must be lower-case letters, digits and - (starting with a letter), e.g. enroll", what, v)
+			continue
+		}
+		r.Verbs.set(VerbKind(k), v)
+		src.verbs[VerbKind(k)] = deref(p.val)
+	}
+}
+
+func (b *builder) counters(cp pair, r *Relation, src *relationSrc, what string) {
+	c := b.c
+	f := c.fields(cp.val, what+" counters", "{from: courseCount, to: studentCount}", "from", "to")
+	for _, side := range []struct {
+		field string
+		dst   *string
+		node  **yaml.Node
+	}{{"from", &r.Counters.From, &src.counterFrom}, {"to", &r.Counters.To, &src.counterTo}} {
+		p, ok := f[side.field]
+		if !ok {
+			continue
+		}
+		v, ok := c.str(p, fmt.Sprintf("%s counter %s", what, side.field))
+		if !ok {
+			continue
+		}
+		switch {
+		case contains(KeyAttributes, v):
+			c.addf(p.val.Line, p.val.Column, "%s: counter %q is a key attribute adjl manages (%s are reserved); choose another name", what, v, joinNames(KeyAttributes))
+		case !attrRE.MatchString(v):
+			c.addf(p.val.Line, p.val.Column, "%s: counter name %q must start with a letter and use only letters, digits, _ and - (no dots)", what, v)
+		default:
+			*side.dst, *side.node = v, deref(p.val)
+		}
+	}
+}

@@ -1,0 +1,102 @@
+package schema
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// ParseSets turns `--set name=value` arguments into attribute values typed
+// by the declarations in attrs: string, date and datetime give string;
+// number gives Number; bool gives bool; strings gives []string (comma
+// separated, trimmed, duplicates dropped, since DynamoDB sets refuse them).
+// Every failure is an *InputError naming the argument and what to do.
+func ParseSets(attrs []Attribute, sets []string) (map[string]any, error) {
+	out := make(map[string]any, len(sets))
+	for _, set := range sets {
+		name, value, ok := strings.Cut(set, "=")
+		name = strings.TrimSpace(name)
+		if !ok || name == "" {
+			return nil, &InputError{Msg: fmt.Sprintf("--set %q: expected name=value", set)}
+		}
+		if contains(KeyAttributes, name) {
+			return nil, &InputError{Msg: fmt.Sprintf("--set %q: %s is a key attribute adjl manages; it cannot be set", set, name)}
+		}
+		a, found := findAttribute(attrs, name)
+		if !found {
+			return nil, &InputError{Msg: fmt.Sprintf("--set %q: unknown attribute %q; declared: %s", set, name, attrList(attrs))}
+		}
+		if _, dup := out[name]; dup {
+			return nil, &InputError{Msg: fmt.Sprintf("--set %q: %s is set twice; keep one", set, name)}
+		}
+		v, err := parseValue(a.Kind, value)
+		if err != nil {
+			return nil, &InputError{Msg: fmt.Sprintf("--set %q: %s is a %s: %v", set, name, a.Kind, err)}
+		}
+		out[name] = v
+	}
+	return out, nil
+}
+
+func findAttribute(attrs []Attribute, name string) (Attribute, bool) {
+	for _, a := range attrs {
+		if a.Name == name {
+			return a, true
+		}
+	}
+	return Attribute{}, false
+}
+
+func attrList(attrs []Attribute) string {
+	if len(attrs) == 0 {
+		return "(none)"
+	}
+	s := make([]string, len(attrs))
+	for i, a := range attrs {
+		s[i] = a.Name + " (" + string(a.Kind) + ")"
+	}
+	return strings.Join(s, ", ")
+}
+
+// ParseValue checks and converts one attribute value typed as kind; the
+// result has the same types as ParseSets gives.
+func ParseValue(kind AttrKind, value string) (any, error) { return parseValue(kind, value) }
+
+func parseValue(kind AttrKind, value string) (any, error) {
+	switch kind {
+	case KindString:
+		return value, nil
+	case KindNumber:
+		return ParseNumber(value)
+	case KindBool:
+		b, err := strconv.ParseBool(strings.TrimSpace(value))
+		if err != nil {
+			return nil, fmt.Errorf("%q is not true or false", value)
+		}
+		return b, nil
+	case KindDate:
+		if _, err := time.Parse(time.DateOnly, value); err != nil {
+			return nil, fmt.Errorf("%q is not a date like 2025-09-01", value)
+		}
+		return value, nil
+	case KindDatetime:
+		if _, err := time.Parse(time.RFC3339Nano, value); err != nil {
+			return nil, fmt.Errorf("%q is not an RFC 3339 time like 2025-09-01T10:00:00Z", value)
+		}
+		return value, nil
+	case KindStrings:
+		var out []string
+		for _, s := range strings.Split(value, ",") {
+			s = strings.TrimSpace(s)
+			if s != "" && !contains(out, s) {
+				out = append(out, s)
+			}
+		}
+		if len(out) == 0 {
+			return nil, fmt.Errorf("%q has no elements; DynamoDB string sets cannot be empty (give a,b,c)", value)
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("unknown kind %q", kind)
+}

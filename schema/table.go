@@ -1,0 +1,128 @@
+package schema
+
+import "strings"
+
+// DefaultIndexName is the inverted index's name when the schema does not set one.
+const DefaultIndexName = "GSI1"
+
+func (b *builder) table(tp pair) {
+	c, t := b.c, &b.s.Table
+	f := c.fields(tp.val, "table", `{name: school, billing: PAY_PER_REQUEST}`, "name", "billing", "capacity", "index")
+	at := deref(tp.val)
+	if at == nil || at.Kind != mappingKind {
+		return
+	}
+	c.require(f, at, "table", [2]string{"name", `name: <DynamoDB table name>`})
+	if p, ok := f["name"]; ok {
+		if name, ok := c.str(p, "table name"); ok {
+			if !tableRE.MatchString(name) {
+				c.addf(p.val.Line, p.val.Column, "table name %q is not a valid DynamoDB table name: use 3 to 255 characters from a-z A-Z 0-9 _ . -", name)
+			}
+			t.Name = name
+		}
+	}
+	t.Billing = BillingOnDemand
+	if p, ok := f["billing"]; ok {
+		if v, ok := c.str(p, "billing"); ok {
+			switch strings.ToUpper(v) {
+			case BillingOnDemand:
+				t.Billing = BillingOnDemand
+			case BillingProvisioned:
+				t.Billing = BillingProvisioned
+			default:
+				c.addf(p.val.Line, p.val.Column, "unknown billing %q; use %s (on-demand) or %s (with capacity: {read: N, write: N})", v, BillingOnDemand, BillingProvisioned)
+			}
+		}
+	}
+	capacity, hasCapacity := f["capacity"]
+	switch {
+	case t.Billing == BillingProvisioned && !hasCapacity:
+		if p, ok := f["billing"]; ok {
+			c.addf(p.val.Line, p.val.Column, "billing PROVISIONED needs capacity: {read: N, write: N} in the table block")
+		}
+	case t.Billing == BillingOnDemand && hasCapacity:
+		c.addf(capacity.key.Line, capacity.key.Column, "capacity is only for billing: PROVISIONED; remove it or set billing: PROVISIONED")
+	case hasCapacity:
+		b.capacity(capacity)
+	}
+	b.s.Table.Index = Index{Name: DefaultIndexName, Projection: ProjectionAll}
+	if p, ok := f["index"]; ok {
+		b.index(p)
+	}
+}
+
+func (b *builder) capacity(cp pair) {
+	c, t := b.c, &b.s.Table
+	f := c.fields(cp.val, "capacity", "{read: 5, write: 5}", "read", "write")
+	at := deref(cp.val)
+	if at == nil || at.Kind != mappingKind {
+		return
+	}
+	c.require(f, at, "capacity", [2]string{"read", "read: <read capacity units>"}, [2]string{"write", "write: <write capacity units>"})
+	for _, side := range []struct {
+		field string
+		dst   *int64
+	}{{"read", &t.ReadUnits}, {"write", &t.WriteUnits}} {
+		p, ok := f[side.field]
+		if !ok {
+			continue
+		}
+		if n, ok := c.integer(p, "capacity "+side.field); ok {
+			if n < 1 {
+				c.addf(p.val.Line, p.val.Column, "capacity %s must be at least 1, not %d", side.field, n)
+			}
+			*side.dst = n
+		}
+	}
+}
+
+func (b *builder) index(ip pair) {
+	c, ix := b.c, &b.s.Table.Index
+	f := c.fields(ip.val, "index", "{name: GSI1, projection: ALL}", "name", "projection", "include")
+	if p, ok := f["name"]; ok {
+		if name, ok := c.str(p, "index name"); ok {
+			if !tableRE.MatchString(name) {
+				c.addf(p.val.Line, p.val.Column, "index name %q is not a valid DynamoDB index name: use 3 to 255 characters from a-z A-Z 0-9 _ . -", name)
+			}
+			ix.Name = name
+		}
+	}
+	projOK := true
+	if p, ok := f["projection"]; ok {
+		if v, ok := c.str(p, "index projection"); ok {
+			switch up := strings.ToUpper(v); up {
+			case ProjectionAll, ProjectionKeysOnly, ProjectionInclude:
+				ix.Projection = up
+			default:
+				projOK = false
+				c.addf(p.val.Line, p.val.Column, "unknown index projection %q; use ALL, KEYS_ONLY or INCLUDE (with include: [attribute, ...])", v)
+			}
+		} else {
+			projOK = false
+		}
+	}
+	inc, hasInclude := f["include"]
+	switch {
+	case !projOK:
+	case ix.Projection == ProjectionInclude && !hasInclude:
+		p := f["projection"]
+		c.addf(p.val.Line, p.val.Column, "projection INCLUDE needs include: [attribute, ...] listing the attributes the index copies")
+	case ix.Projection != ProjectionInclude && hasInclude:
+		c.addf(inc.key.Line, inc.key.Column, "include is only for projection: INCLUDE (projection is %s); remove it or set projection: INCLUDE", ix.Projection)
+	case hasInclude:
+		names, nodes, _ := c.strList(inc, "index include")
+		if len(names) == 0 && deref(inc.val) != nil && deref(inc.val).Kind == seqKind {
+			c.addf(inc.val.Line, inc.val.Column, "index include is empty; list at least one attribute, or use projection: KEYS_ONLY")
+		}
+		seen := make(map[string]bool)
+		for i, n := range names {
+			if seen[n] {
+				c.addf(nodes[i].Line, nodes[i].Column, "index include lists %q twice; remove one", n)
+				continue
+			}
+			seen[n] = true
+			ix.Include = append(ix.Include, n)
+			b.include = append(b.include, nodes[i])
+		}
+	}
+}
