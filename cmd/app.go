@@ -24,8 +24,7 @@ type app struct {
 	root    *cobra.Command
 	v       *viper.Viper
 	set     *settings
-	started bool           // a command's RunE was reached
-	failed  *cobra.Command // the command cobra was parsing when it failed
+	started bool // cobra parsed the command line and a command started
 
 	schemaPath   string
 	schemaSource string
@@ -53,10 +52,17 @@ func (a *app) execute(ctx context.Context) error {
 	a.root.SetIn(a.io.In)
 	a.root.SetOut(a.io.Out)
 	a.root.SetErr(a.io.ErrOut)
+	tuneBuiltins(a.root)
 	if err := a.checkCommandName(words); err != nil {
 		return err
 	}
-	return a.root.ExecuteContext(ctx)
+	c, err := a.root.ExecuteContextC(ctx)
+	var u *usageError
+	if errors.As(err, &u) && u.cmd == nil && a.started {
+		// The hint shows the usage of the command that refused.
+		u.cmd = c
+	}
+	return err
 }
 
 // loadSchema reads the schema once at start-up, before cobra runs, because
@@ -68,19 +74,27 @@ func (a *app) loadSchema(path, source string) {
 		path, source = defaultSchema, "default"
 	}
 	a.schemaPath, a.schemaSource = path, source
+	a.sch, a.schErr = loadSchemaFile(path, source)
+}
+
+// loadSchemaFile loads a schema and classifies the failure: a missing file
+// names where it was looked for, an unreadable one (a directory, no
+// permission) is an input error, and invalid content keeps its
+// file:line:col errors (exit 3).
+func loadSchemaFile(path, source string) (*schema.Schema, error) {
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		a.schErr = &noSchemaError{path: path, source: source}
-		return
+		return nil, &noSchemaError{path: path, source: source}
 	}
 	s, err := schema.Load(path)
-	if err != nil {
-		if !schema.IsInvalid(err) {
-			err = fmt.Errorf("load schema: %w", err)
+	if err != nil && !schema.IsInvalid(err) {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
 		}
-		a.schErr = err
-		return
+		return nil, &usageError{err: fmt.Errorf("cannot read schema file %s: %w", path, err),
+			hint: "pass --schema FILE naming a readable YAML file (see examples/school.yaml)"}
 	}
-	a.sch = s
+	return s, err
 }
 
 // schema returns the loaded schema or why there is none.
@@ -119,7 +133,7 @@ func (a *app) checkCommandName(words []string) error {
 	if sugg := a.root.SuggestionsFor(name); len(sugg) > 0 {
 		msg += fmt.Sprintf("; did you mean %s?", strings.Join(sugg, " or "))
 	}
-	return &usageError{cmd: a.root, err: errors.New(msg)}
+	return &usageError{cmd: a.root, err: errors.New(msg), hint: "'adjl --help' lists the commands"}
 }
 
 // settings resolves the global settings after cobra parsed the flags.

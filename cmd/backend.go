@@ -90,7 +90,8 @@ func openAWS(ctx context.Context, region, profile string) (*backend, error) {
 		return nil, awsConfigError(err)
 	}
 	if cfg.Region == "" {
-		return nil, &usageError{err: errors.New("no AWS region configured: pass --region or set AWS_REGION")}
+		return nil, &usageError{err: errors.New("no AWS region configured"),
+			hint: "pass --region (for example --region eu-west-1) or set AWS_REGION"}
 	}
 	desc := "aws (region " + cfg.Region
 	if profile != "" {
@@ -143,7 +144,8 @@ func envValue(getenv func(string) (string, bool), name string) string {
 func awsConfigError(err error) error {
 	var noProfile config.SharedConfigProfileNotExistError
 	if errors.As(err, &noProfile) {
-		return &usageError{err: fmt.Errorf("AWS profile %q not found in the shared config files", noProfile.Profile)}
+		return &usageError{err: fmt.Errorf("AWS profile %q not found in the shared config files", noProfile.Profile),
+			hint: "`aws configure list-profiles` lists them; or drop --profile (AWS_PROFILE)"}
 	}
 	return &usageError{err: fmt.Errorf("load AWS configuration: %w", err)}
 }

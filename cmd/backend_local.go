@@ -2,6 +2,8 @@ package cmd
 
 import (
 	"errors"
+	"fmt"
+	"io/fs"
 
 	"github.com/adjl/adjl/local"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -15,7 +17,7 @@ func openEngine(path string, inMemory bool) (engine, error) {
 		if errors.As(err, &locked) {
 			return nil, &lockedError{err: err}
 		}
-		return nil, err
+		return nil, &dataFileError{path: path, err: err}
 	}
 	return e, nil
 }
@@ -30,3 +32,24 @@ func openLocal(path string) (*backend, error) {
 	client := dynamodb.NewFromConfig(localConfig(e.HTTPClient()))
 	return &backend{api: client, describe: "local (file " + path + ")", close: e.Close}, nil
 }
+
+// dataFileError is a data file the embedded engine cannot open (no
+// permission, a directory, not a data file): the local backend is
+// unavailable, like a server that cannot be reached.
+type dataFileError struct {
+	path string
+	err  error
+}
+
+func (e *dataFileError) Error() string {
+	var pe *fs.PathError
+	if errors.As(e.err, &pe) {
+		if pe.Path == e.path {
+			return fmt.Sprintf("cannot open data file %s: %v", e.path, pe.Err)
+		}
+		return fmt.Sprintf("cannot open data file %s: %s %s: %v", e.path, pe.Op, pe.Path, pe.Err)
+	}
+	return fmt.Sprintf("cannot open data file %s: %v", e.path, e.err)
+}
+
+func (e *dataFileError) Unwrap() error { return e.err }

@@ -3,6 +3,7 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"math"
 	"os"
@@ -87,10 +88,37 @@ func newViper(flags *pflag.FlagSet, getenv func(string) (string, bool)) (*viper.
 			if !explicit && errors.Is(err, fs.ErrNotExist) {
 				return v, nil
 			}
-			return nil, &usageError{err: fmt.Errorf("read config file %s: %w", file, err)}
+			return nil, &usageError{err: fmt.Errorf("read config file %s: %w", file, err),
+				hint: "fix or remove the file; it holds settings such as endpoint: local (see adjl --help)"}
+		}
+		if err := checkConfigKeys(v, flags, file); err != nil {
+			return nil, err
 		}
 	}
 	return v, nil
+}
+
+// checkConfigKeys refuses a setting the config file names that adjl does not
+// have, as the schema refuses unknown fields: a misspelt "endpont: aws" must
+// not silently fall back to the embedded engine.
+func checkConfigKeys(v *viper.Viper, flags *pflag.FlagSet, file string) error {
+	var known []string
+	flags.VisitAll(func(f *pflag.Flag) {
+		if f.Name != "config" && f.Name != "help" {
+			known = append(known, f.Name)
+		}
+	})
+	for _, k := range v.AllKeys() {
+		if !v.InConfig(k) {
+			continue
+		}
+		name, _, _ := strings.Cut(k, ".")
+		if f := flags.Lookup(name); f == nil || name == "config" || name == "help" {
+			return &usageError{err: fmt.Errorf("config file %s: unknown setting %q", file, name),
+				hint: "known settings: " + strings.Join(known, ", ")}
+		}
+	}
+	return nil
 }
 
 // configFile finds the config file: --config, ADJL_CONFIG, ./.adjl/config.yaml,
@@ -174,7 +202,7 @@ func source(v *viper.Viper, fs *pflag.FlagSet, getenv func(string) (string, bool
 func prescan(args []string, getenv func(string) (string, bool)) (*settings, []string, error) {
 	fs := pflag.NewFlagSet("adjl", pflag.ContinueOnError)
 	fs.ParseErrorsAllowlist.UnknownFlags = true
-	fs.SetOutput(discard{})
+	fs.SetOutput(io.Discard)
 	addGlobalFlags(fs)
 	fs.BoolP("help", "h", false, "")
 	if err := fs.Parse(args); err != nil {
@@ -194,10 +222,6 @@ func prescan(args []string, getenv func(string) (string, bool)) (*settings, []st
 	}
 	return s, fs.Args(), nil
 }
-
-type discard struct{}
-
-func (discard) Write(p []byte) (int, error) { return len(p), nil }
 
 func contains(list []string, s string) bool {
 	for _, x := range list {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/adjl/adjl/ops"
 	"github.com/adjl/adjl/schema"
+	"github.com/spf13/cobra"
 )
 
 // edgeArgs are the validated keys of one edge command: they are checked
@@ -33,6 +34,31 @@ func resolveEdge(rel *schema.Relation, from, to string, sets []string) (*edgeArg
 		}
 	}
 	return e, nil
+}
+
+// edgeRunE is the RunE of every edge command, verb or generic form: it
+// resolves FROM and TO against rel (or, when rel is nil, against the
+// relation the first argument names) with the --set values, then runs.
+func (a *app) edgeRunE(rel *schema.Relation, sets *[]string, run func(context.Context, *edgeArgs) error) func(*cobra.Command, []string) error {
+	return func(c *cobra.Command, args []string) error {
+		r := rel
+		if r == nil {
+			var err error
+			if r, err = a.relationArg(c, args[0]); err != nil {
+				return err
+			}
+			args = args[1:]
+		}
+		var values []string
+		if sets != nil {
+			values = *sets
+		}
+		e, err := resolveEdge(r, args[0], args[1], values)
+		if err != nil {
+			return err
+		}
+		return run(c.Context(), e)
+	}
 }
 
 func (a *app) linkRun(ctx context.Context, e *edgeArgs) error {

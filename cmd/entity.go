@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -25,14 +26,30 @@ func (a *app) entityArg(c *cobra.Command, name string) (*schema.Entity, error) {
 	return nil, usagef(c, "unknown entity %q (the schema has: %s)", name, strings.Join(names, ", "))
 }
 
-// keyArg checks that KEY carries one of the schema's prefixes.
-func (a *app) keyArg(key string) error {
+// onEntity is what get and delete share: check KEY's prefix, run call on the
+// store, and settle the outcomes. ok is false when there is nothing to
+// print: while explaining, or on an error (a missing item is exit 1 and
+// names the key).
+func onEntity[T any](ctx context.Context, a *app, key string, call func(context.Context, *ops.Store) (T, error)) (res T, ok bool, err error) {
 	s, err := a.schema()
 	if err != nil {
-		return err
+		return res, false, err
 	}
-	_, _, err = s.ResolveKey(key)
-	return err
+	if _, _, err := s.ResolveKey(key); err != nil {
+		return res, false, err
+	}
+	st, err := a.storeFor(ctx)
+	if err != nil {
+		return res, false, err
+	}
+	res, err = call(ctx, st)
+	switch {
+	case a.explaining() && (err == nil || errors.Is(err, ops.ErrItemNotFound)):
+		return res, false, nil
+	case errors.Is(err, ops.ErrItemNotFound):
+		return res, false, &notFoundError{key: key}
+	}
+	return res, err == nil, err
 }
 
 func (a *app) newPutCmd() *cobra.Command {
@@ -103,21 +120,10 @@ on it. Exits 1 if there is no such item.`,
 		),
 		Args: exactArgs("KEY"),
 		RunE: func(c *cobra.Command, args []string) error {
-			if err := a.keyArg(args[0]); err != nil {
-				return err
-			}
-			st, err := a.storeFor(c.Context())
-			if err != nil {
-				return err
-			}
-			item, err := st.GetEntity(c.Context(), args[0], a.set.Consistent)
-			if a.explaining() && (err == nil || errors.Is(err, ops.ErrItemNotFound)) {
-				return nil
-			}
-			if errors.Is(err, ops.ErrItemNotFound) {
-				return fmt.Errorf("%s: %w", args[0], ops.ErrItemNotFound)
-			}
-			if err != nil {
+			item, ok, err := onEntity(c.Context(), a, args[0], func(ctx context.Context, st *ops.Store) (ops.Item, error) {
+				return st.GetEntity(ctx, args[0], a.set.Consistent)
+			})
+			if !ok {
 				return err
 			}
 			rec, err := entityRecord(a.sch, item)
@@ -143,21 +149,10 @@ other sides' counters.`,
 		),
 		Args: exactArgs("KEY"),
 		RunE: func(c *cobra.Command, args []string) error {
-			if err := a.keyArg(args[0]); err != nil {
-				return err
-			}
-			st, err := a.storeFor(c.Context())
-			if err != nil {
-				return err
-			}
-			rep, err := st.DeleteEntity(c.Context(), args[0], cascade)
-			if a.explaining() && (err == nil || errors.Is(err, ops.ErrItemNotFound)) {
-				return nil
-			}
-			if errors.Is(err, ops.ErrItemNotFound) {
-				return fmt.Errorf("%s: %w", args[0], ops.ErrItemNotFound)
-			}
-			if err != nil {
+			rep, ok, err := onEntity(c.Context(), a, args[0], func(ctx context.Context, st *ops.Store) (ops.DeleteReport, error) {
+				return st.DeleteEntity(ctx, args[0], cascade)
+			})
+			if !ok {
 				return err
 			}
 			key := rep.Key

@@ -1,9 +1,11 @@
 package cmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"strings"
 
 	"github.com/adjl/adjl/ops"
@@ -35,7 +37,7 @@ func (e *statusError) Error() string { return fmt.Sprintf("exit status %d", e.co
 // noSchemaError reports a command that needs a schema when none was found.
 type noSchemaError struct {
 	path   string
-	source string // "default", "flag", "env", "config"
+	source string // "default", "flag", "env", "config", "arg"
 }
 
 func (e *noSchemaError) Error() string {
@@ -44,6 +46,13 @@ func (e *noSchemaError) Error() string {
 	}
 	return fmt.Sprintf("schema file %s not found", e.path)
 }
+
+// notFoundError names the key that has no item; it is ops.ErrItemNotFound
+// (exit 1) with the key in the message.
+type notFoundError struct{ key string }
+
+func (e *notFoundError) Error() string { return e.key + ": " + ops.ErrItemNotFound.Error() }
+func (e *notFoundError) Unwrap() error { return ops.ErrItemNotFound }
 
 // lockedError wraps the embedded engine's lock timeout so that the exit-code
 // table does not depend on the local package.
@@ -56,6 +65,10 @@ func (e *lockedError) Unwrap() error { return e.err }
 func printError(w io.Writer, err error) {
 	var status *statusError
 	if errors.As(err, &status) {
+		return
+	}
+	if errors.Is(err, context.Canceled) {
+		fmt.Fprintln(w, "adjl: interrupted")
 		return
 	}
 	var mismatch *ops.TableMismatchError
@@ -75,11 +88,65 @@ func printError(w io.Writer, err error) {
 		}
 		return
 	}
-	fmt.Fprintf(w, "adjl: %s\n", err)
+	fmt.Fprintf(w, "adjl: %s\n", message(err))
 	if h := hint(err); h != "" {
 		fmt.Fprintf(w, "hint: %s\n", h)
 	}
 }
+
+// message is the error as the user should read it. The operation context
+// ops adds ("read table metadata: ...") is dropped where the cause says it
+// all, and an unreachable backend is reduced to the network failure rather
+// than the SDK's retry report.
+func message(err error) string {
+	var (
+		notFound *ops.TableNotFoundError
+		absent   *tableAbsentError
+		unreach  *ops.UnreachableError
+	)
+	switch {
+	case errors.As(err, &absent):
+		return absent.Error()
+	case errors.As(err, &notFound):
+		return notFound.Error()
+	case errors.As(err, &unreach):
+		where := "the backend"
+		if unreach.Endpoint != "" {
+			where += " at " + unreach.Endpoint
+		}
+		return fmt.Sprintf("cannot reach %s: %s", where, networkCause(unreach.Err))
+	}
+	return err.Error()
+}
+
+// networkCause is the innermost network failure of err ("connect: connection
+// refused", "lookup x: no such host"), or err itself.
+func networkCause(err error) string {
+	var (
+		dnsErr *net.DNSError
+		opErr  *net.OpError
+	)
+	switch {
+	case errors.As(err, &dnsErr):
+		return dnsErr.Error()
+	case errors.As(err, &opErr) && opErr.Timeout():
+		return "timed out"
+	case errors.As(err, &opErr) && opErr.Err != nil:
+		return opErr.Err.Error()
+	case errors.Is(err, context.DeadlineExceeded):
+		return "timed out"
+	}
+	return err.Error()
+}
+
+// tableAbsentError is a table delete of a table that does not exist: exit 4
+// like any missing table, without the advice to create it.
+type tableAbsentError struct{ err *ops.TableNotFoundError }
+
+func (e *tableAbsentError) Error() string {
+	return fmt.Sprintf("table %s does not exist; nothing to delete", e.err.Table)
+}
+func (e *tableAbsentError) Unwrap() error { return e.err }
 
 func hint(err error) string {
 	var (
@@ -88,10 +155,13 @@ func hint(err error) string {
 		unreach  *ops.UnreachableError
 		unauth   *ops.UnauthorizedError
 		thr      *ops.ThrottledError
+		dataFile *dataFileError
 	)
 	switch {
 	case errors.As(err, &usage) && usage.hint != "":
 		return usage.hint
+	case errors.As(err, &noSchema) && noSchema.source == "arg":
+		return "check the path; adjl schema validate with no FILE checks --schema"
 	case errors.As(err, &noSchema):
 		return "pass --schema FILE (or set ADJL_SCHEMA); see examples/school.yaml"
 	case errors.As(err, &usage):
@@ -103,6 +173,8 @@ func hint(err error) string {
 		return "check your AWS credentials (--profile, AWS_PROFILE, AWS_ACCESS_KEY_ID)"
 	case errors.As(err, &unreach):
 		return "check --endpoint (or ADJL_ENDPOINT); for a local server start `adjl local serve`"
+	case errors.As(err, &dataFile):
+		return "choose a writable location with --data FILE (or ADJL_DATA), or use --endpoint URL"
 	case errors.As(err, &thr):
 		return "retry later, or raise the table's capacity"
 	}

@@ -22,9 +22,10 @@ import (
 //	 3    invalid schema file                             schema.IsInvalid
 //	 4    table missing or different from the schema      ops.TableNotFoundError, ops.TableMismatchError
 //	 5    conditional conflict                            ops.HasEdgesError, ops.ConflictError
-//	 6    backend unreachable or unauthorised             ops.UnreachableError, ops.UnauthorizedError, local lock timeout
+//	 6    backend unreachable or unauthorised             ops.UnreachableError, ops.UnauthorizedError, local data file locked or unopenable
 //	 7    throttled after the SDK's retries               ops.ThrottledError
 //	10    internal error (a bug: please report it)        anything else
+//	130   interrupted (Ctrl-C, SIGTERM)                   context.Canceled
 const (
 	ExitOK          = 0
 	ExitFalse       = 1
@@ -35,6 +36,7 @@ const (
 	ExitUnreachable = 6
 	ExitThrottled   = 7
 	ExitInternal    = 10
+	ExitInterrupted = 130
 )
 
 // ExitCode maps an error returned by a command to the process exit code.
@@ -57,13 +59,17 @@ func ExitCode(err error) int {
 		unauth    *ops.UnauthorizedError
 		throttled *ops.ThrottledError
 		locked    *lockedError
+		dataFile  *dataFileError
 		apiErr    smithy.APIError
-		netErr    net.Error
+		opErr     *net.OpError
+		dnsErr    *net.DNSError
 		urlErr    *url.Error
 	)
 	switch {
 	case errors.As(err, &status):
 		return status.code
+	case errors.Is(err, context.Canceled):
+		return ExitInterrupted
 	case schema.IsInvalid(err):
 		return ExitSchema
 	case errors.As(err, &usage), errors.As(err, &noSchema), errors.As(err, &keyErr),
@@ -77,13 +83,15 @@ func ExitCode(err error) int {
 		return ExitConflict
 	case errors.As(err, &throttled):
 		return ExitThrottled
-	case errors.As(err, &unreach), errors.As(err, &unauth), errors.As(err, &locked):
+	case errors.As(err, &unreach), errors.As(err, &unauth), errors.As(err, &locked), errors.As(err, &dataFile):
 		return ExitUnreachable
 	case errors.As(err, &apiErr):
 		// ops maps SDK errors to its own types; this is the safety net for
 		// one that slipped through.
 		return apiErrorCode(apiErr.ErrorCode())
-	case errors.As(err, &netErr), errors.As(err, &urlErr), errors.Is(err, context.DeadlineExceeded):
+	case errors.As(err, &opErr), errors.As(err, &dnsErr), errors.As(err, &urlErr), errors.Is(err, context.DeadlineExceeded):
+		// Network failures only: a file error (syscall.Errno also has
+		// Timeout and Temporary methods) is not an unreachable backend.
 		return ExitUnreachable
 	}
 	return ExitInternal

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -38,6 +39,7 @@ func TestExitCodeTable(t *testing.T) {
 		{"raw not found", apiError("ResourceNotFoundException", "x"), ExitTable},
 		{"raw conflict", apiError("TransactionCanceledException", "x"), ExitConflict},
 		{"raw auth", apiError("UnrecognizedClientException", "x"), ExitUnreachable},
+		{"interrupted", fmt.Errorf("query: %w", context.Canceled), ExitInterrupted},
 		{"internal", errors.New("boom"), ExitInternal},
 	}
 	for _, c := range cases {

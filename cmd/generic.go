@@ -52,17 +52,7 @@ the same transaction. Same as the relation's own link verb (for example enroll).
 		),
 		Args:              exactArgs("RELATION", "FROM", "TO"),
 		ValidArgsFunction: a.completeRelations,
-		RunE: func(c *cobra.Command, args []string) error {
-			rel, err := a.relationArg(c, args[0])
-			if err != nil {
-				return err
-			}
-			e, err := resolveEdge(rel, args[1], args[2], sets)
-			if err != nil {
-				return err
-			}
-			return a.linkRun(c.Context(), e)
-		},
+		RunE:              a.edgeRunE(nil, &sets, a.linkRun),
 	}
 	c.Flags().StringArrayVar(&sets, "set", nil, "edge attribute `name=value` (repeatable)")
 	return c
@@ -75,17 +65,7 @@ func (a *app) newUnlinkCmd() *cobra.Command {
 		Example:           withExamples("adjl unlink enrollment STU#a91 CRS#math204"),
 		Args:              exactArgs("RELATION", "FROM", "TO"),
 		ValidArgsFunction: a.completeRelations,
-		RunE: func(c *cobra.Command, args []string) error {
-			rel, err := a.relationArg(c, args[0])
-			if err != nil {
-				return err
-			}
-			e, err := resolveEdge(rel, args[1], args[2], nil)
-			if err != nil {
-				return err
-			}
-			return a.unlinkRun(c.Context(), e)
-		},
+		RunE:              a.edgeRunE(nil, nil, a.unlinkRun),
 	}
 }
 
@@ -99,17 +79,7 @@ func (a *app) newCheckCmd() *cobra.Command {
 		),
 		Args:              exactArgs("RELATION", "FROM", "TO"),
 		ValidArgsFunction: a.completeRelations,
-		RunE: func(c *cobra.Command, args []string) error {
-			rel, err := a.relationArg(c, args[0])
-			if err != nil {
-				return err
-			}
-			e, err := resolveEdge(rel, args[1], args[2], nil)
-			if err != nil {
-				return err
-			}
-			return a.checkRun(c.Context(), e)
-		},
+		RunE:              a.edgeRunE(nil, nil, a.checkRun),
 	}
 }
 
@@ -127,6 +97,7 @@ Pages: --limit, --cursor, --all; --with-entity adds KEY's own item.`,
 			"adjl list enrollment CRS#math204 --reverse --limit 50 -o json",
 		),
 		Args:              exactArgs("RELATION", "KEY"),
+		Annotations:       map[string]string{listAnnotation: "true"},
 		ValidArgsFunction: a.completeRelations,
 		RunE: func(c *cobra.Command, args []string) error {
 			rel, err := a.relationArg(c, args[0])

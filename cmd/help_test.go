@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/spf13/cobra"
 )
 
 // TestRelationVerbHelp: every generated verb has Short/Long help and
@@ -37,32 +39,40 @@ func TestRelationVerbHelp(t *testing.T) {
 	}
 }
 
-// TestEveryCommandHasExamples walks the whole tree.
+// TestEveryCommandHasExamples walks the whole tree, groups, cobra's help
+// and completion commands and the help topics included: each has Example
+// lines, and each line is a command as a user types it.
 func TestEveryCommandHasExamples(t *testing.T) {
 	isolate(t)
 	r := adjl(t, runOpts{}, "--schema", example(t, "school.yaml"), "version")
 	if r.code != 0 {
 		t.Fatal(r.err)
 	}
-	skip := map[string]bool{"help": true, "completion": true, "table": true, "schema": true, "local": true}
-	for _, c := range r.app.root.Commands() {
-		if c.Name() == "completion" || c.Name() == "help" {
-			continue // cobra's own
+	typed := regexp.MustCompile(`^(adjl|aws|source) `)
+	seen := map[string]bool{}
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		seen[c.CommandPath()] = true
+		for _, s := range c.Commands() {
+			walk(s)
 		}
-		cmds := c.Commands()
-		if len(cmds) == 0 {
-			if skip[c.Name()] || c.Hidden {
-				continue
-			}
-			if !strings.HasPrefix(strings.TrimSpace(c.Example), "adjl ") {
-				t.Errorf("%s has no Example lines", c.CommandPath())
-			}
-			continue
+		if c == r.app.root || c.Name() == cobra.ShellCompRequestCmd || c.Name() == cobra.ShellCompNoDescRequestCmd {
+			return
 		}
-		for _, s := range cmds {
-			if !strings.Contains(s.Example, "adjl ") && s.Name() != "help" {
-				t.Errorf("%s has no Example lines", s.CommandPath())
+		if strings.TrimSpace(c.Example) == "" {
+			t.Errorf("%s has no Example lines", c.CommandPath())
+			return
+		}
+		for _, line := range strings.Split(c.Example, "\n") {
+			if !strings.HasPrefix(line, "  ") || !typed.MatchString(strings.TrimSpace(line)) {
+				t.Errorf("%s: example %q is not a command line", c.CommandPath(), line)
 			}
+		}
+	}
+	walk(r.app.root)
+	for _, p := range []string{"adjl enroll", "adjl table", "adjl table create", "adjl completion bash", "adjl help", "adjl exit-codes", "adjl local serve"} {
+		if !seen[p] {
+			t.Errorf("the walk missed %s", p)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bufio"
 	"io"
 	"os"
 
@@ -17,11 +18,28 @@ type IOStreams struct {
 	// OutTTY reports whether Out is a terminal: tables get headers and borders
 	// there, and tab-separated rows without a header when piped.
 	OutTTY bool
+
+	buffered *bufio.Writer // Out when piped, so a long list is not a write per row
+}
+
+// Flush writes buffered output; commands that block (local serve) call it
+// before waiting, and Main calls it before exiting.
+func (s *IOStreams) Flush() error {
+	if s.buffered == nil {
+		return nil
+	}
+	return s.buffered.Flush()
 }
 
 // NewIOStreams wraps the given streams and detects a terminal on out.
+// Output that is not a terminal is buffered; call Flush before exiting.
 func NewIOStreams(in io.Reader, out, errOut io.Writer) *IOStreams {
-	return &IOStreams{In: in, Out: out, ErrOut: errOut, OutTTY: isTerminal(out)}
+	s := &IOStreams{In: in, Out: out, ErrOut: errOut, OutTTY: isTerminal(out)}
+	if !s.OutTTY {
+		s.buffered = bufio.NewWriterSize(out, 64<<10)
+		s.Out = s.buffered
+	}
+	return s
 }
 
 func isTerminal(w io.Writer) bool {

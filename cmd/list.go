@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -34,7 +35,8 @@ func resolveList(rel *schema.Relation, dir ops.Direction, key string, withEntity
 // the next page on stderr.
 func (a *app) listRun(ctx context.Context, l *listArgs) error {
 	if l.withEntity && a.set.Output == "csv" {
-		return &usageError{err: fmt.Errorf("--with-entity cannot be combined with -o csv (one header per file); use -o json, ndjson or yaml")}
+		return &usageError{err: errors.New("--with-entity cannot be combined with -o csv (one header per file)"),
+			hint: "use -o json, ndjson or yaml, or drop --with-entity"}
 	}
 	st, err := a.storeFor(ctx)
 	if err != nil {
@@ -45,37 +47,10 @@ func (a *app) listRun(ctx context.Context, l *listArgs) error {
 		Limit: int32(a.set.Limit), Cursor: a.set.Cursor,
 		Consistent: a.set.Consistent, WithEntity: l.withEntity,
 	}
-	if a.set.All {
-		return a.listAll(ctx, st, l, q)
-	}
-	page, err := st.List(ctx, q)
-	if err != nil || a.explaining() {
-		return err
-	}
 	p := a.printer()
-	if err := a.beginList(p, l, page.Entity); err != nil {
-		return err
-	}
-	for _, it := range page.Items {
-		if err := a.printRow(p, l, it); err != nil {
-			return err
-		}
-	}
-	if err := p.endList(page.Next); err != nil {
-		return err
-	}
-	if page.Next != "" {
-		fmt.Fprintf(a.io.ErrOut, "next page: %s\n", nextCommand(a.args, page.Next))
-	}
-	return nil
-}
-
-// listAll streams every page. With --with-entity the first page comes from
-// List (the entity item arrives with it, so it prints first); the rest
-// streams from ListAll.
-func (a *app) listAll(ctx context.Context, st *ops.Store, l *listArgs, q ops.ListQuery) error {
-	p := a.printer()
-	if l.withEntity {
+	if !a.set.All || l.withEntity {
+		// One page; with --all --with-entity it is the first page, because
+		// the entity item arrives with it and must print before the rows.
 		page, err := st.List(ctx, q)
 		if err != nil || a.explaining() {
 			return err
@@ -88,26 +63,43 @@ func (a *app) listAll(ctx context.Context, st *ops.Store, l *listArgs, q ops.Lis
 				return err
 			}
 		}
-		if page.Next == "" {
-			return p.endList("")
+		if !a.set.All || page.Next == "" {
+			return a.endPage(p, page.Next)
 		}
-		q.Cursor, q.WithEntity = page.Next, false
-	} else if err := a.beginList(p, l, nil); err != nil {
-		return err
+		// The cursor is bound to the --with-entity query, so the rest is
+		// streamed with the same query; the entity is not printed again.
+		q.Cursor = page.Next
+	} else if !a.explaining() {
+		if err := a.beginList(p, l, nil); err != nil {
+			return err
+		}
 	}
-	_, err := st.ListAll(ctx, q, func(it ops.Item) error { return a.printRow(p, l, it) })
-	if err != nil {
+	_, err = st.ListAll(ctx, q, func(it ops.Item) error { return a.printRow(p, l, it) })
+	if err != nil || a.explaining() {
 		return err
-	}
-	if a.explaining() {
-		return nil
 	}
 	return p.endList("")
 }
 
+// endPage finishes a single page and prints the next-page command on stderr.
+func (a *app) endPage(p printer, next string) error {
+	if a.set.All {
+		next = ""
+	}
+	if err := p.endList(next); err != nil {
+		return err
+	}
+	if next != "" {
+		fmt.Fprintf(a.io.ErrOut, "next page: %s\n", nextCommand(a.args, next))
+	}
+	return nil
+}
+
+// beginList starts the list; with --with-entity the first page carries the
+// entity ({} when it has no item), a page reached with --cursor does not.
 func (a *app) beginList(p printer, l *listArgs, entity ops.Item) error {
 	var rec orderedObject
-	if l.withEntity {
+	if l.withEntity && a.set.Cursor == "" {
 		rec = orderedObject{}
 		if len(entity) > 0 {
 			var err error

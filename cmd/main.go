@@ -6,6 +6,7 @@ package cmd
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/signal"
@@ -17,6 +18,11 @@ import (
 func Main() int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	go func() {
+		// After the first signal, a second one kills the process as usual.
+		<-ctx.Done()
+		stop()
+	}()
 	return run(ctx, NewIOStreams(os.Stdin, os.Stdout, os.Stderr), os.Args[1:])
 }
 
@@ -41,13 +47,16 @@ func (a *app) run(ctx context.Context) int {
 	if cerr := a.close(); cerr != nil && err == nil {
 		err = cerr
 	}
+	if ferr := ios.Flush(); ferr != nil && err == nil {
+		err = fmt.Errorf("write output: %w", ferr)
+	}
 	if err == nil {
 		return ExitOK
 	}
 	if !a.started && !isClassified(err) {
 		// cobra's own complaints (unknown flag, bad flag value) come before
 		// any command ran: they are usage errors.
-		err = &usageError{cmd: a.failed, err: err}
+		err = &usageError{err: err}
 	}
 	printError(ios.ErrOut, err)
 	return ExitCode(err)

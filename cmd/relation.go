@@ -12,7 +12,6 @@ import (
 // addRelationCmds adds each relation's verbs (enroll, unenroll, enrolled,
 // courses, members) as top-level commands.
 func (a *app) addRelationCmds(root *cobra.Command, s *schema.Schema) {
-	root.AddGroup(&cobra.Group{ID: "relation", Title: "Relation verbs (from " + s.File + "):"})
 	for _, rel := range s.Relations {
 		for _, c := range a.relationCmds(rel) {
 			c.GroupID = "relation"
@@ -77,23 +76,17 @@ func (a *app) relationCmds(rel *schema.Relation) []*cobra.Command {
 		c := &cobra.Command{
 			Use:   fmt.Sprintf("%s %s %s [--set name=value ...]", v, fromWord, toWord),
 			Short: fmt.Sprintf("Link %s to %s (%s)", article(sideColumn(rel, rel.From)), article(sideColumn(rel, rel.To)), rel.Name),
-			Long: fmt.Sprintf(`Link %s to %s: write the %s edge once (PK=%s SK=%s), with the
-counters of both sides in the same transaction. Repeating it changes nothing
-("unchanged"); with --set it updates the edge's attributes without counting twice.
-Keys are %s<id> and %s<id>; bare ids are accepted.
+			Long: fmt.Sprintf(`Link %s to %s: write the %s edge once (PK=%s SK=%s),
+with the counters of both sides in the same transaction. Repeating it changes
+nothing ("unchanged"); with --set it updates the edge's attributes without
+counting twice. Keys are %s<id> and %s<id>; bare ids are accepted.
 Edge attributes: %s.`, fromWord, toWord, rel.Name, keys.PK, keys.SK, rel.From.Prefix, rel.To.Prefix, attrNames(rel.Attributes)),
 			Example: withExamples(
 				fmt.Sprintf("adjl %s %s %s%s", v, from, to, exampleSet(rel.Attributes)),
 				fmt.Sprintf("adjl %s %s %s", v, bareFrom, bareTo),
 			),
 			Args: exactArgs(fromWord, toWord),
-			RunE: func(c *cobra.Command, args []string) error {
-				e, err := resolveEdge(rel, args[0], args[1], sets)
-				if err != nil {
-					return err
-				}
-				return a.linkRun(c.Context(), e)
-			},
+			RunE: a.edgeRunE(rel, &sets, a.linkRun),
 		}
 		c.Flags().StringArrayVar(&sets, "set", nil, "edge attribute `name=value` (repeatable)")
 		c.RegisterFlagCompletionFunc("set", setCompletion(rel.Attributes))
@@ -107,13 +100,7 @@ Edge attributes: %s.`, fromWord, toWord, rel.Name, keys.PK, keys.SK, rel.From.Pr
 same transaction. Removing an edge that does not exist changes nothing ("unchanged").`, rel.Name, fromWord, toWord),
 			Example: withExamples(fmt.Sprintf("adjl %s %s %s", v, from, to)),
 			Args:    exactArgs(fromWord, toWord),
-			RunE: func(c *cobra.Command, args []string) error {
-				e, err := resolveEdge(rel, args[0], args[1], nil)
-				if err != nil {
-					return err
-				}
-				return a.unlinkRun(c.Context(), e)
-			},
+			RunE:    a.edgeRunE(rel, nil, a.unlinkRun),
 		})
 	}
 	if v := rel.Verbs.Check; v != "" {
@@ -129,13 +116,7 @@ the answer and the edge's attributes. --consistent makes the read strongly consi
 				fmt.Sprintf("adjl %s %s %s -o json", v, from, to),
 			),
 			Args: exactArgs(fromWord, toWord),
-			RunE: func(c *cobra.Command, args []string) error {
-				e, err := resolveEdge(rel, args[0], args[1], nil)
-				if err != nil {
-					return err
-				}
-				return a.checkRun(c.Context(), e)
-			},
+			RunE: a.edgeRunE(rel, nil, a.checkRun),
 		})
 	}
 	if v := rel.Verbs.Forward; v != "" {
@@ -170,7 +151,8 @@ the ` + strings.ToLower(word) + `'s own item, from the same Query.`,
 			fmt.Sprintf("adjl %s %s --limit 10 -o json", verb, example),
 			fmt.Sprintf("adjl %s %s --all --with-entity -o ndjson", verb, example),
 		),
-		Args: exactArgs(word),
+		Args:        exactArgs(word),
+		Annotations: map[string]string{listAnnotation: "true"},
 		RunE: func(c *cobra.Command, args []string) error {
 			l, err := resolveList(rel, dir, args[0], withEntity)
 			if err != nil {

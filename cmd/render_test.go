@@ -181,3 +181,27 @@ func TestCSVRefusesEntity(t *testing.T) {
 		t.Errorf("csv with entity: %v", err)
 	}
 }
+
+// TestTerminalTableChunks: with --all on a terminal, rows are printed every
+// page (pageSize rows) and the header only once.
+func TestTerminalTableChunks(t *testing.T) {
+	var buf bytes.Buffer
+	p := &tablePrinter{w: &buf, tty: true, pageSize: 2}
+	p.beginList([]string{"student"}, nil)
+	for _, k := range []string{"STU#1", "STU#2", "STU#3"} {
+		p.row(orderedObject{{"student", k}})
+		if k == "STU#2" && !strings.Contains(buf.String(), "STU#2") {
+			t.Error("a full page was not printed before the list ended")
+		}
+	}
+	p.endList("")
+	if got := buf.String(); got != "STUDENT\nSTU#1\nSTU#2\nSTU#3\n" {
+		t.Errorf("chunks = %q", got)
+	}
+	buf.Reset()
+	p.beginList([]string{"student"}, nil)
+	p.endList("")
+	if buf.String() != "(no items)\n" {
+		t.Errorf("empty = %q", buf.String())
+	}
+}

@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -18,7 +20,11 @@ Every read is one Query or GetItem, never a Scan.
 Backends (--endpoint): local (the embedded engine, data in --data, the default),
 aws (the SDK's default chain, --region, --profile), or the URL of any
 DynamoDB-compatible server. Settings: flag > ADJL_* environment > config file
-(--config, ./.adjl/config.yaml, $XDG_CONFIG_HOME/adjl/config.yaml) > default.`,
+(--config, ./.adjl/config.yaml, $XDG_CONFIG_HOME/adjl/config.yaml) > default.
+
+Exit codes: 0 ok, 1 check false or not found, 2 usage or input, 3 invalid schema,
+4 table missing or different, 5 conflict, 6 backend unreachable, 7 throttled,
+10 internal; details in 'adjl help exit-codes'.`,
 		Example: `  adjl --schema examples/school.yaml table create
   adjl put student a91 --set name=Ana
   adjl enroll STU#a91 CRS#math204 --set grade=A
@@ -34,6 +40,10 @@ DynamoDB-compatible server. Settings: flag > ADJL_* environment > config file
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &usageError{cmd: c, err: err}
 	})
+	if a.sch != nil {
+		// First, so the schema's own verbs head the help.
+		root.AddGroup(&cobra.Group{ID: "relation", Title: "Relation verbs (from " + a.sch.File + "):"})
+	}
 	root.AddGroup(
 		&cobra.Group{ID: "data", Title: "Entities and edges:"},
 		&cobra.Group{ID: "admin", Title: "Table, schema and engine:"},
@@ -49,29 +59,72 @@ DynamoDB-compatible server. Settings: flag > ADJL_* environment > config file
 		c.GroupID = "admin"
 		root.AddCommand(c)
 	}
+	root.AddCommand(a.newReshardCmd())
+	root.AddCommand(newExitCodesTopic())
+	root.RegisterFlagCompletionFunc("output", fixedCompletion(outputFormats...))
+	root.RegisterFlagCompletionFunc("endpoint", fixedCompletion("local", "aws", "http://127.0.0.1:8000"))
 	return root
+}
+
+// tuneBuiltins gives cobra's help and completion commands adjl's argument
+// checks and examples: `adjl completion tcsh` is a usage error, not help.
+// It runs after SetOut: cobra's completion commands capture the writer.
+func tuneBuiltins(root *cobra.Command) {
+	root.InitDefaultHelpCmd()
+	root.InitDefaultCompletionCmd()
+	shellExamples := map[string][]string{
+		"bash":       {"source <(adjl completion bash)", "adjl completion bash > /etc/bash_completion.d/adjl"},
+		"zsh":        {`adjl completion zsh > "${fpath[1]}/_adjl"`},
+		"fish":       {"adjl completion fish > ~/.config/fish/completions/adjl.fish"},
+		"powershell": {"adjl completion powershell | Out-String | Invoke-Expression"},
+	}
+	for _, c := range root.Commands() {
+		switch c.Name() {
+		case "help":
+			c.Example = withExamples("adjl help enroll", "adjl help exit-codes")
+			c.Args = func(hc *cobra.Command, args []string) error {
+				if len(args) == 0 {
+					return nil
+				}
+				found, _, err := root.Find(args)
+				if err != nil || found == root || found.Name() != args[len(args)-1] {
+					return &usageError{err: fmt.Errorf("unknown help topic %q", strings.Join(args, " ")),
+						hint: "'adjl --help' lists the commands; 'adjl help exit-codes' explains exit codes"}
+				}
+				return nil
+			}
+		case "completion":
+			c.Args, c.RunE = groupArgs, groupRun
+			c.Example = withExamples("source <(adjl completion bash)", "adjl completion zsh > \"${fpath[1]}/_adjl\"")
+			for _, sh := range c.Commands() {
+				if ex, ok := shellExamples[sh.Name()]; ok {
+					sh.Example = withExamples(ex...)
+				}
+			}
+		}
+	}
+}
+
+// fixedCompletion completes a flag with a fixed list of values.
+func fixedCompletion(values ...string) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+	return func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return values, cobra.ShellCompDirectiveNoFileComp
+	}
 }
 
 // preRun resolves the settings once cobra has parsed the flags; from here
 // on, errors come from the command itself.
 func (a *app) preRun(c *cobra.Command, _ []string) error {
 	a.started = true
-	if err := a.resolveSettings(); err != nil {
-		var u *usageError
-		if ok := asUsage(err, &u); ok && u.cmd == nil {
-			u.cmd = c
-		}
-		return err
+	err := a.resolveSettings()
+	if err == nil {
+		err = checkListFlags(c)
 	}
-	return nil
-}
-
-func asUsage(err error, u **usageError) bool {
-	e, ok := err.(*usageError)
-	if ok {
-		*u = e
+	var u *usageError
+	if errors.As(err, &u) && u.cmd == nil {
+		u.cmd = c
 	}
-	return ok
+	return err
 }
 
 // groupRun is the RunE of command groups (adjl, adjl table): bare, they
@@ -125,4 +178,23 @@ func withExamples(lines ...string) string {
 		lines[i] = "  " + l
 	}
 	return strings.Join(lines, "\n")
+}
+
+// listAnnotation marks the commands that page (relation list verbs, list).
+const listAnnotation = "adjl/list"
+
+// checkListFlags refuses --cursor and --all typed on a command that does not
+// page: silently ignoring them would let `adjl get KEY --cursor X` look as
+// if it did something. Values from the environment or a config file are
+// defaults for list commands and are not checked.
+func checkListFlags(c *cobra.Command) error {
+	if c.Annotations[listAnnotation] != "" {
+		return nil
+	}
+	for _, name := range []string{"cursor", "all"} {
+		if f := c.Flags().Lookup(name); f != nil && f.Changed {
+			return usagef(c, "--%s applies only to list commands (relation list verbs such as members, and adjl list)", name)
+		}
+	}
+	return nil
 }

@@ -12,8 +12,12 @@ func (a *app) newSchemaCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "schema",
 		Short: "Validate the schema or show its key layout and access patterns",
-		Args:  groupArgs,
-		RunE:  groupRun,
+		Example: withExamples(
+			"adjl schema validate examples/school.yaml",
+			"adjl --schema examples/social.yaml schema show",
+		),
+		Args: groupArgs,
+		RunE: groupRun,
 	}
 	c.AddCommand(a.newSchemaValidateCmd(), a.newSchemaShowCmd())
 	return c
@@ -37,10 +41,7 @@ func (a *app) newSchemaValidateCmd() *cobra.Command {
 			path, s, err := a.schemaPath, a.sch, a.schErr
 			if len(args) == 1 {
 				path = args[0]
-				s, err = schema.Load(path)
-				if err != nil && !schema.IsInvalid(err) {
-					err = &usageError{err: fmt.Errorf("read schema: %w", err)}
-				}
+				s, err = loadSchemaFile(path, "arg")
 			}
 			if err != nil {
 				return err

@@ -31,8 +31,12 @@ func (a *app) newLocalCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "local",
 		Short: "Run the embedded DynamoDB-compatible engine for other tools",
-		Args:  groupArgs,
-		RunE:  groupRun,
+		Example: withExamples(
+			"adjl local serve",
+			"adjl --endpoint http://127.0.0.1:8000 table create",
+		),
+		Args: groupArgs,
+		RunE: groupRun,
 	}
 	opts := &serveOptions{}
 	serve := &cobra.Command{
@@ -42,10 +46,12 @@ func (a *app) newLocalCmd() *cobra.Command {
 AWS CLI, SDKs, NoSQL Workbench and other adjl processes can share one engine.
 It binds a loopback address unless --allow-remote is given, and stops cleanly
 on Ctrl-C (SIGINT) or SIGTERM.`,
-		Example: `  adjl local serve
-  adjl local serve --addr 127.0.0.1:8001 --in-memory
-  aws dynamodb list-tables --endpoint-url http://127.0.0.1:8000
-  adjl --endpoint http://127.0.0.1:8000 members CRS#math204`,
+		Example: withExamples(
+			"adjl local serve",
+			"adjl local serve --addr 127.0.0.1:8001 --in-memory",
+			"aws dynamodb list-tables --endpoint-url http://127.0.0.1:8000",
+			"adjl --endpoint http://127.0.0.1:8000 members CRS#math204",
+		),
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			opts.data = a.set.Data
@@ -73,7 +79,8 @@ func (a *app) serveRun(ctx context.Context, opts *serveOptions) error {
 	defer e.Close()
 	ln, err := net.Listen("tcp", opts.addr)
 	if err != nil {
-		return &usageError{err: fmt.Errorf("listen on %s: %w", opts.addr, err)}
+		return &usageError{err: fmt.Errorf("cannot listen on %s: %s", opts.addr, networkCause(err)),
+			hint: "pick another address, e.g. --addr 127.0.0.1:8001 (or 127.0.0.1:0 for any free port)"}
 	}
 	srv := &http.Server{Handler: e, ReadHeaderTimeout: 10 * time.Second}
 	done := make(chan error, 1)
@@ -87,6 +94,7 @@ func (a *app) serveRun(ctx context.Context, opts *serveOptions) error {
 	fmt.Fprintf(a.io.Out, "adjl local engine listening on %s (%s)\n", url, where)
 	fmt.Fprintf(a.io.Out, "try: aws dynamodb list-tables --endpoint-url %s\n", url)
 	fmt.Fprintf(a.io.Out, "     adjl --endpoint %s table create\n", url)
+	a.io.Flush()
 	if opts.ready != nil {
 		opts.ready(ln.Addr().String())
 	}

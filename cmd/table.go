@@ -1,11 +1,13 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 	"strconv"
 	"strings"
 
+	"github.com/adjl/adjl/ops"
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/spf13/cobra"
@@ -15,8 +17,13 @@ func (a *app) newTableCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "table",
 		Short: "Create, describe or delete the schema's table",
-		Args:  groupArgs,
-		RunE:  groupRun,
+		Example: withExamples(
+			"adjl table create --wait",
+			"adjl table describe",
+			"adjl table delete --yes",
+		),
+		Args: groupArgs,
+		RunE: groupRun,
 	}
 	c.AddCommand(a.newTableCreateCmd(), a.newTableDescribeCmd(), a.newTableDeleteCmd())
 	return c
@@ -180,6 +187,10 @@ func (a *app) newTableDeleteCmd() *cobra.Command {
 				return err
 			}
 			if err := st.DeleteTable(c.Context(), wait); err != nil || a.explaining() {
+				var notFound *ops.TableNotFoundError
+				if errors.As(err, &notFound) {
+					return &tableAbsentError{err: notFound}
+				}
 				return err
 			}
 			if a.set.Output != "table" {

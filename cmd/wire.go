@@ -234,8 +234,10 @@ func prettyJSON(v any) (string, error) {
 	return b.String(), nil
 }
 
+// prettyStep is one level of indentation in prettyJSON.
+const prettyStep = "  "
+
 func writePretty(b *bytes.Buffer, v any, indent string) error {
-	const step = "  "
 	switch t := v.(type) {
 	case avObject:
 		flat, err := marshalNoEscape(t)
@@ -248,50 +250,44 @@ func writePretty(b *bytes.Buffer, v any, indent string) error {
 		}
 		return writePretty(b, orderedObject(t), indent)
 	case orderedObject:
-		if len(t) == 0 {
-			b.WriteString("{}")
-			return nil
-		}
-		b.WriteString("{\n")
-		for i, f := range t {
-			k, _ := marshalNoEscape(f.Name)
-			b.WriteString(indent + step)
+		return writeBlock(b, "{", "}", len(t), indent, func(i int, inner string) error {
+			k, _ := marshalNoEscape(t[i].Name)
 			b.Write(k)
 			b.WriteString(": ")
-			if err := writePretty(b, f.Value, indent+step); err != nil {
-				return err
-			}
-			if i < len(t)-1 {
-				b.WriteByte(',')
-			}
-			b.WriteByte('\n')
-		}
-		b.WriteString(indent + "}")
-		return nil
+			return writePretty(b, t[i].Value, inner)
+		})
 	case []any:
-		if len(t) == 0 {
-			b.WriteString("[]")
-			return nil
-		}
-		b.WriteString("[\n")
-		for i, e := range t {
-			b.WriteString(indent + step)
-			if err := writePretty(b, e, indent+step); err != nil {
-				return err
-			}
-			if i < len(t)-1 {
-				b.WriteByte(',')
-			}
-			b.WriteByte('\n')
-		}
-		b.WriteString(indent + "]")
-		return nil
+		return writeBlock(b, "[", "]", len(t), indent, func(i int, inner string) error {
+			return writePretty(b, t[i], inner)
+		})
 	}
-	out, err := json.MarshalIndent(v, indent, step)
+	out, err := json.MarshalIndent(v, indent, prettyStep)
 	if err != nil {
 		return err
 	}
 	b.WriteString(unescapeHTML(out))
+	return nil
+}
+
+// writeBlock writes an object or array of n entries, one per line at
+// indent+step, with each entry written by entry; an empty one stays "{}".
+func writeBlock(b *bytes.Buffer, open, close string, n int, indent string, entry func(i int, inner string) error) error {
+	if n == 0 {
+		b.WriteString(open + close)
+		return nil
+	}
+	b.WriteString(open + "\n")
+	for i := range n {
+		b.WriteString(indent + prettyStep)
+		if err := entry(i, indent+prettyStep); err != nil {
+			return err
+		}
+		if i < n-1 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteString(indent + close)
 	return nil
 }
 

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"flag"
@@ -12,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/adjl/adjl/cmd"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -103,10 +106,21 @@ func setup(env *testscript.Env, b backend) error {
 		"TABLE":                       table,
 		"BACKEND":                     b.name,
 		"ENDPOINT":                    "local",
+		// A race-enabled adjl sleeps a second at exit by default: with a few
+		// hundred commands per run that is minutes of nothing.
+		"GORACE": strings.TrimSpace(os.Getenv("GORACE") + " atexit_sleep_ms=0"),
+		// LONG_ID makes keys over DynamoDB's 1,024-byte sort-key limit.
+		"LONG_ID": strings.Repeat("x", 2000),
 	}
 	if b.endpoint != "" {
 		vars["ADJL_ENDPOINT"] = b.endpoint
 		vars["ENDPOINT"] = b.endpoint
+		// The server is shared by every script (and moto slows down with
+		// every table it holds): drop this script's table even if it failed.
+		env.Defer(func() {
+			_, _ = newClient(b.endpoint, nil).DeleteTable(context.Background(),
+				&dynamodb.DeleteTableInput{TableName: aws.String(table)})
+		})
 	}
 	for k, v := range vars {
 		env.Setenv(k, v)

@@ -3,8 +3,6 @@ package local
 import (
 	"sort"
 
-	bolt "go.etcd.io/bbolt"
-
 	"github.com/adjl/adjl/local/internal/attr"
 )
 
@@ -14,8 +12,9 @@ func init() {
 }
 
 const (
-	maxBatchGet   = 100
-	maxBatchWrite = 25
+	maxBatchGet      = 100
+	maxBatchWrite    = 25
+	maxBatchGetBytes = 16 << 20
 )
 
 type keysAndAttributes struct {
@@ -114,7 +113,10 @@ func (e *Engine) batchGetItem(body []byte) ([]byte, error) {
 	r.field("Responses")
 	r.b = append(r.b, '{')
 	var ccs []*capacity
-	err = e.db.View(func(tx *bolt.Tx) error {
+	// DynamoDB returns at most 16 MB; keys it did not get to come back as
+	// UnprocessedKeys for the caller to retry.
+	unprocessed := map[string][]attr.Item{}
+	err = e.db.View(func(tx kvTx) error {
 		for i, gp := range plans {
 			if i > 0 {
 				r.b = append(r.b, ',')
@@ -123,7 +125,11 @@ func (e *Engine) batchGetItem(body []byte) ([]byte, error) {
 			r.b = append(r.b, ':', '[')
 			cc := newCapacity(gp.t)
 			n := 0
-			for _, pk := range gp.keys {
+			for ki, pk := range gp.keys {
+				if len(r.b) >= maxBatchGetBytes {
+					unprocessed[gp.t.name] = append(unprocessed[gp.t.name], gp.ka.Keys[ki])
+					continue
+				}
 				it, err := getItem(tx, gp.t, pk.enc)
 				if err != nil {
 					return err
@@ -157,7 +163,43 @@ func (e *Engine) batchGetItem(body []byte) ([]byte, error) {
 	}
 	r.b = append(r.b, '}')
 	r.field("UnprocessedKeys")
-	r.b = append(r.b, '{', '}')
+	r.b = append(r.b, '{')
+	for i, name := range sortedKeys(unprocessed) {
+		if i > 0 {
+			r.b = append(r.b, ',')
+		}
+		r.b = appendJSONString(r.b, name)
+		r.b = append(r.b, `:{"Keys":[`...)
+		for j, k := range unprocessed[name] {
+			if j > 0 {
+				r.b = append(r.b, ',')
+			}
+			if r.b, err = k.AppendJSON(r.b); err != nil {
+				return nil, err
+			}
+		}
+		r.b = append(r.b, ']')
+		ka := in.RequestItems[name]
+		if ka.ConsistentRead {
+			r.b = append(r.b, `,"ConsistentRead":true`...)
+		}
+		if ka.ProjectionExpression != nil {
+			r.b = append(r.b, `,"ProjectionExpression":`...)
+			r.b = appendJSONString(r.b, *ka.ProjectionExpression)
+		}
+		if len(ka.ExpressionAttributeNames) > 0 {
+			b, _ := encodeResponse(ka.ExpressionAttributeNames)
+			r.b = append(r.b, `,"ExpressionAttributeNames":`...)
+			r.b = append(r.b, b...)
+		}
+		if ka.AttributesToGet != nil {
+			b, _ := encodeResponse(ka.AttributesToGet)
+			r.b = append(r.b, `,"AttributesToGet":`...)
+			r.b = append(r.b, b...)
+		}
+		r.b = append(r.b, '}')
+	}
+	r.b = append(r.b, '}')
 	if wantCC {
 		appendCapacities(&r, in.ReturnConsumedCapacity, ccs)
 	}
@@ -185,7 +227,7 @@ type batchOp struct {
 
 func (e *Engine) batchWriteItem(body []byte) ([]byte, error) {
 	var in batchWriteIn
-	if err := decodeRequest(body, &in); err != nil {
+	if err := decodeBatchWrite(body, &in); err != nil {
 		return nil, err
 	}
 	wantCC, err := wantCapacity(in.ReturnConsumedCapacity)
@@ -197,6 +239,9 @@ func (e *Engine) batchWriteItem(body []byte) ([]byte, error) {
 	}
 	total := 0
 	for _, reqs := range in.RequestItems {
+		if len(reqs) > maxBatchWrite {
+			return nil, validationf("1 validation error detected: Value at 'requestItems' failed to satisfy constraint: Map value must satisfy constraint: [Member must have length less than or equal to 25, Member must have length greater than or equal to 1]")
+		}
 		total += len(reqs)
 	}
 	if total > maxBatchWrite {

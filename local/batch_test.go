@@ -2,6 +2,7 @@ package local
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -57,5 +58,42 @@ func TestBatchWriteAndGet(t *testing.T) {
 		"school": {Keys: append(keys, keys[0])}}})
 	if apiMessage(err) != "Provided list of item keys contains duplicates" {
 		t.Fatalf("duplicate keys: %v", err)
+	}
+}
+
+func TestBatchGetUnprocessedKeysPastSixteenMegabytes(t *testing.T) {
+	c := clientFor(openMem(t))
+	createGraphTable(t, c, "school")
+	big := strings.Repeat("x", 390*1024)
+	var keys []map[string]av
+	for i := 0; i < 50; i++ {
+		k := map[string]av{"PK": s(fmt.Sprint("P", i)), "SK": s("x")}
+		keys = append(keys, k)
+		if _, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("school"),
+			Item: map[string]av{"PK": k["PK"], "SK": k["SK"], "d": s(big)}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := 0
+	req := map[string]types.KeysAndAttributes{"school": {Keys: keys, ProjectionExpression: aws.String("PK, d")}}
+	for rounds := 0; len(req) > 0; rounds++ {
+		if rounds > 5 {
+			t.Fatal("UnprocessedKeys never drained")
+		}
+		out, err := c.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: req})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rounds == 0 && len(out.UnprocessedKeys) == 0 {
+			t.Fatal("19.5 MB of items fit in one response")
+		}
+		got += len(out.Responses["school"])
+		req = out.UnprocessedKeys
+		if u, ok := req["school"]; ok && aws.ToString(u.ProjectionExpression) != "PK, d" {
+			t.Fatalf("UnprocessedKeys lost the projection: %+v", u)
+		}
+	}
+	if got != 50 {
+		t.Fatalf("got %d items, want 50", got)
 	}
 }

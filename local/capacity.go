@@ -99,6 +99,16 @@ func (c *capacity) addWrite(t *table, pk primaryKey, old, item attr.Item, mult f
 	}
 }
 
+// addFailedWrite charges a write refused by its condition: DynamoDB bills
+// the table write (at least one unit) but no index writes.
+func (c *capacity) addFailedWrite(old attr.Item) {
+	size := 0
+	if old != nil {
+		size = attr.ItemSize(old)
+	}
+	c.write += writeUnits(size)
+}
+
 // projectionChanged reports whether an update changed any attribute the
 // index stores (DynamoDB charges no index write otherwise).
 func projectionChanged(t *table, x *index, old, item attr.Item) bool {

@@ -3,8 +3,7 @@ package local
 import (
 	"errors"
 	"sync"
-
-	bolt "go.etcd.io/bbolt"
+	"sync/atomic"
 )
 
 // Group commit. Every item write goes through Engine.update, which queues the
@@ -28,6 +27,8 @@ type committer struct {
 	mu    sync.Mutex
 	queue []*commitJob
 	busy  bool
+
+	rounds, jobs atomic.Int64 // for tests: how much was shared
 }
 
 var errRoundAborted = errors.New("group commit round aborted")
@@ -71,7 +72,9 @@ func (e *Engine) update(fn func(w *writer) error) error {
 // runRound commits batch in one transaction, or one by one if a request
 // failed after writing.
 func (e *Engine) runRound(batch []*commitJob) {
-	err := e.db.Update(func(tx *bolt.Tx) error {
+	e.commits.rounds.Add(1)
+	e.commits.jobs.Add(int64(len(batch)))
+	err := e.db.Update(func(tx kvTx) error {
 		w := newWriter(e, tx)
 		for _, j := range batch {
 			before := w.writes
@@ -90,7 +93,7 @@ func (e *Engine) runRound(batch []*commitJob) {
 		return
 	}
 	for _, j := range batch {
-		j.err = e.db.Update(func(tx *bolt.Tx) error {
+		j.err = e.db.Update(func(tx kvTx) error {
 			w := newWriter(e, tx)
 			if err := j.fn(w); err != nil {
 				return err

@@ -75,3 +75,43 @@ func TestConcurrentLinksKeepCountersExact(t *testing.T) {
 		t.Fatalf("ItemCount %d, want %d", *d.Table.ItemCount, want)
 	}
 }
+
+// TestGroupCommitSharesTransactions checks that concurrent writers to a data
+// file share commits (and so fsyncs) instead of taking one each.
+func TestGroupCommitSharesTransactions(t *testing.T) {
+	e, err := Open(filepath.Join(t.TempDir(), "data.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	c := clientFor(e)
+	createGraphTable(t, c, "school")
+	r0, j0 := e.commits.rounds.Load(), e.commits.jobs.Load()
+	var wg sync.WaitGroup
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			for i := 0; i < 25; i++ {
+				if _, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("school"),
+					Item: map[string]av{"PK": s(fmt.Sprint(g)), "SK": s(fmt.Sprint(i))}}); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}(g)
+	}
+	wg.Wait()
+	rounds, jobs := e.commits.rounds.Load()-r0, e.commits.jobs.Load()-j0
+	if jobs != 200 {
+		t.Fatalf("%d jobs committed, want 200", jobs)
+	}
+	if rounds >= jobs {
+		t.Fatalf("%d commits for %d concurrent writes: nothing was shared", rounds, jobs)
+	}
+	t.Logf("%d writes in %d commits", jobs, rounds)
+	d, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("school")})
+	if err != nil || *d.Table.ItemCount != 200 {
+		t.Fatalf("ItemCount: %v", err)
+	}
+}

@@ -53,15 +53,18 @@ func TestConformanceMoto(t *testing.T) {
 	if ep == "" {
 		t.Skip("ADJL_TEST_ENDPOINT not set: start `moto_server -H 127.0.0.1 -p 5000` and set ADJL_TEST_ENDPOINT=http://127.0.0.1:5000")
 	}
+	t.Logf("moto quirks (deviations from the DynamoDB documentation): %v", dyntest.MotoQuirks.Names())
 	dyntest.Run(t, dyntest.Target{Name: "moto", Client: dyntest.NewClient(ep, nil), Quirks: dyntest.MotoQuirks})
 }
 
 // TestConformanceDynalite runs the suite against a dynalite server given by
-// ADJL_TEST_DYNALITE; dynalite has no transactions.
+// ADJL_TEST_DYNALITE (for example `npx dynalite --port 4567`); dynalite has
+// no transactions and no TTL.
 func TestConformanceDynalite(t *testing.T) {
 	ep := os.Getenv("ADJL_TEST_DYNALITE")
 	if ep == "" {
 		t.Skip("ADJL_TEST_DYNALITE not set: start dynalite and set ADJL_TEST_DYNALITE=http://127.0.0.1:<port>")
 	}
+	t.Logf("dynalite quirks (deviations from the DynamoDB documentation): %v", dyntest.DynaliteQuirks.Names())
 	dyntest.Run(t, dyntest.Target{Name: "dynalite", Client: dyntest.NewClient(ep, nil), Quirks: dyntest.DynaliteQuirks})
 }

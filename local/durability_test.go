@@ -54,22 +54,35 @@ func TestPersistenceAcrossReopen(t *testing.T) {
 	}
 }
 
-func TestInMemoryLeavesNothing(t *testing.T) {
+func TestInMemoryNeedsNoFile(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("TMPDIR", dir)
 	e, err := Open("", Options{InMemory: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := e.Path()
-	createGraphTable(t, clientFor(e), "school")
-	if err := e.Close(); err != nil {
+	if e.Path() != "" {
+		t.Fatalf("in-memory engine reports file %q", e.Path())
+	}
+	c := clientFor(e)
+	createGraphTable(t, c, "school")
+	if _, err := c.TransactWriteItems(ctx, linkTx("STU#a", "CRS#m")); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(p); !os.IsNotExist(err) {
-		t.Fatalf("in-memory file %s still exists: %v", p, err)
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 0 {
+		t.Fatalf("in-memory engine wrote files: %v", entries)
+	}
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
 	}
 	if err := e.Close(); err != nil {
 		t.Fatalf("second Close: %v", err)
 	}
+	// Two in-memory engines are independent and never wait for a lock.
+	a, b := openMem(t), openMem(t)
+	createGraphTable(t, clientFor(a), "school")
+	createGraphTable(t, clientFor(b), "school")
 }
 
 func TestSecondEngineWaitsThenTimesOut(t *testing.T) {

@@ -1,7 +1,3 @@
-// Package local is adjl's embedded DynamoDB-compatible engine: an http.Handler
-// speaking the DynamoDB JSON 1.0 protocol over a bbolt file, so adjl reaches it
-// through the same aws-sdk-go-v2 code path as AWS. It knows nothing about adjl's
-// schema.
 package local
 
 import (
@@ -21,8 +17,8 @@ const DefaultLockTimeout = 10 * time.Second
 
 // Options configures Open.
 type Options struct {
-	// InMemory keeps the data in a temporary file that is removed on Close and
-	// never fsynced: the same engine for tests and `adjl local serve --in-memory`.
+	// InMemory keeps the data in memory only (gone on Close): for tests and
+	// `adjl local serve --in-memory`. The path is ignored.
 	InMemory bool
 	// LockTimeout bounds the wait for the data file's lock (default 10s).
 	LockTimeout time.Duration
@@ -44,9 +40,8 @@ func (e *LockedError) Error() string {
 // Engine is one open data file. It is safe for concurrent use; bbolt
 // serialises writers inside the process and the file lock across processes.
 type Engine struct {
-	db       *bolt.DB
+	db       kvDB
 	path     string
-	tempDir  string // InMemory: removed on Close
 	closeMu  sync.Mutex
 	closed   bool
 	stop     chan struct{}
@@ -68,18 +63,9 @@ func Open(path string, opt Options) (*Engine, error) {
 		opt.LockTimeout = DefaultLockTimeout
 	}
 	e := &Engine{tables: map[string]*table{}, stop: make(chan struct{}), now: time.Now}
-	bopt := &bolt.Options{Timeout: opt.LockTimeout, FreelistType: bolt.FreelistMapType}
 	if opt.InMemory {
-		dir, err := os.MkdirTemp("", "adjl-mem-")
-		if err != nil {
-			return nil, fmt.Errorf("create in-memory store: %w", err)
-		}
-		e.tempDir = dir
-		path = filepath.Join(dir, "data.db")
-		// Nothing survives Close anyway, so fsync buys nothing.
-		bopt.NoSync = true
-		bopt.NoGrowSync = true
-		bopt.NoFreelistSync = true
+		// Nothing survives Close, so no file, lock or fsync: see memKV.
+		e.db = newMemKV()
 	} else {
 		if path == "" {
 			return nil, errors.New("open local engine: empty data file path")
@@ -89,25 +75,21 @@ func Open(path string, opt Options) (*Engine, error) {
 				return nil, fmt.Errorf("create data directory: %w", err)
 			}
 		}
-	}
-	db, err := bolt.Open(path, 0o600, bopt)
-	if err != nil {
-		if e.tempDir != "" {
-			os.RemoveAll(e.tempDir)
+		// bbolt fsyncs on every commit, so a write acknowledged to a client
+		// survives kill -9; the flock it takes makes other processes wait.
+		db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: opt.LockTimeout, FreelistType: bolt.FreelistMapType})
+		if err != nil {
+			if errors.Is(err, bolt.ErrTimeout) {
+				return nil, &LockedError{Path: path, Timeout: opt.LockTimeout}
+			}
+			return nil, fmt.Errorf("open data file %s: %w", path, err)
 		}
-		if errors.Is(err, bolt.ErrTimeout) {
-			return nil, &LockedError{Path: path, Timeout: opt.LockTimeout}
-		}
-		return nil, fmt.Errorf("open data file %s: %w", path, err)
+		e.db = boltKV{db}
+		e.path = path
 	}
-	e.db = db
-	e.path = path
 	e.tokens = newTokenCache()
 	if err := e.load(); err != nil {
-		db.Close()
-		if e.tempDir != "" {
-			os.RemoveAll(e.tempDir)
-		}
+		e.db.Close()
 		return nil, err
 	}
 	e.sweeping.Add(1)
@@ -115,11 +97,12 @@ func Open(path string, opt Options) (*Engine, error) {
 	return e, nil
 }
 
-// Path is the data file in use, for "which backend did I use" messages.
+// Path is the data file in use ("" when in memory), for "which backend did I
+// use" messages.
 func (e *Engine) Path() string { return e.path }
 
-// Close stops the TTL sweeper, releases the file lock and, for an in-memory
-// engine, removes the temporary file. It is safe to call twice.
+// Close stops the TTL sweeper and releases the data file and its lock (an
+// in-memory engine drops its data). It is safe to call twice.
 func (e *Engine) Close() error {
 	e.closeMu.Lock()
 	defer e.closeMu.Unlock()
@@ -129,13 +112,7 @@ func (e *Engine) Close() error {
 	e.closed = true
 	close(e.stop)
 	e.sweeping.Wait()
-	err := e.db.Close()
-	if e.tempDir != "" {
-		if rerr := os.RemoveAll(e.tempDir); rerr != nil && err == nil {
-			err = rerr
-		}
-	}
-	if err != nil {
+	if err := e.db.Close(); err != nil {
 		return fmt.Errorf("close data file: %w", err)
 	}
 	return nil

@@ -32,6 +32,20 @@ var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 // X-Amz-Target naming the operation and a JSON body. It does not check
 // signatures: the engine is local and accepts any credentials.
 func (e *Engine) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Header.Get("Origin") != "" {
+		// Browser-based tools (DynamoDB admin UIs) call the engine directly,
+		// as they may call DynamoDB Local: allow any origin.
+		h := w.Header()
+		h.Set("Access-Control-Allow-Origin", "*")
+		h.Set("Access-Control-Expose-Headers", "X-Amzn-Requestid, X-Amz-Crc32")
+		if r.Method == http.MethodOptions {
+			h.Set("Access-Control-Allow-Methods", "POST, GET, OPTIONS")
+			h.Set("Access-Control-Allow-Headers", "*")
+			h.Set("Access-Control-Max-Age", "172800")
+			w.WriteHeader(http.StatusOK)
+			return
+		}
+	}
 	if r.Method != http.MethodPost {
 		if r.Method == http.MethodGet && r.URL.Path == "/" {
 			// Health checks (and curious browsers) get a friendly answer.
@@ -82,6 +96,8 @@ func (e *Engine) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	writeBody(w, r, http.StatusOK, out)
 }
 
+var jsonContentType = []string{"application/x-amz-json-1.0"}
+
 // maxRequestBytes is DynamoDB's 16 MB request limit.
 const maxRequestBytes = 16 << 20
 
@@ -94,19 +110,20 @@ func (e *Engine) isClosed() bool {
 // writeBody sends a JSON response with DynamoDB's headers: the CRC32 of the
 // bytes on the wire (which the SDK validates) and gzip when the client asked.
 func writeBody(w http.ResponseWriter, r *http.Request, status int, body []byte) {
+	// Canonical keys assigned directly: Header.Set would canonicalise each.
 	h := w.Header()
-	h.Set("Content-Type", "application/x-amz-json-1.0")
-	h.Set("X-Amzn-Requestid", requestID())
+	h["Content-Type"] = jsonContentType
+	h["X-Amzn-Requestid"] = []string{requestID()}
 	if len(body) > 1024 && acceptsGzip(r.Header.Get("Accept-Encoding")) {
 		var zb bytes.Buffer
 		zw := gzip.NewWriter(&zb)
 		zw.Write(body)
 		zw.Close()
 		body = zb.Bytes()
-		h.Set("Content-Encoding", "gzip")
+		h["Content-Encoding"] = []string{"gzip"}
 	}
-	h.Set("X-Amz-Crc32", strconv.FormatUint(uint64(crc32.ChecksumIEEE(body)), 10))
-	h.Set("Content-Length", strconv.Itoa(len(body)))
+	h["X-Amz-Crc32"] = []string{strconv.FormatUint(uint64(crc32.ChecksumIEEE(body)), 10)}
+	h["Content-Length"] = []string{strconv.Itoa(len(body))}
 	w.WriteHeader(status)
 	w.Write(body)
 }

@@ -172,3 +172,28 @@ func TestUnknownOperationAndBadJSON(t *testing.T) {
 		t.Fatalf("bad json: %d %s", code, body)
 	}
 }
+
+func TestUpdatedNewReturnsNestedFragment(t *testing.T) {
+	c := clientFor(openMem(t))
+	createGraphTable(t, c, "school")
+	key := map[string]av{"PK": s("A"), "SK": s("A")}
+	if _, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("school"), Item: map[string]av{"PK": s("A"), "SK": s("A"),
+		"prefs": &types.AttributeValueMemberM{Value: map[string]av{"theme": s("dark"), "lang": s("en")}}}}); err != nil {
+		t.Fatal(err)
+	}
+	out, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("school"), Key: key,
+		UpdateExpression: aws.String("SET prefs.lang = :l"), ExpressionAttributeValues: map[string]av{":l": s("pt")},
+		ReturnValues: types.ReturnValueUpdatedNew})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prefs, ok := out.Attributes["prefs"].(*types.AttributeValueMemberM)
+	if !ok || len(prefs.Value) != 1 || str(prefs.Value, "lang") != "pt" {
+		t.Fatalf("UPDATED_NEW of a nested SET: %#v", out.Attributes)
+	}
+	out, err = c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("school"), Key: key,
+		UpdateExpression: aws.String("REMOVE prefs.theme"), ReturnValues: types.ReturnValueUpdatedNew})
+	if err != nil || out.Attributes != nil {
+		t.Fatalf("UPDATED_NEW of a REMOVE: %v %#v", err, out.Attributes)
+	}
+}

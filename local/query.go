@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"hash/fnv"
 
-	bolt "go.etcd.io/bbolt"
-
 	"github.com/adjl/adjl/local/internal/attr"
 )
 
@@ -107,6 +105,8 @@ func (s source) bounds(kc keyCond) (lo, hi []byte) {
 // page is the result of walking a source.
 type page struct {
 	items    []attr.Item
+	raw      []byte // fast path: the items' JSON, comma separated
+	rawMode  bool
 	count    int
 	scanned  int
 	lek      attr.Item
@@ -127,7 +127,7 @@ type walkOpts struct {
 
 // walk reads items of s in key order within [lo, hi), applying Limit, the
 // 1 MB page limit, filter and projection, and computes LastEvaluatedKey.
-func (s source) walk(tx *bolt.Tx, o walkOpts) (*page, error) {
+func (s source) walk(tx kvTx, o walkOpts) (*page, error) {
 	bucketName := s.t.bucket
 	if s.x != nil {
 		bucketName = s.x.bucket
@@ -158,6 +158,12 @@ func (s source) walk(tx *bolt.Tx, o walkOpts) (*page, error) {
 		}
 	}
 	pg := &page{}
+	// Fast path: whole items go out unchanged, so transcode the stored bytes
+	// to JSON without building maps.
+	pg.rawMode = o.filter == nil && o.proj == nil && !o.count && (s.x == nil || s.x.projType == "ALL" || o.fetch)
+	if pg.rawMode {
+		pg.raw = make([]byte, 0, 16<<10)
+	}
 	var last attr.Item
 	for ; k != nil; func() {
 		if o.forward {
@@ -182,6 +188,28 @@ func (s source) walk(tx *bolt.Tx, o walkOpts) (*page, error) {
 			}
 		}
 		if o.segment != nil && !o.segment(tableKey) {
+			continue
+		}
+		if pg.rawMode {
+			if pg.count > 0 {
+				pg.raw = append(pg.raw, ',')
+			}
+			var size int
+			var err error
+			if pg.raw, size, err = appendBinaryItemJSON(pg.raw, raw); err != nil {
+				return nil, err
+			}
+			pg.readSize += size
+			pg.scanned++
+			pg.count++
+			if (o.limit > 0 && pg.scanned >= o.limit) || pg.readSize >= maxPageBytes {
+				it, err := attr.DecodeItem(raw)
+				if err != nil {
+					return nil, err
+				}
+				pg.lek = s.lastKey(it)
+				break
+			}
 			continue
 		}
 		it, err := attr.DecodeItem(raw)
@@ -276,7 +304,12 @@ func segmentOf(t *table, total, seg int64) func([]byte) bool {
 
 // appendPage renders Items/Count/ScannedCount/LastEvaluatedKey.
 func appendPage(r *response, pg *page, count bool) error {
-	if !count {
+	if pg.rawMode {
+		r.field("Items")
+		r.b = append(r.b, '[')
+		r.b = append(r.b, pg.raw...)
+		r.b = append(r.b, ']')
+	} else if !count {
 		r.field("Items")
 		r.b = append(r.b, '[')
 		for i, it := range pg.items {

@@ -208,3 +208,69 @@ func TestQueryPaginatorSeesEverything(t *testing.T) {
 		}
 	}
 }
+
+func TestQueryStartKeyOutsideBoundaries(t *testing.T) {
+	c := seedEdges(t, 3)
+	_, err := c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("school"),
+		KeyConditionExpression:    aws.String("PK = :p"),
+		ExpressionAttributeValues: map[string]av{":p": s("STU#a")},
+		ExclusiveStartKey:         map[string]av{"PK": s("STU#b"), "SK": s("ENROLL#CRS#c00")}})
+	if apiCode(err) != "ValidationException" || apiMessage(err) != "The provided starting key is outside query boundaries based on provided conditions" {
+		t.Fatalf("start key in another partition: %v", err)
+	}
+	_, err = c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("school"),
+		KeyConditionExpression:    aws.String("PK = :p"),
+		ExpressionAttributeValues: map[string]av{":p": s("STU#a")},
+		ExclusiveStartKey:         map[string]av{"PK": s("STU#a")}})
+	if apiCode(err) != "ValidationException" {
+		t.Fatalf("partial start key: %v", err)
+	}
+}
+
+func TestQueryBackwardPagingOnIndex(t *testing.T) {
+	c := seedEdges(t, 9)
+	var got []string
+	in := &dynamodb.QueryInput{TableName: aws.String("school"), IndexName: aws.String("GSI1"), Limit: aws.Int32(2),
+		ScanIndexForward: aws.Bool(false), KeyConditionExpression: aws.String("GSI1PK = :c AND GSI1SK <= :s"),
+		ExpressionAttributeValues: map[string]av{":c": s("CRS#c04"), ":s": s("STU#b")}}
+	for {
+		out, err := c.Query(ctx, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range out.Items {
+			got = append(got, str(it, "GSI1SK"))
+		}
+		if out.LastEvaluatedKey == nil {
+			break
+		}
+		in.ExclusiveStartKey = out.LastEvaluatedKey
+	}
+	if fmt.Sprint(got) != "[STU#b STU#a]" {
+		t.Fatalf("backward pages: %v", got)
+	}
+	// Every edge of student a, newest course first, one item per page.
+	got = nil
+	in = &dynamodb.QueryInput{TableName: aws.String("school"), Limit: aws.Int32(1), ScanIndexForward: aws.Bool(false),
+		KeyConditionExpression:    aws.String("PK = :p AND begins_with(SK, :e)"),
+		ExpressionAttributeValues: map[string]av{":p": s("STU#a"), ":e": s("ENROLL#")}}
+	for pages := 0; ; pages++ {
+		if pages > 20 {
+			t.Fatal("paging does not end")
+		}
+		out, err := c.Query(ctx, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range out.Items {
+			got = append(got, str(it, "SK")[len("ENROLL#CRS#"):])
+		}
+		if out.LastEvaluatedKey == nil {
+			break
+		}
+		in.ExclusiveStartKey = out.LastEvaluatedKey
+	}
+	if fmt.Sprint(got) != "[c08 c07 c06 c05 c04 c03 c02 c01 c00]" {
+		t.Fatalf("backward table pages: %v", got)
+	}
+}

@@ -1,8 +1,6 @@
 package local
 
 import (
-	bolt "go.etcd.io/bbolt"
-
 	"github.com/adjl/adjl/local/internal/expr"
 )
 
@@ -118,7 +116,7 @@ func (p *readPlan) finish(pg *page) ([]byte, error) {
 
 func (e *Engine) query(body []byte) ([]byte, error) {
 	var in queryIn
-	if err := decodeRequest(body, &in); err != nil {
+	if err := decodeQuery(body, &in); err != nil {
 		return nil, err
 	}
 	if err := legacyParams("KeyConditions", in.KeyConditions, "QueryFilter", in.QueryFilter, "ConditionalOperator", in.ConditionalOperator); err != nil {
@@ -159,16 +157,17 @@ func (e *Engine) query(body []byte) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
+		if string(sk) < string(o.lo) || o.hi != nil && string(sk) >= string(o.hi) {
+			return nil, validationf("The provided starting key is outside query boundaries based on provided conditions")
+		}
 		if o.forward {
-			if after := append(sk, 0); string(after) > string(o.lo) {
-				o.lo = after
-			}
-		} else if string(sk) < string(o.hi) {
+			o.lo = append(sk, 0)
+		} else {
 			o.hi = sk
 		}
 	}
 	var pg *page
-	err = e.db.View(func(tx *bolt.Tx) error {
+	err = e.db.View(func(tx kvTx) error {
 		var err error
 		pg, err = p.src.walk(tx, o)
 		return err
@@ -181,7 +180,7 @@ func (e *Engine) query(body []byte) ([]byte, error) {
 
 func (e *Engine) scan(body []byte) ([]byte, error) {
 	var in queryIn
-	if err := decodeRequest(body, &in); err != nil {
+	if err := decodeQuery(body, &in); err != nil {
 		return nil, err
 	}
 	if err := legacyParams("ScanFilter", in.ScanFilter, "ConditionalOperator", in.ConditionalOperator); err != nil {
@@ -224,7 +223,7 @@ func (e *Engine) scan(body []byte) ([]byte, error) {
 		o.lo = append(sk, 0)
 	}
 	var pg *page
-	err = e.db.View(func(tx *bolt.Tx) error {
+	err = e.db.View(func(tx kvTx) error {
 		var err error
 		pg, err = p.src.walk(tx, o)
 		return err

@@ -4,6 +4,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"testing"
 )
 
 func newRequest(target, body string) (*http.Request, error) {
@@ -17,3 +18,29 @@ func newRequest(target, body string) (*http.Request, error) {
 }
 
 func ioCopy(w io.Writer, r io.Reader) (int64, error) { return io.Copy(w, r) }
+
+func TestCORSPreflight(t *testing.T) {
+	e := openMem(t)
+	req, _ := http.NewRequest(http.MethodOptions, "http://local.adjl/", nil)
+	req.Header.Set("Origin", "http://localhost:8001")
+	req.Header.Set("Access-Control-Request-Method", "POST")
+	resp, err := e.HTTPClient().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 || resp.Header.Get("Access-Control-Allow-Origin") != "*" ||
+		!strings.Contains(resp.Header.Get("Access-Control-Allow-Methods"), "POST") {
+		t.Fatalf("preflight: %d %v", resp.StatusCode, resp.Header)
+	}
+	req, _ = newRequest("DynamoDB_20120810.ListTables", "{}")
+	req.Header.Set("Origin", "http://localhost:8001")
+	resp, err = e.HTTPClient().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 || resp.Header.Get("Access-Control-Allow-Origin") != "*" {
+		t.Fatalf("cross-origin request: %d %v", resp.StatusCode, resp.Header)
+	}
+}

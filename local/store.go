@@ -1,15 +1,14 @@
 package local
 
 import (
+	"bytes"
 	"fmt"
-
-	bolt "go.etcd.io/bbolt"
 
 	"github.com/adjl/adjl/local/internal/attr"
 )
 
 // getItem reads and decodes the item stored under key, nil when absent.
-func getItem(tx *bolt.Tx, t *table, key []byte) (attr.Item, error) {
+func getItem(tx kvTx, t *table, key []byte) (attr.Item, error) {
 	b := tx.Bucket(t.bucket)
 	if b == nil {
 		return nil, resourceNotFound()
@@ -29,16 +28,27 @@ func getItem(tx *bolt.Tx, t *table, key []byte) (attr.Item, error) {
 // every index and the item counts in step, so one request is one commit.
 type writer struct {
 	e      *Engine
-	tx     *bolt.Tx
+	tx     kvTx
 	deltas map[string]counts
 	arena  []byte
 	writes int // puts and deletes so far, to tell a clean failure from a partial one
+	exact  bool
 }
 
 // alloc appends an encoding to the arena and returns it (nil if enc wrote
 // nothing or returned nil). Earlier results stay valid: a full arena is
 // replaced, never reused.
 func (w *writer) alloc(enc func(dst []byte) []byte) []byte {
+	if w.exact {
+		// memKV keeps what it is given for good: encode into scratch space
+		// and keep an exact-size copy, so no arena chunk stays pinned.
+		out := enc(w.arena[:0])
+		if out == nil {
+			return nil
+		}
+		w.arena = out[:0]
+		return bytes.Clone(out)
+	}
 	if cap(w.arena)-len(w.arena) < 512 {
 		n := 2 * cap(w.arena)
 		if n < 2048 {
@@ -61,8 +71,9 @@ func (w *writer) alloc(enc func(dst []byte) []byte) []byte {
 	return out[start:len(out):len(out)]
 }
 
-func newWriter(e *Engine, tx *bolt.Tx) *writer {
-	return &writer{e: e, tx: tx, deltas: map[string]counts{}}
+func newWriter(e *Engine, tx kvTx) *writer {
+	_, mem := e.db.(*memKV)
+	return &writer{e: e, tx: tx, deltas: map[string]counts{}, exact: mem}
 }
 
 // fresh returns the current cached form of t: a request resolved its table

@@ -5,9 +5,8 @@ import (
 	"encoding/hex"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
-
-	bolt "go.etcd.io/bbolt"
 )
 
 func init() {
@@ -49,16 +48,32 @@ func newUUID() string {
 	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
 }
 
+// requestID returns a unique, DynamoDB-shaped (52 character) request id: a
+// random per-process prefix and a counter, cheap enough for every response.
 func requestID() string {
-	var b [18]byte
-	rand.Read(b[:])
+	n := requestSeq.Add(1)
 	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-	out := make([]byte, 52)
-	for i := range out {
-		out[i] = alphabet[int(b[i%18]^byte(i*7))%len(alphabet)]
+	var out [52]byte
+	copy(out[:], requestPrefix)
+	for i := len(out) - 1; i >= len(requestPrefix); i-- {
+		out[i] = alphabet[n%36]
+		n /= 36
 	}
-	return string(out)
+	return string(out[:])
 }
+
+var (
+	requestSeq    atomic.Uint64
+	requestPrefix = func() string {
+		var b [40]byte
+		rand.Read(b[:])
+		const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+		for i := range b {
+			b[i] = alphabet[int(b[i])%36]
+		}
+		return string(b[:])
+	}()
+)
 
 func epoch(t time.Time) float64 { return float64(t.UnixMilli()) / 1000 }
 
@@ -312,7 +327,7 @@ func (e *Engine) createTable(body []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = e.db.Update(func(tx *bolt.Tx) error {
+	err = e.db.Update(func(tx kvTx) error {
 		if e.lookup(in.TableName) != nil || tx.Bucket(metaBucket).Get([]byte(in.TableName)) != nil {
 			return &apiError{Type: errInUse, Message: "Table already exists: " + in.TableName}
 		}
@@ -380,7 +395,7 @@ func (e *Engine) describeTable(body []byte) ([]byte, error) {
 		return nil, tableNotFound(in.TableName)
 	}
 	var d tableDesc
-	e.db.View(func(tx *bolt.Tx) error {
+	e.db.View(func(tx kvTx) error {
 		d = e.describe(tx, t)
 		return nil
 	})
@@ -439,7 +454,7 @@ func (e *Engine) deleteTable(body []byte) ([]byte, error) {
 		return nil, err
 	}
 	var d tableDesc
-	err := e.db.Update(func(tx *bolt.Tx) error {
+	err := e.db.Update(func(tx kvTx) error {
 		t := e.lookup(in.TableName)
 		if t == nil {
 			return tableNotFound(in.TableName)
@@ -478,8 +493,8 @@ func (e *Engine) deleteTable(body []byte) ([]byte, error) {
 	return encodeResponse(tableDescOut{TableDescription: d})
 }
 
-func deleteBucket(tx *bolt.Tx, name []byte) error {
-	if err := tx.DeleteBucket(name); err != nil && err != bolt.ErrBucketNotFound {
+func deleteBucket(tx kvTx, name []byte) error {
+	if err := tx.DeleteBucket(name); err != nil && err != errNoBucket {
 		return fmt.Errorf("delete bucket %s: %w", name, err)
 	}
 	return nil

@@ -7,8 +7,6 @@ import (
 	"sort"
 	"strings"
 
-	bolt "go.etcd.io/bbolt"
-
 	"github.com/adjl/adjl/local/internal/attr"
 )
 
@@ -35,15 +33,33 @@ func tableArn(name string) string {
 	return "arn:aws:dynamodb:" + region + ":" + account + ":table/" + name
 }
 
-// load creates the fixed buckets and reads every table description into the
-// in-memory cache, so requests never parse JSON descriptions.
+// load creates the fixed buckets (on a new file only: an existing one is
+// opened without a write, so a read-only command never syncs) and reads every
+// table description into the in-memory cache.
 func (e *Engine) load() error {
-	return e.db.Update(func(tx *bolt.Tx) error {
+	missing := false
+	e.db.View(func(tx kvTx) error {
 		for _, name := range [][]byte{metaBucket, statsBucket, tokensBucket} {
-			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
-				return fmt.Errorf("create bucket %s: %w", name, err)
+			if tx.Bucket(name) == nil {
+				missing = true
 			}
 		}
+		return nil
+	})
+	if missing {
+		err := e.db.Update(func(tx kvTx) error {
+			for _, name := range [][]byte{metaBucket, statsBucket, tokensBucket} {
+				if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+					return fmt.Errorf("create bucket %s: %w", name, err)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return e.db.View(func(tx kvTx) error {
 		return tx.Bucket(metaBucket).ForEach(func(k, v []byte) error {
 			var st storedTable
 			if err := json.Unmarshal(v, &st); err != nil {
@@ -132,7 +148,7 @@ func (e *Engine) setTable(name string, t *table) {
 // resync reloads the cache from the file after a failed DDL commit.
 func (e *Engine) resync() {
 	fresh := map[string]*table{}
-	e.db.View(func(tx *bolt.Tx) error {
+	e.db.View(func(tx kvTx) error {
 		return tx.Bucket(metaBucket).ForEach(func(k, v []byte) error {
 			var st storedTable
 			if json.Unmarshal(v, &st) == nil {
@@ -150,9 +166,9 @@ func (e *Engine) resync() {
 
 // alterTable applies change to a copy of table name's description inside one
 // write transaction, persists it and installs the new cached form.
-func (e *Engine) alterTable(name string, change func(tx *bolt.Tx, t *table, st *storedTable) error) (*table, error) {
+func (e *Engine) alterTable(name string, change func(tx kvTx, t *table, st *storedTable) error) (*table, error) {
 	var nt *table
-	err := e.db.Update(func(tx *bolt.Tx) error {
+	err := e.db.Update(func(tx kvTx) error {
 		t := e.lookup(name)
 		if t == nil {
 			return tableNotFound(name)
@@ -194,7 +210,7 @@ func (e *Engine) alterTable(name string, change func(tx *bolt.Tx, t *table, st *
 
 // putTable persists a description and refreshes the cache entry inside tx.
 // The cache is updated by the caller after commit via setCached.
-func putTable(tx *bolt.Tx, st *storedTable) error {
+func putTable(tx kvTx, st *storedTable) error {
 	b, err := json.Marshal(st)
 	if err != nil {
 		return fmt.Errorf("encode table description: %w", err)
@@ -212,7 +228,7 @@ func statsKey(tableName, indexName string) []byte {
 	return []byte(tableName + "\x00" + indexName)
 }
 
-func readCounts(tx *bolt.Tx, key []byte) counts {
+func readCounts(tx kvTx, key []byte) counts {
 	v := tx.Bucket(statsBucket).Get(key)
 	if len(v) != 16 {
 		return counts{}
@@ -220,7 +236,7 @@ func readCounts(tx *bolt.Tx, key []byte) counts {
 	return counts{int64(binary.BigEndian.Uint64(v)), int64(binary.BigEndian.Uint64(v[8:]))}
 }
 
-func addCounts(tx *bolt.Tx, key []byte, d counts) error {
+func addCounts(tx kvTx, key []byte, d counts) error {
 	if d == (counts{}) {
 		return nil
 	}
@@ -234,7 +250,7 @@ func addCounts(tx *bolt.Tx, key []byte, d counts) error {
 }
 
 // describe returns the table's description with live counts.
-func (e *Engine) describe(tx *bolt.Tx, t *table) tableDesc {
+func (e *Engine) describe(tx kvTx, t *table) tableDesc {
 	d := t.stored.Desc
 	c := readCounts(tx, statsKey(t.name, ""))
 	d.ItemCount, d.TableSizeBytes = c.items, c.bytes

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"time"
-
-	bolt "go.etcd.io/bbolt"
 )
 
 // tokenWindow is how long a ClientRequestToken makes TransactWriteItems
@@ -21,7 +19,7 @@ func newTokenCache() *tokenCache { return &tokenCache{} }
 
 // check reports whether token was already used for this request within the
 // window; a different request with the same token is an error.
-func (c *tokenCache) check(tx *bolt.Tx, token []byte, digest [32]byte, now time.Time) (bool, error) {
+func (c *tokenCache) check(tx kvTx, token []byte, digest [32]byte, now time.Time) (bool, error) {
 	v := tx.Bucket(tokensBucket).Get(token)
 	if len(v) != 40 {
 		return false, nil
@@ -36,27 +34,39 @@ func (c *tokenCache) check(tx *bolt.Tx, token []byte, digest [32]byte, now time.
 	return true, nil
 }
 
-func (c *tokenCache) record(tx *bolt.Tx, token []byte, digest [32]byte, now time.Time) error {
+func (c *tokenCache) record(tx kvTx, token []byte, digest [32]byte, now time.Time) error {
 	var v [40]byte
 	binary.BigEndian.PutUint64(v[:], uint64(now.UnixNano()))
 	copy(v[8:], digest[:])
 	return tx.Bucket(tokensBucket).Put(token, v[:])
 }
 
-// expire deletes tokens older than the window.
-func (c *tokenCache) expire(tx *bolt.Tx, now time.Time) error {
-	b := tx.Bucket(tokensBucket)
+// expire deletes tokens older than the window; it writes only when there is
+// something to delete.
+func (c *tokenCache) expire(db kvDB, now time.Time) error {
 	var old [][]byte
-	b.ForEach(func(k, v []byte) error {
-		if len(v) != 40 || now.Sub(time.Unix(0, int64(binary.BigEndian.Uint64(v)))) > tokenWindow {
-			old = append(old, append([]byte(nil), k...))
+	err := db.View(func(tx kvTx) error {
+		return tx.Bucket(tokensBucket).ForEach(func(k, v []byte) error {
+			if len(v) != 40 || now.Sub(time.Unix(0, int64(binary.BigEndian.Uint64(v)))) > tokenWindow {
+				old = append(old, bytes.Clone(k))
+			}
+			return nil
+		})
+	})
+	if err != nil || len(old) == 0 {
+		return err
+	}
+	return db.Update(func(tx kvTx) error {
+		b := tx.Bucket(tokensBucket)
+		for _, k := range old {
+			v := b.Get(k)
+			if len(v) == 40 && now.Sub(time.Unix(0, int64(binary.BigEndian.Uint64(v)))) <= tokenWindow {
+				continue // reused since the look
+			}
+			if err := b.Delete(k); err != nil {
+				return err
+			}
 		}
 		return nil
 	})
-	for _, k := range old {
-		if err := b.Delete(k); err != nil {
-			return err
-		}
-	}
-	return nil
 }

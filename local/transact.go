@@ -4,8 +4,6 @@ import (
 	"crypto/sha256"
 	"strings"
 
-	bolt "go.etcd.io/bbolt"
-
 	"github.com/adjl/adjl/local/internal/attr"
 )
 
@@ -64,7 +62,7 @@ type txOp struct {
 
 func (e *Engine) transactWriteItems(body []byte) ([]byte, error) {
 	var in transactWriteIn
-	if err := decodeRequest(body, &in); err != nil {
+	if err := decodeTransactWrite(body, &in); err != nil {
 		return nil, err
 	}
 	wantCC, err := wantCapacity(in.ReturnConsumedCapacity)
@@ -384,7 +382,7 @@ func (e *Engine) transactGetItems(body []byte) ([]byte, error) {
 	r.b = append(r.b, '[')
 	ccByTable := map[string]*capacity{}
 	var tables []*table
-	err = e.db.View(func(tx *bolt.Tx) error {
+	err = e.db.View(func(tx kvTx) error {
 		for i, op := range ops {
 			if i > 0 {
 				r.b = append(r.b, ',')

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -119,5 +120,27 @@ func TestTransactGetItems(t *testing.T) {
 	if len(out.Responses) != 3 || num(out.Responses[0].Item, "courseCount") != "1" || out.Responses[1].Item != nil ||
 		len(out.Responses[2].Item) != 1 || num(out.Responses[2].Item, "studentCount") != "1" {
 		t.Fatalf("responses: %#v", out.Responses)
+	}
+}
+
+func TestIdempotencyTokenExpires(t *testing.T) {
+	e := openMem(t)
+	c := clientFor(e)
+	createGraphTable(t, c, "school")
+	now := time.Now()
+	e.now = func() time.Time { return now }
+	in := linkTx("STU#a", "CRS#m")
+	in.ClientRequestToken = aws.String("tok")
+	if _, err := c.TransactWriteItems(ctx, in); err != nil {
+		t.Fatal(err)
+	}
+	// Eleven minutes later the token is forgotten: the same request is new and
+	// its condition now fails.
+	now = now.Add(11 * time.Minute)
+	e.sweep()
+	_, err := c.TransactWriteItems(ctx, in)
+	var tce *types.TransactionCanceledException
+	if !errors.As(err, &tce) {
+		t.Fatalf("request after the window: %v", err)
 	}
 }

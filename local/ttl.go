@@ -1,9 +1,8 @@
 package local
 
 import (
+	"bytes"
 	"time"
-
-	bolt "go.etcd.io/bbolt"
 
 	"github.com/adjl/adjl/local/internal/attr"
 )
@@ -60,7 +59,7 @@ func (e *Engine) updateTimeToLive(body []byte) ([]byte, error) {
 	if spec.AttributeName == "" {
 		return nil, validationf("1 validation error detected: Value null at 'timeToLiveSpecification.attributeName' failed to satisfy constraint: Member must not be null")
 	}
-	_, err := e.alterTable(in.TableName, func(_ *bolt.Tx, _ *table, st *storedTable) error {
+	_, err := e.alterTable(in.TableName, func(_ kvTx, _ *table, st *storedTable) error {
 		enabled := st.TTL.TimeToLiveStatus == "ENABLED"
 		switch {
 		case *spec.Enabled && enabled:
@@ -102,7 +101,7 @@ func (e *Engine) sweeper() {
 // sweep runs one pass over every table with TTL enabled.
 func (e *Engine) sweep() {
 	now := e.now()
-	e.db.Update(func(tx *bolt.Tx) error { return e.tokens.expire(tx, now) })
+	e.tokens.expire(e.db, now)
 	e.mu.RLock()
 	var ts []*table
 	for _, t := range e.tables {
@@ -126,46 +125,51 @@ func (e *Engine) sweep() {
 	}
 }
 
-// sweepTable deletes up to sweepBatch expired items of t.
+// sweepTable deletes up to sweepBatch expired items of t. It looks in a
+// read transaction first, so an idle data file is never written (or synced).
 func (e *Engine) sweepTable(t *table, now time.Time) (int, error) {
 	name := t.stored.TTL.AttributeName
 	nowSec := attr.Int(now.Unix())
-	n := 0
-	err := e.update(func(w *writer) error {
-		if e.lookup(t.name) != t {
-			return nil // deleted or changed meanwhile; the next sweep sees it
-		}
-		b := w.tx.Bucket(t.bucket)
+	var keys [][]byte
+	err := e.db.View(func(tx kvTx) error {
+		b := tx.Bucket(t.bucket)
 		if b == nil {
 			return nil
 		}
-		type victim struct {
-			pk  primaryKey
-			old attr.Item
-		}
-		var vs []victim
-		err := b.ForEach(func(k, v []byte) error {
-			if len(vs) >= sweepBatch {
-				return nil
-			}
+		c := b.Cursor()
+		for k, v := c.First(); k != nil && len(keys) < sweepBatch; k, v = c.Next() {
 			it, err := attr.DecodeItem(v)
 			if err != nil {
 				return err
 			}
 			if expired(it[name], nowSec) {
-				vs = append(vs, victim{primaryKey{enc: append([]byte(nil), k...)}, it})
+				keys = append(keys, bytes.Clone(k))
 			}
-			return nil
-		})
-		if err != nil {
-			return err
 		}
-		for _, v := range vs {
-			if err := w.del(t, v.pk, v.old); err != nil {
+		return nil
+	})
+	if err != nil || len(keys) == 0 {
+		return 0, err
+	}
+	n := 0
+	err = e.update(func(w *writer) error {
+		n = 0
+		if e.lookup(t.name) != t {
+			return nil // deleted or changed meanwhile; the next sweep sees it
+		}
+		for _, k := range keys {
+			old, err := getItem(w.tx, t, k)
+			if err != nil {
 				return err
 			}
+			if old == nil || !expired(old[name], nowSec) {
+				continue // changed since the look
+			}
+			if err := w.del(t, primaryKey{enc: k}, old); err != nil {
+				return err
+			}
+			n++
 		}
-		n = len(vs)
 		return nil
 	})
 	return n, err

@@ -3,8 +3,6 @@ package local
 import (
 	"fmt"
 
-	bolt "go.etcd.io/bbolt"
-
 	"github.com/adjl/adjl/local/internal/attr"
 )
 
@@ -58,7 +56,7 @@ func (e *Engine) updateTable(body []byte) ([]byte, error) {
 		return nil, &apiError{Type: errLimitExceeded, Message: "Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table"}
 	}
 	var d tableDesc
-	_, err := e.alterTable(in.TableName, func(tx *bolt.Tx, t *table, st *storedTable) error {
+	_, err := e.alterTable(in.TableName, func(tx kvTx, t *table, st *storedTable) error {
 		desc := &st.Desc
 		now := e.now()
 		mode := "PROVISIONED"
@@ -141,7 +139,7 @@ func (e *Engine) updateTable(body []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	e.db.View(func(tx *bolt.Tx) error {
+	e.db.View(func(tx kvTx) error {
 		if t := e.lookup(in.TableName); t != nil {
 			d = e.describe(tx, t)
 		}
@@ -174,7 +172,7 @@ func pruneDefinitions(desc *tableDesc) {
 
 // createGSI adds a global secondary index and backfills it from the existing
 // items in the same transaction, so it is ACTIVE when UpdateTable returns.
-func (e *Engine) createGSI(tx *bolt.Tx, t *table, st *storedTable, mode string, newDefs []attributeDefinition, x indexIn) error {
+func (e *Engine) createGSI(tx kvTx, t *table, st *storedTable, mode string, newDefs []attributeDefinition, x indexIn) error {
 	desc := &st.Desc
 	for _, xd := range desc.GlobalSecondaryIndexes {
 		if xd.IndexName == x.IndexName {

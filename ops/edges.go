@@ -30,53 +30,70 @@ func edgeKeys(rel *schema.Relation, from, to string) (schema.Keys, error) {
 	return k, nil
 }
 
-// counterUpdate is one side item's counter change.
+// counterUpdate is one counter item's change: a side item (pk == sk, the
+// counter kept on the entity or role item itself) or a counter shard item
+// (sk = ADJL#COUNT#<counter>#<k>) of a counter spread over several items.
 type counterUpdate struct {
-	key     string // PK = SK = GSI1PK = GSI1SK of the side item
-	entity  string // value of "type" if the item is new
+	pk, sk  string
+	entity  string // value of "type" if a side item is new
 	counter map[string]int
 }
 
-// counterUpdates lists the side items whose counters change by delta when an
-// edge between fromKey and toKey is written or removed. A self-edge touching
-// one item twice becomes one update, as a transaction may touch an item once.
+// counterUpdates lists the counter items that change by delta when an edge
+// between fromKey and toKey is written or removed. A self-edge touching one
+// item twice becomes one update, as a transaction may touch an item once.
 func counterUpdates(rel *schema.Relation, fromKey, toKey string, delta int) []counterUpdate {
 	var ups []counterUpdate
-	add := func(key, entity, counter string) {
-		if counter == "" {
-			return
-		}
-		for i := range ups {
-			if ups[i].key == key {
-				ups[i].counter[counter] += delta
-				return
-			}
-		}
-		ups = append(ups, counterUpdate{key: key, entity: entity, counter: map[string]int{counter: delta}})
-	}
-	add(fromKey, rel.From.Entity.Name, rel.Counters.From)
-	add(toKey, rel.To.Entity.Name, rel.Counters.To)
-	return ups
+	ups = addCounterUpdate(ups, rel, schema.FromEnd, fromKey, toKey, delta)
+	return addCounterUpdate(ups, rel, schema.ToEnd, toKey, fromKey, delta)
 }
 
-// sideUpdate builds the Update of a side item: ADD the counters and make sure
-// the item carries its index keys and type, so a counter item created by the
-// first link is a proper entity (or role) item.
+// addCounterUpdate adds the change of the counter kept at end of rel on key;
+// other is the edge's other key, whose hash picks the counter shard.
+func addCounterUpdate(ups []counterUpdate, rel *schema.Relation, end schema.End, key, other string, delta int) []counterUpdate {
+	name, shards := rel.Counter(end)
+	if name == "" {
+		return ups
+	}
+	entity := rel.From.Entity.Name
+	if end == schema.ToEnd {
+		entity = rel.To.Entity.Name
+	}
+	u := counterUpdate{pk: key, sk: key, entity: entity}
+	if shards > 1 {
+		u.sk, u.entity = schema.CounterSK(name, rel.CounterShard(end, other)), ""
+	}
+	for i := range ups {
+		if ups[i].pk == u.pk && ups[i].sk == u.sk {
+			ups[i].counter[name] += delta
+			return ups
+		}
+	}
+	u.counter = map[string]int{name: delta}
+	return append(ups, u)
+}
+
+// sideUpdate builds the Update of a counter item: ADD the counters. A side
+// item also gets its index keys and type, so a counter item created by the
+// first link is a proper entity (or role) item. A counter shard item gets
+// nothing else: it carries no index keys, so no list ever returns it.
 func (s *Store) sideUpdate(u counterUpdate) (*types.Update, error) {
 	var upd expression.UpdateBuilder
 	for _, name := range sortedKeys(u.counter) {
 		upd = upd.Add(expression.NameNoDotSplit(name), expression.Value(u.counter[name]))
 	}
-	upd = upd.Set(expression.Name(schema.AttrGSI1PK), expression.Value(u.key)).
-		Set(expression.Name(schema.AttrGSI1SK), expression.Value(u.key)).
-		Set(expression.Name(schema.AttrType), expression.IfNotExists(expression.Name(schema.AttrType), expression.Value(u.entity)))
+	if u.pk == u.sk {
+		upd = upd.Set(expression.Name(schema.AttrGSI1PK), expression.Value(u.pk)).
+			Set(expression.Name(schema.AttrGSI1SK), expression.Value(u.pk)).
+			Set(expression.Name(schema.AttrType), expression.IfNotExists(expression.Name(schema.AttrType), expression.Value(u.entity)))
+	}
 	ex, err := expression.NewBuilder().WithUpdate(upd).Build()
 	if err != nil {
 		return nil, fmt.Errorf("build counter update: %w", err)
 	}
 	return &types.Update{
 		TableName:                 aws.String(s.schema.Table.Name),
-		Key:                       keyOf(u.key, u.key),
+		Key:                       keyOf(u.pk, u.sk),
 		UpdateExpression:          ex.Update(),
 		ExpressionAttributeNames:  ex.Names(),
 		ExpressionAttributeValues: ex.Values(),

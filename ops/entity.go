@@ -63,7 +63,8 @@ func (s *Store) PutEntity(ctx context.Context, e *schema.Entity, id string, attr
 }
 
 // GetEntity reads an entity item or a role item (USER#alice, TARGET#alice);
-// the key must carry a prefix of the schema.
+// the key must carry a prefix of the schema. Sharded counters kept on it are
+// read with one more Query and shown summed, as if kept on the item.
 func (s *Store) GetEntity(ctx context.Context, key string, consistent bool) (Item, error) {
 	if _, _, err := s.schema.ResolveKey(key); err != nil {
 		return nil, err
@@ -76,13 +77,17 @@ func (s *Store) GetEntity(ctx context.Context, key string, consistent bool) (Ite
 	if err != nil {
 		return nil, fmt.Errorf("get %s: %w", key, err)
 	}
-	if len(out.Item) == 0 {
+	item, err := s.withCounters(ctx, key, out.Item, consistent)
+	if err != nil {
+		return nil, fmt.Errorf("get %s: %w", key, err)
+	}
+	if len(item) == 0 {
 		if s.explaining() {
 			return nil, nil
 		}
 		return nil, fmt.Errorf("%s: %w", key, ErrItemNotFound)
 	}
-	return out.Item, nil
+	return item, nil
 }
 
 // side is one partition an entity's edges live in: its key under a relation
@@ -181,6 +186,11 @@ func (s *Store) DeleteEntity(ctx context.Context, key string, cascade bool) (Del
 			return rep, fmt.Errorf("delete %s: %w", k, err)
 		}
 		existed = existed || len(out.Attributes) > 0
+		had, err := s.deleteCounterItems(ctx, k)
+		if err != nil {
+			return rep, err
+		}
+		existed = existed || had
 	}
 	if !existed && rep.EdgesRemoved == 0 && !s.explaining() {
 		return rep, fmt.Errorf("%s: %w", rep.Key, ErrItemNotFound)
@@ -266,11 +276,10 @@ func (s *Store) removeEdge(ctx context.Context, sd side, it Item) (bool, error) 
 	pk, sk := sOf(it, schema.AttrPK), sOf(it, schema.AttrSK)
 	rel := sd.rel
 	var ups []counterUpdate
-	if sd.forward && rel.Counters.To != "" {
-		ups = append(ups, counterUpdate{key: sk[len(rel.Edge):], entity: rel.To.Entity.Name, counter: map[string]int{rel.Counters.To: -1}})
-	}
-	if !sd.forward && rel.Counters.From != "" {
-		ups = append(ups, counterUpdate{key: pk, entity: rel.From.Entity.Name, counter: map[string]int{rel.Counters.From: -1}})
+	if sd.forward {
+		ups = addCounterUpdate(ups, rel, schema.ToEnd, sk[len(rel.Edge):], pk, -1)
+	} else {
+		ups = addCounterUpdate(ups, rel, schema.FromEnd, pk, sk[len(rel.Edge):], -1)
 	}
 	in, err := s.deleteEdgeTx(pk, sk, ups)
 	if err != nil {

@@ -363,12 +363,22 @@ func evalCond(expr string, it Item, names map[string]string, values map[string]t
 		}
 		return !eq
 	}
+	if m := reIn.FindStringSubmatch(expr); m != nil {
+		v, ok := it[names[m[1]]]
+		for _, ph := range strings.Split(m[2], ", ") {
+			if ok && sameValue(v, values[ph]) {
+				return true
+			}
+		}
+		return false
+	}
 	panic("fake: unsupported expression " + expr)
 }
 
 var (
 	reFunc = regexp.MustCompile(`^(attribute_exists|attribute_not_exists|begins_with) \((#\d+(?:\.#\d+)?)(?:, (:\d+))?\)$`)
 	reCmp  = regexp.MustCompile(`^(#\d+) (=|<>) (:\d+)$`)
+	reIn   = regexp.MustCompile(`^(#\d+) IN \((:\d+(?:, :\d+)*)\)$`)
 )
 
 // lookup resolves "#0" or "#0.#1" (a map member).
@@ -476,6 +486,9 @@ func applyUpdate(old, key Item, expr string, names map[string]string, values map
 				sum.Add(sum, d)
 				nu[names[n]] = &types.AttributeValueMemberN{Value: sum.RatString()}
 				changed = append(changed, names[n])
+			case "REMOVE":
+				delete(nu, names[part])
+				changed = append(changed, names[part])
 			default:
 				panic("fake: unsupported update clause " + clause)
 			}

@@ -75,6 +75,9 @@ func (s *Store) List(ctx context.Context, q ListQuery) (*Page, error) {
 				return nil, s.listErr(p, err)
 			}
 		}
+		if page.Entity, err = s.withCounters(ctx, p.key, page.Entity, q.Consistent); err != nil {
+			return nil, s.listErr(p, err)
+		}
 	}
 	return page, nil
 }
@@ -112,6 +115,11 @@ func (s *Store) ListAll(ctx context.Context, q ListQuery, emit func(Item) error)
 	entity := m.entity
 	if q.WithEntity && entity == nil && (p.entityGet || q.Cursor != "") {
 		if entity, err = s.entityItem(ctx, p.key, q.Consistent); err != nil {
+			return nil, s.listErr(p, err)
+		}
+	}
+	if q.WithEntity {
+		if entity, err = s.withCounters(ctx, p.key, entity, q.Consistent); err != nil {
 			return nil, s.listErr(p, err)
 		}
 	}

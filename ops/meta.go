@@ -34,6 +34,7 @@ func (s *Store) loadMeta(ctx context.Context, reload bool) error {
 		return fmt.Errorf("read table metadata: %w", err)
 	}
 	s.metaShards = map[string]int{}
+	s.metaReshard = reshardStates(out.Item)
 	s.metaExists = len(out.Item) > 0
 	if m, ok := out.Item[metaShardsAttr].(*types.AttributeValueMemberM); ok {
 		for name, v := range m.Value {
@@ -51,6 +52,10 @@ func (s *Store) loadMeta(ctx context.Context, reload bool) error {
 // shardMismatch is the difference between the schema's and the recorded
 // shard count of rel, or "".
 func (s *Store) shardMismatch(rel *schema.Relation) string {
+	if st, ok := s.metaReshard[rel.Name]; ok {
+		return fmt.Sprintf("relation %s is being resharded from %d to %d shards and the reshard has not finished; run `adjl reshard %s --to %d` to finish it",
+			rel.Name, st.From, st.To, rel.Name, st.To)
+	}
 	got, ok := s.metaShards[rel.Name]
 	if !ok || got == shardsOf(rel) {
 		return ""

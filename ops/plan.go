@@ -140,9 +140,16 @@ func (s *Store) queryInput(dir Direction, rel *schema.Relation, part string, wit
 	}
 	keyCond := expression.Key(pkName).Equal(expression.Value(part))
 	if withEntity {
-		b = b.WithKeyCondition(keyCond).WithFilter(expression.Or(
-			expression.Name(skName).BeginsWith(skPrefix),
-			expression.Name(skName).Equal(expression.Value(part))))
+		// DynamoDB refuses a filter on the queried keys ("Filter Expression can
+		// only contain non-primary key attributes"), so the edges and the
+		// entity item are told apart by their type attribute; isEdge and
+		// isEntity still check the keys of what comes back.
+		entity := rel.From.Entity.Name
+		if dir == Reverse {
+			entity = rel.To.Entity.Name
+		}
+		b = b.WithKeyCondition(keyCond).WithFilter(expression.Name(schema.AttrType).In(
+			expression.Value(rel.Name), expression.Value(entity)))
 	} else {
 		b = b.WithKeyCondition(keyCond.And(expression.Key(skName).BeginsWith(skPrefix)))
 	}

@@ -43,6 +43,9 @@ type Store struct {
 	metaLoaded bool
 	metaExists bool
 	metaShards map[string]int
+	// metaReshard holds the unfinished reshards recorded in the metadata
+	// item, by relation: while one is recorded its edges are in two layouts.
+	metaReshard map[string]reshardState
 
 	// sleep waits between DescribeTable polls; tests replace it.
 	sleep func(d time.Duration) <-chan time.Time

@@ -17,7 +17,21 @@ type KeyError struct {
 }
 
 func (e *KeyError) Error() string {
-	return fmt.Sprintf("key %q: %s (expected %s)", e.Input, e.Reason, e.Want)
+	return fmt.Sprintf("key %q: %s (expected %s)", shortKey(e.Input), e.Reason, e.Want)
+}
+
+// shortKey keeps a message about an oversized key readable: its first 40
+// characters and "...", since the reason already gives its size.
+func shortKey(s string) string {
+	const keep = 40
+	n := 0
+	for i := range s {
+		if n == keep {
+			return s[:i] + "..."
+		}
+		n++
+	}
+	return s
 }
 
 // FromKey returns the full from-side key from a bare id or a prefixed key.

@@ -48,7 +48,7 @@ func TestLoadSchoolExample(t *testing.T) {
 		Edge:       "ENROLL#",
 		Verbs:      Verbs{Link: "enroll", Unlink: "unenroll", Check: "enrolled", Forward: "courses", Reverse: "members"},
 		Attributes: []Attribute{{"grade", KindString}, {"enrolledOn", KindDate}},
-		Counters:   Counters{From: "courseCount", To: "studentCount"},
+		Counters:   Counters{From: "courseCount", To: "studentCount", FromShards: 1, ToShards: 1},
 		Shards:     1,
 	}
 	if !reflect.DeepEqual(r, want) {
@@ -69,7 +69,7 @@ func TestLoadSocialExample(t *testing.T) {
 	if r.Verbs != (Verbs{"follow", "unfollow", "follows", "following", "followers"}) {
 		t.Errorf("verbs = %+v", r.Verbs)
 	}
-	if r.Counters != (Counters{"followingCount", "followerCount"}) {
+	if r.Counters != (Counters{From: "followingCount", To: "followerCount", FromShards: 1, ToShards: 8}) {
 		t.Errorf("counters = %+v", r.Counters)
 	}
 	if !r.From.HasRole() || !r.To.HasRole() {

@@ -62,11 +62,17 @@ func (s *Schema) relationPatterns(r *Relation) []Pattern {
 		reverseKey = fmt.Sprintf("GSI1PK = %s#k AND begins_with(GSI1SK, %q), for k = 0..%d", to, r.From.Prefix, r.Shards-1)
 		reverseNotes = fmt.Sprintf("%d Queries in parallel, one per shard, merged in GSI1SK order behind one cursor; %s", r.Shards, reverseNotes)
 	}
-	entityReverseNotes := "the " + r.To.Prefix + " item and its edges in one read; " + reverseNotes
-	if r.Shards > 1 {
-		entityReverseNotes = fmt.Sprintf("%d shard Queries plus one of GSI1PK = %s for the item itself; %s", r.Shards, to, reverseNotes)
+	entityReverse := Pattern{
+		Name: r.Name + ": reverse list with entity", Command: reverseCmd + " --with-entity", Operation: "Query", Index: ix,
+		KeyCondition: "GSI1PK = " + to, Filter: typeFilter(r.To),
+		Notes: "the " + r.To.Prefix + " item and its edges in one read; " + reverseNotes,
 	}
-	return []Pattern{
+	if r.Shards > 1 {
+		// No shard partition holds the item itself: it is one GetItem more.
+		entityReverse.KeyCondition, entityReverse.Filter = reverseKey, ""
+		entityReverse.Notes = fmt.Sprintf("the %d shard Queries, plus GetItem PK = SK = %s for the item itself; %s", r.Shards, to, reverseNotes)
+	}
+	out := []Pattern{
 		{
 			Name: r.Name + ": forward list", Command: cmd(VerbForward, "list", from), Operation: "Query",
 			KeyCondition: fmt.Sprintf("PK = %s AND begins_with(SK, %q)", from, r.EdgeSKPrefix()),
@@ -81,10 +87,7 @@ func (s *Schema) relationPatterns(r *Relation) []Pattern {
 			Name: r.Name + ": reverse list", Command: reverseCmd, Operation: "Query", Index: ix,
 			KeyCondition: reverseKey, Notes: reverseNotes,
 		},
-		{
-			Name: r.Name + ": reverse list with entity", Command: reverseCmd + " --with-entity", Operation: "Query", Index: ix,
-			KeyCondition: "GSI1PK = " + to, Filter: typeFilter(r.To), Notes: entityReverseNotes,
-		},
+		entityReverse,
 		{
 			Name: r.Name + ": check", Command: cmd(VerbCheck, "check", from, to), Operation: "GetItem",
 			KeyCondition: fmt.Sprintf("PK = %s, SK = %s", from, r.Edge+to),
@@ -93,6 +96,22 @@ func (s *Schema) relationPatterns(r *Relation) []Pattern {
 		r.writePattern(cmd(VerbLink, "link", from, to), true, from, to),
 		r.writePattern(cmd(VerbUnlink, "unlink", from, to), false, from, to),
 	}
+	for _, end := range []End{FromEnd, ToEnd} {
+		name, n := r.Counter(end)
+		if name == "" || n <= 1 {
+			continue
+		}
+		key := from
+		if end == ToEnd {
+			key = to
+		}
+		out = append(out, Pattern{
+			Name: r.Name + ": " + name + " (sharded counter)", Command: "adjl get " + key, Operation: "Query",
+			KeyCondition: fmt.Sprintf("PK = %s AND begins_with(SK, %q)", key, CounterSKPrefix),
+			Notes:        fmt.Sprintf("after the GetItem of the item: one Query reads its %d counter items and adjl shows their sum as %s", n, name),
+		})
+	}
+	return out
 }
 
 // writePattern describes link (add) or unlink: the edge write plus, when the
@@ -105,11 +124,19 @@ func (r *Relation) writePattern(command string, add bool, from, to string) Patte
 	key := fmt.Sprintf("PK = %s, SK = %s", from, r.Edge+to)
 	p := Pattern{Name: name, Command: command, KeyCondition: key}
 	var counters []string
-	if r.Counters.From != "" {
-		counters = append(counters, fmt.Sprintf("ADD %s %s on %s", r.Counters.From, delta, from))
-	}
-	if r.Counters.To != "" {
-		counters = append(counters, fmt.Sprintf("ADD %s %s on %s", r.Counters.To, delta, to))
+	for _, c := range []struct {
+		end       End
+		key, peer string
+	}{{FromEnd, from, to}, {ToEnd, to, from}} {
+		counter, n := r.Counter(c.end)
+		switch {
+		case counter == "":
+		case n > 1:
+			counters = append(counters, fmt.Sprintf("ADD %s %s on PK = %s, SK = %s (j = hash of %s mod %d)",
+				counter, delta, c.key, CounterSKPrefix+counter+Delimiter+"j", c.peer, n))
+		default:
+			counters = append(counters, fmt.Sprintf("ADD %s %s on %s", counter, delta, c.key))
+		}
 	}
 	if len(counters) == 0 {
 		p.Operation = op + "Item"

@@ -10,6 +10,9 @@ import (
 // MaxShards bounds relation.shards: a reverse read fans out to every shard.
 const MaxShards = 64
 
+// MaxCounterShards bounds a counter's shards: reading the count sums them all.
+const MaxCounterShards = 64
+
 const relationExample = `enrollment: {from: student, to: course, edge: "ENROLL#"}`
 
 func (b *builder) relations(rp pair) {
@@ -25,7 +28,7 @@ func (b *builder) relation(rp pair) {
 	if !nameRE.MatchString(name) {
 		c.addf(rp.key.Line, rp.key.Column, "relation name %q must start with a lower-case letter and use only letters, digits, _ and -", name)
 	}
-	r := &Relation{Name: name, Shards: 1}
+	r := &Relation{Name: name, Shards: 1, Counters: Counters{FromShards: 1, ToShards: 1}}
 	src := &relationSrc{key: rp.key, verbs: make(map[VerbKind]*yaml.Node)}
 	b.s.Relations = append(b.s.Relations, r)
 	b.rel[r] = src
@@ -166,15 +169,36 @@ func (b *builder) counters(cp pair, r *Relation, src *relationSrc, what string) 
 	c := b.c
 	f := c.fields(cp.val, what+" counters", "{from: courseCount, to: studentCount}", "from", "to")
 	for _, side := range []struct {
-		field string
-		dst   *string
-		node  **yaml.Node
-	}{{"from", &r.Counters.From, &src.counterFrom}, {"to", &r.Counters.To, &src.counterTo}} {
+		field  string
+		dst    *string
+		shards *int
+		node   **yaml.Node
+	}{{"from", &r.Counters.From, &r.Counters.FromShards, &src.counterFrom}, {"to", &r.Counters.To, &r.Counters.ToShards, &src.counterTo}} {
 		p, ok := f[side.field]
 		if !ok {
 			continue
 		}
-		v, ok := c.str(p, fmt.Sprintf("%s counter %s", what, side.field))
+		sw := fmt.Sprintf("%s counter %s", what, side.field)
+		if v := deref(p.val); v != nil && v.Kind == mappingKind {
+			// {name: followerCount, shards: 8}: a counter spread over shards.
+			cf := c.fields(v, sw, "{name: followerCount, shards: 8}", "name", "shards")
+			c.require(cf, v, sw, [2]string{"name", "name: <counter attribute>"})
+			if sp, ok := cf["shards"]; ok {
+				if n, ok := c.integer(sp, sw+" shards"); ok {
+					if n < 1 || n > MaxCounterShards {
+						c.addf(sp.val.Line, sp.val.Column, "%s: counter shards must be between 1 and %d, not %d (1 keeps the counter on the item itself)", what, MaxCounterShards, n)
+					} else {
+						*side.shards = int(n)
+					}
+				}
+			}
+			np, ok := cf["name"]
+			if !ok {
+				continue
+			}
+			p = np
+		}
+		v, ok := c.str(p, sw)
 		if !ok {
 			continue
 		}

@@ -104,6 +104,10 @@ type Verbs struct {
 type Counters struct {
 	From string // on the from-side item, counts its edges: courseCount
 	To   string // on the to-side item, counts its edges: studentCount
+	// FromShards and ToShards spread a side's counter over that many counter
+	// items (a celebrity's follower count is a hot item otherwise). 1 (or 0,
+	// in schemas built by hand) keeps the counter on the side item itself.
+	FromShards, ToShards int
 }
 
 // Relation is a many-to-many relation stored as one edge item per pair.

@@ -4,8 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
+	"os"
+	"os/exec"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -196,5 +200,78 @@ func TestMedianRunPicksMiddleRate(t *testing.T) {
 	s, rates, errs := medianRun([]runStats{mk(300, 0), mk(100, 1), mk(200, 0)})
 	if s.Requests != 200 || rates != "300, 99, 200" || errs != 1 {
 		t.Errorf("median = %+v, rates %q, errs %d", s, rates, errs)
+	}
+}
+
+func TestPairBenchmarksMatchesSubBenchmarks(t *testing.T) {
+	res := parseBench([]byte(`BenchmarkBatchWriteIngest/file-2     3   5737454 ns/op   4577 items/s
+BenchmarkBatchWriteIngest/memory-2   3    612433 ns/op  41532 items/s
+BenchmarkRawBboltIngest/file-2       3   1022419 ns/op  24740 items/s
+BenchmarkRawBboltIngest/memory-2     3    784402 ns/op  32354 items/s
+BenchmarkBatchWriteIngestOther-2     3    100 ns/op
+`))
+	pairs := pairBenchmarks(res, "BenchmarkBatchWriteIngest", "BenchmarkRawBboltIngest")
+	if len(pairs) != 2 || pairs[0].sub != "file" || pairs[1].sub != "memory" {
+		t.Fatalf("pairs = %+v", pairs)
+	}
+	if r, _ := benchRatio(pairs[1].engine, pairs[1].raw); r < 1.28 || r > 1.29 {
+		t.Errorf("memory ratio = %f, want 41532/32354", r)
+	}
+}
+
+func TestParseStat(t *testing.T) {
+	line := "4242 (python3 (moto) x) S 1 4200 4200 0 -1 4194560 100 0 0 0 250 37 0 0 20 0 3 0 100 0 0"
+	pg, cpu, ok := parseStat(line)
+	if !ok || pg != 4200 || cpu != 287*clockTick {
+		t.Errorf("parseStat = %d, %s, %v; want 4200, 2.87s", pg, cpu, ok)
+	}
+	if _, _, ok := parseStat("garbage"); ok {
+		t.Error("parseStat accepted garbage")
+	}
+}
+
+func TestGroupCPUCountsThisProcess(t *testing.T) {
+	pgid, err := syscall.Getpgid(os.Getpid())
+	if err != nil {
+		t.Skip(err)
+	}
+	cpu := groupCPU(pgid)
+	before := cpu()
+	if before <= 0 {
+		t.Fatalf("group CPU of this process = %s, want > 0", before)
+	}
+	// Spin until the kernel has charged a few clock ticks (bounded: a busy
+	// machine may give this process little CPU).
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); {
+		if cpu() >= before+3*clockTick {
+			return
+		}
+	}
+	t.Errorf("group CPU did not grow while spinning for 5s: %s -> %s", before, cpu())
+}
+
+func TestPollHWMSeesChildPeak(t *testing.T) {
+	// A child that touches ~30 MB, says so, and holds it: the reading must
+	// be near that, not the harness's own size.
+	cmd := exec.Command("python3", "-c", "import sys, time; b = bytearray(30 << 20); b[::4096] = b'x' * len(b[::4096]); print('ready', flush=True); time.sleep(0.5)")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Skip("python3 not available:", err)
+	}
+	done := make(chan struct{})
+	got := make(chan int64, 1)
+	go func() { got <- pollHWM(cmd.Process.Pid, done) }()
+	line := make([]byte, 6)
+	if _, err := io.ReadFull(out, line); err != nil || string(line) != "ready\n" {
+		t.Fatalf("child said %q, %v", line, err)
+	}
+	close(done)
+	peak := <-got
+	cmd.Wait()
+	if peak < 30<<10 || peak > 200<<10 {
+		t.Errorf("peak = %d kB, want about 30 MB plus the interpreter", peak)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -16,12 +17,28 @@ import (
 // and adds the adjl/reference ratios to the report.
 func benchHTTP(ctx context.Context, cfg *config, bin string, binOK bool, rep *report, stderr io.Writer) {
 	const sec = "HTTP workloads (successful req/s, latency p50/p99)"
+	// Servers start in parallel (moto alone takes seconds to import); they
+	// sit idle until their turn.
+	names := strings.Split(cfg.targets, ",")
+	type startResult struct {
+		t   *target
+		err error
+	}
+	results := make([]startResult, len(names))
+	var wg sync.WaitGroup
+	for i, name := range names {
+		names[i] = strings.TrimSpace(name)
+		progress(stderr, "starting %s", names[i])
+		wg.Go(func() {
+			t, err := startTarget(ctx, cfg, names[i], bin, binOK)
+			results[i] = startResult{t, err}
+		})
+	}
+	wg.Wait()
 	started := map[string]*target{}
 	reasons := map[string]string{}
-	for _, name := range strings.Split(cfg.targets, ",") {
-		name = strings.TrimSpace(name)
-		progress(stderr, "starting %s", name)
-		t, err := startTarget(ctx, cfg, name, bin, binOK)
+	for i, name := range names {
+		t, err := results[i].t, results[i].err
 		if err != nil {
 			reasons[name] = err.Error()
 			rep.Notes = append(rep.Notes, fmt.Sprintf("%s not measured: %v", name, err))
@@ -36,8 +53,8 @@ func benchHTTP(ctx context.Context, cfg *config, bin string, binOK bool, rep *re
 	// that a change in the machine's load hits every target alike; each
 	// figure is the round with the median rate.
 	var order []*serverBench
-	for _, name := range strings.Split(cfg.targets, ",") {
-		t := started[strings.TrimSpace(name)]
+	for _, name := range names {
+		t := started[name]
 		if t == nil || ctx.Err() != nil {
 			continue
 		}
@@ -70,9 +87,11 @@ func benchHTTP(ctx context.Context, cfg *config, bin string, binOK bool, rep *re
 		}
 	}
 
-	perSec := map[string]map[string]float64{} // workload -> target -> req/s
+	perSec := map[string]map[string]float64{}       // workload -> target -> req/s
+	cpuPer := map[string]map[string]time.Duration{} // workload -> target -> server CPU per request
 	for _, wl := range []string{wlPut, wlQuery} {
 		perSec[wl] = map[string]float64{}
+		cpuPer[wl] = map[string]time.Duration{}
 		for _, b := range order {
 			runs := rounds[[2]string{wl, b.t.Name}]
 			if len(runs) == 0 {
@@ -82,22 +101,47 @@ func benchHTTP(ctx context.Context, cfg *config, bin string, binOK bool, rep *re
 			detail := fmt.Sprintf("p50 %s  p99 %s  %d requests in %s  harness CPU %.0f%%",
 				fmtDur(s.P50), fmtDur(s.P99), s.Requests, s.Elapsed.Round(time.Millisecond),
 				100*s.ClientCPU.Seconds()/s.Elapsed.Seconds())
+			total := 0
+			for _, r := range runs {
+				total += r.Requests
+			}
+			// Rates count successes only; a target failing more than 0.1% of
+			// its requests is not doing the work and gets no ratio at all.
+			usable := s.Requests > 0 && errs*1000 <= total
+			if s.ServerCPU > 0 {
+				detail += fmt.Sprintf("  server CPU %.0f%% = %s/req", 100*s.ServerCPU.Seconds()/s.Elapsed.Seconds(), fmtDur(s.CPUPerRequest()))
+				if usable {
+					cpuPer[wl][b.t.Name] = s.CPUPerRequest()
+				}
+			}
 			if len(runs) > 1 {
 				detail += "  rounds: " + rates
 			}
 			if errs > 0 {
-				detail += fmt.Sprintf("  %d ERRORS, first: %v", errs, firstErr(runs))
-				rep.Notes = append(rep.Notes, fmt.Sprintf("%s on %s: %d requests failed; first error: %v",
-					wl, b.t.Name, errs, firstErr(runs)))
-				if reasons[b.t.Name] == "" {
-					reasons[b.t.Name] = wl + " had failed requests"
+				detail += fmt.Sprintf("  %d ERRORS", errs)
+				rep.Notes = append(rep.Notes, fmt.Sprintf("%s on %s: %d of %d requests failed (all rounds); first error: %v",
+					wl, b.t.Name, errs, total, firstErr(runs)))
+				if !usable && reasons[b.t.Name] == "" {
+					reasons[b.t.Name] = fmt.Sprintf("%s failed %d of %d requests", wl, errs, total)
 				}
 			}
 			rep.Figures = append(rep.Figures, figure{Section: sec, Name: wl + " · " + b.t.Name,
 				Value: fmtNum(s.PerSec(), "req/s"), Detail: detail})
-			// A run with errors does not count: its rate would flatter the target.
-			if errs == 0 && s.Requests > 0 {
+			if usable {
 				perSec[wl][b.t.Name] = s.PerSec()
+			}
+		}
+	}
+
+	// Server CPU per request: the efficiency behind the rates, much less
+	// sensitive to other work on the machine than req/s. Informational.
+	const effSec = "Server CPU per request (informational: reference CPU/req over adjl CPU/req)"
+	for _, wl := range []string{wlPut, wlQuery} {
+		a := cpuPer[wl]["adjl"]
+		for _, ref := range []string{"moto", "dynalite"} {
+			if r := cpuPer[wl][ref]; a > 0 && r > 0 {
+				rep.Figures = append(rep.Figures, figure{Section: effSec, Name: fmt.Sprintf("%s adjl vs %s", wl, ref),
+					Value: fmtNum(r.Seconds()/a.Seconds(), "x"), Detail: fmt.Sprintf("%s vs %s of server CPU per request", fmtDur(a), fmtDur(r))})
 			}
 		}
 	}
@@ -136,7 +180,7 @@ func startTarget(ctx context.Context, cfg *config, name, bin string, binOK bool)
 			if !serve {
 				return nil, fmt.Errorf("%s has no `local serve --in-memory --addr` command", bin)
 			}
-			return startAdjlServe(ctx, bin, cfg.outDir)
+			return startAdjlServe(ctx, bin, cfg.outDir, "adjl-serve.log")
 		case cfg.adjlMode == "inproc" || cfg.adjlMode == "auto":
 			return startAdjlInProcess(ctx)
 		}

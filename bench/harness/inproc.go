@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"path/filepath"
@@ -55,4 +56,14 @@ func engineIngest(ctx context.Context, dir string, inMemory bool, n, workers int
 	}
 	defer eng.Close()
 	return ingestEdges(ctx, eng.HTTPClient(), n, workers)
+}
+
+// enginePaging runs benchPaging on a fresh in-memory engine in this process.
+func enginePaging(ctx context.Context, n int, stderr io.Writer) (pagingResult, error) {
+	eng, err := local.Open("", local.Options{InMemory: true})
+	if err != nil {
+		return pagingResult{}, fmt.Errorf("open engine: %w", err)
+	}
+	defer eng.Close()
+	return benchPaging(ctx, eng.HTTPClient(), n, stderr)
 }

@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"errors"
+	"io"
 )
 
 // engineLinked reports whether this harness was built with the engine; the
@@ -17,4 +18,8 @@ func startAdjlInProcess(context.Context) (*target, error) { return nil, errNoEng
 
 func engineIngest(context.Context, string, bool, int, int) (ingestResult, error) {
 	return ingestResult{}, errNoEngine
+}
+
+func enginePaging(context.Context, int, io.Writer) (pagingResult, error) {
+	return pagingResult{}, errNoEngine
 }

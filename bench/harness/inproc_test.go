@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"io"
 	"testing"
 	"time"
 )
@@ -48,5 +49,18 @@ func TestEngineIngestWritesEveryItem(t *testing.T) {
 		if res.Items != 1010 || res.PerSec() <= 0 {
 			t.Errorf("inMemory=%v: %+v", inMemory, res)
 		}
+	}
+}
+
+func TestEnginePagingReturnsWholePartition(t *testing.T) {
+	res, err := enginePaging(context.Background(), 12_345, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Items != 12_345 || res.Pages < 2 {
+		t.Errorf("paged %d items in %d pages, want 12345 over several 1 MB pages", res.Items, res.Pages)
+	}
+	if res.LiveBefore == 0 || res.LivePeak < res.LiveBefore {
+		t.Errorf("heap figures: %+v", res)
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"strings"
 	"syscall"
 	"time"
@@ -35,9 +36,12 @@ type config struct {
 	ingestWorker int
 	shardEdges   int
 	rssEdges     int
+	listRuns     int // --all runs per layout; first-page runs are 2n+1
+	memItems     int // items in the partition paged for engine memory
 	sections     string
 	build        bool
 	outDir       string
+	cpuProfile   string
 	root         string // repository root
 }
 
@@ -67,6 +71,19 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err := os.MkdirAll(cfg.outDir, 0o755); err != nil {
 		fmt.Fprintln(stderr, "harness:", err)
 		return 1
+	}
+	if cfg.cpuProfile != "" {
+		f, err := os.Create(cfg.cpuProfile)
+		if err != nil {
+			fmt.Fprintln(stderr, "harness:", err)
+			return 1
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintln(stderr, "harness:", err)
+			return 1
+		}
+		defer pprof.StopCPUProfile()
 	}
 	rep := &report{}
 	start := time.Now()
@@ -103,6 +120,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if want(cfg.sections, "gobench") {
 		benchGoTest(ctx, cfg, rep, stderr)
 	}
+	if want(cfg.sections, "memory") {
+		benchEngineMemory(ctx, cfg, rep, stderr)
+	}
 	if want(cfg.sections, "shard") {
 		benchShard(ctx, cfg, bin, binOK, rep, stderr)
 	}
@@ -131,7 +151,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.BoolVar(&cfg.quick, "quick", false, "CI smoke mode: small budgets, finishes in under 60 s")
 	fs.StringVar(&cfg.adjlMode, "adjl", "auto", "how to run adjl: serve (`adjl local serve --in-memory`), inproc (engine inside the harness), auto (serve if the binary has it)")
 	fs.StringVar(&cfg.targets, "targets", "adjl,moto,dynalite", "HTTP targets to measure")
-	fs.StringVar(&cfg.sections, "only", "http,ingest,gobench,shard", "sections to run")
+	fs.StringVar(&cfg.sections, "only", "http,ingest,gobench,memory,shard", "sections to run")
 	fs.IntVar(&cfg.clients, "clients", 4, "concurrent clients for the HTTP workloads")
 	fs.IntVar(&cfg.rounds, "rounds", 0, "rounds over all targets; each figure is the median round (default 3, quick 1)")
 	dur := fs.Duration("duration", 0, "time per HTTP run (default 5s, quick 1.5s)")
@@ -139,9 +159,11 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.IntVar(&cfg.ingestItems, "ingest-items", 0, "items per in-memory ingest run; the data-file run writes a tenth (default 500000, quick 20000)")
 	fs.IntVar(&cfg.ingestWorker, "ingest-workers", 2, "concurrent BatchWriteItem callers for ingest")
 	fs.IntVar(&cfg.shardEdges, "shard-edges", 0, "edges for the sharded listing (default 100000, quick 5000)")
-	fs.IntVar(&cfg.rssEdges, "rss-edges", 0, "edges for the streaming peak-memory run (default 1000000, quick 0 = skipped)")
+	fs.IntVar(&cfg.rssEdges, "rss-edges", 0, "edges for the streaming peak-memory run (default 1000000; quick mode and negative values skip it)")
+	fs.IntVar(&cfg.memItems, "mem-items", 0, "items in the partition paged for the engine-memory check (default 1000000; quick mode and negative values skip it)")
 	fs.BoolVar(&cfg.build, "build", true, "build bench/out/adjl from the repository before measuring")
 	fs.StringVar(&cfg.outDir, "out", "", "output directory (default <repo>/bench/out)")
+	fs.StringVar(&cfg.cpuProfile, "cpuprofile", "", "write the harness's CPU profile here (with -adjl inproc it includes the engine)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -161,6 +183,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		cfg.run = budget{Requests: 20_000, Duration: 1500 * time.Millisecond}
 		cfg.ingestItems = orDefault(cfg.ingestItems, 20_000)
 		cfg.shardEdges = orDefault(cfg.shardEdges, 5_000)
+		cfg.listRuns = 3
 	} else {
 		cfg.rounds = orDefault(cfg.rounds, 3)
 		cfg.otherEdges = 1000
@@ -168,7 +191,13 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		cfg.run = budget{Requests: 200_000, Duration: 5 * time.Second}
 		cfg.ingestItems = orDefault(cfg.ingestItems, 500_000)
 		cfg.shardEdges = orDefault(cfg.shardEdges, 100_000)
-		cfg.rssEdges = orDefault(cfg.rssEdges, 1_000_000)
+		cfg.listRuns = 5
+		if cfg.rssEdges == 0 {
+			cfg.rssEdges = 1_000_000
+		}
+		if cfg.memItems == 0 {
+			cfg.memItems = 1_000_000
+		}
 	}
 	if *dur > 0 {
 		cfg.run.Duration = *dur

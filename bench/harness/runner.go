@@ -26,6 +26,18 @@ type runStats struct {
 	// generator's share of the two cores (and the server's too when the
 	// engine runs in process).
 	ClientCPU time.Duration
+	// ServerCPU is the CPU time the server's processes used during the run
+	// (0 when the server runs inside the harness).
+	ServerCPU time.Duration
+}
+
+// CPUPerRequest is the server's CPU time per successful request.
+func (s runStats) CPUPerRequest() time.Duration {
+	ok := s.Requests - s.Errors
+	if ok <= 0 || s.ServerCPU <= 0 {
+		return 0
+	}
+	return s.ServerCPU / time.Duration(ok)
 }
 
 // PerSec is the throughput of successful requests.

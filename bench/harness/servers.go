@@ -20,6 +20,8 @@ type target struct {
 	Endpoint string // http://127.0.0.1:PORT
 	Detail   string // how it was started, for the report
 	stop     func() error
+	cpu      func() time.Duration // CPU used so far by the server's processes; nil in process
+	pid      int                  // server process (and group) id; 0 in process
 }
 
 // Stop ends the target's server and waits for it.
@@ -46,10 +48,10 @@ func freePort() (int, error) {
 // startProcess runs a server in its own process group (so its children die
 // with it), logging to logPath, and waits until ready answers or the process
 // exits.
-func startProcess(ctx context.Context, name string, logPath string, ready func(context.Context) error, argv ...string) (func() error, error) {
+func startProcess(ctx context.Context, name string, logPath string, ready func(context.Context) error, argv ...string) (stop func() error, pid int, err error) {
 	logf, err := os.Create(logPath)
 	if err != nil {
-		return nil, fmt.Errorf("create %s log: %w", name, err)
+		return nil, 0, fmt.Errorf("create %s log: %w", name, err)
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Stdout = logf
@@ -58,11 +60,11 @@ func startProcess(ctx context.Context, name string, logPath string, ready func(c
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {
 		logf.Close()
-		return nil, fmt.Errorf("start %s: %w", name, err)
+		return nil, 0, fmt.Errorf("start %s: %w", name, err)
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
-	stop := func() error {
+	stop = func() error {
 		defer logf.Close()
 		select {
 		case <-exited:
@@ -84,18 +86,18 @@ func startProcess(ctx context.Context, name string, logPath string, ready func(c
 		select {
 		case err := <-exited:
 			logf.Close()
-			return nil, fmt.Errorf("%s exited before it was ready (%v); see %s", name, err, logPath)
+			return nil, 0, fmt.Errorf("%s exited before it was ready (%v); see %s", name, err, logPath)
 		default:
 		}
 		rctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 		err := ready(rctx)
 		cancel()
 		if err == nil {
-			return stop, nil
+			return stop, cmd.Process.Pid, nil
 		}
 		if time.Now().After(deadline) || ctx.Err() != nil {
 			stop()
-			return nil, fmt.Errorf("%s not ready after 60s: %w; see %s", name, err, logPath)
+			return nil, 0, fmt.Errorf("%s not ready after 60s: %w; see %s", name, err, logPath)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
@@ -122,12 +124,12 @@ func startMoto(ctx context.Context, outDir string) (*target, error) {
 		return nil, err
 	}
 	ep := "http://127.0.0.1:" + strconv.Itoa(port)
-	stop, err := startProcess(ctx, "moto_server", filepath.Join(outDir, "moto.log"), sdkReady(ep),
+	stop, pid, err := startProcess(ctx, "moto_server", filepath.Join(outDir, "moto.log"), sdkReady(ep),
 		bin, "-H", "127.0.0.1", "-p", strconv.Itoa(port))
 	if err != nil {
 		return nil, err
 	}
-	return &target{Name: "moto", Endpoint: ep, Detail: "moto_server " + motoVersion(), stop: stop}, nil
+	return &target{Name: "moto", Endpoint: ep, Detail: "moto_server " + motoVersion(), stop: stop, cpu: groupCPU(pid), pid: pid}, nil
 }
 
 // motoVersion asks the installed moto for its version, for the report.
@@ -155,29 +157,29 @@ func startDynalite(ctx context.Context, benchDir, outDir string) (*target, error
 		return nil, err
 	}
 	ep := "http://127.0.0.1:" + strconv.Itoa(port)
-	stop, err := startProcess(ctx, "dynalite", filepath.Join(outDir, "dynalite.log"), sdkReady(ep),
+	stop, pid, err := startProcess(ctx, "dynalite", filepath.Join(outDir, "dynalite.log"), sdkReady(ep),
 		node, script, "--host", "127.0.0.1", "--port", strconv.Itoa(port),
 		"--createTableMs", "0", "--deleteTableMs", "0", "--updateTableMs", "0")
 	if err != nil {
 		return nil, err
 	}
-	return &target{Name: "dynalite", Endpoint: ep, Detail: "dynalite " + dynaliteVersion(benchDir) + " (memory)", stop: stop}, nil
+	return &target{Name: "dynalite", Endpoint: ep, Detail: "dynalite " + dynaliteVersion(benchDir) + " (memory)", stop: stop, cpu: groupCPU(pid), pid: pid}, nil
 }
 
 // startAdjlServe starts `adjl local serve --in-memory` from the built binary.
-func startAdjlServe(ctx context.Context, bin, outDir string) (*target, error) {
+func startAdjlServe(ctx context.Context, bin, outDir, logName string) (*target, error) {
 	port, err := freePort()
 	if err != nil {
 		return nil, err
 	}
 	addr := "127.0.0.1:" + strconv.Itoa(port)
 	ep := "http://" + addr
-	stop, err := startProcess(ctx, "adjl local serve", filepath.Join(outDir, "adjl-serve.log"), sdkReady(ep),
+	stop, pid, err := startProcess(ctx, "adjl local serve", filepath.Join(outDir, logName), sdkReady(ep),
 		bin, "local", "serve", "--in-memory", "--addr", addr)
 	if err != nil {
 		return nil, err
 	}
-	return &target{Name: "adjl", Endpoint: ep, Detail: "adjl local serve --in-memory", stop: stop}, nil
+	return &target{Name: "adjl", Endpoint: ep, Detail: "adjl local serve --in-memory", stop: stop, cpu: groupCPU(pid), pid: pid}, nil
 }
 
 // hasServe reports whether the adjl binary has the `local serve` command.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -86,7 +87,7 @@ func (b *serverBench) round(ctx context.Context, r int, warm, run budget) []serv
 		}
 	}
 	runConcurrent(ctx, len(b.cs), warm, put(r*1_000_000+900_000))
-	putStats := runConcurrent(ctx, len(b.cs), run, put(r*1_000_000))
+	putStats := b.measure(ctx, run, put(r*1_000_000))
 
 	// (b) one-page GSI Query of a partition with more than a page of edges.
 	query := func(ctx context.Context, c, _ int) error {
@@ -107,10 +108,23 @@ func (b *serverBench) round(ctx context.Context, r int, warm, run budget) []serv
 		return nil
 	}
 	runConcurrent(ctx, len(b.cs), warm, query)
-	queryStats := runConcurrent(ctx, len(b.cs), run, query)
+	queryStats := b.measure(ctx, run, query)
 
 	return []serverRun{
 		{Workload: wlPut, Target: b.t.Name, Stats: putStats},
 		{Workload: wlQuery, Target: b.t.Name, Stats: queryStats},
 	}
+}
+
+// measure is runConcurrent plus the server's CPU time over the run.
+func (b *serverBench) measure(ctx context.Context, run budget, op func(ctx context.Context, client, seq int) error) runStats {
+	var cpu0 time.Duration
+	if b.t.cpu != nil {
+		cpu0 = b.t.cpu()
+	}
+	st := runConcurrent(ctx, len(b.cs), run, op)
+	if b.t.cpu != nil {
+		st.ServerCPU = b.t.cpu() - cpu0
+	}
+	return st
 }

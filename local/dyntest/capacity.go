@@ -74,6 +74,27 @@ func (s *suite) testCapacity(t *testing.T) {
 			check(aws.ToFloat64(out.ConsumedCapacity.CapacityUnits), w)
 		}
 	}
+	// ReturnConsumedCapacity=INDEXES splits a write into the table's and each
+	// GSI's units: an indexed 100-byte item is 1 + 1.
+	gt := s.table(t, withGSI)
+	pout, err := s.c.PutItem(s.ctx(t), &dynamodb.PutItemInput{TableName: aws.String(gt),
+		Item:                   item{"pk": vS("i"), "sk": vS("1"), "gpk": vS("g"), "gsk": vS("1")},
+		ReturnConsumedCapacity: types.ReturnConsumedCapacityIndexes})
+	must(t, err, "PutItem INDEXES")
+	sum, tu, gu := -1.0, -1.0, -1.0
+	if cc := pout.ConsumedCapacity; cc != nil {
+		sum = aws.ToFloat64(cc.CapacityUnits)
+		if cc.Table != nil {
+			tu = aws.ToFloat64(cc.Table.CapacityUnits)
+		}
+		if g, ok := cc.GlobalSecondaryIndexes["gsi1"]; ok {
+			gu = aws.ToFloat64(g.CapacityUnits)
+		}
+	}
+	if !s.quirks.Has(QuirkCapacityUnitsApprox) {
+		s.documented(t, QuirkNoIndexCapacity, sum == 2 && tu == 1 && gu == 1,
+			"INDEXES capacity: total %v table %v gsi1 %v, want 2, 1, 1", sum, tu, gu)
+	}
 	if !s.quirks.Has(QuirkNoTransactions) {
 		out, err := s.c.TransactWriteItems(s.ctx(t), &dynamodb.TransactWriteItemsInput{ReturnConsumedCapacity: total,
 			TransactItems: []types.TransactWriteItem{

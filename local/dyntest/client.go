@@ -46,6 +46,7 @@ var MotoQuirks = Quirks{
 	QuirkUnknownIndexNotFound:         true,
 	QuirkScanCountReturnsItems:        true,
 	QuirkScanSegmentsUnchecked:        true,
+	QuirkScanTotalSegmentsUnbounded:   true,
 	QuirkIndexKeyTypeUnchecked:        true,
 	QuirkBatchWriteLimitUnchecked:     true,
 	QuirkBatchWriteDuplicatesAccepted: true,
@@ -58,7 +59,31 @@ var MotoQuirks = Quirks{
 	QuirkTagsNotOverwritten:           true,
 	QuirkScanNoExactLimitLEK:          true,
 	QuirkNoTransactionSizeLimit:       true,
+	QuirkTransactGetLimit25:           true,
+	QuirkLostUpdates:                  true,
+	QuirkAttributeTypeUnchecked:       true,
+	QuirkNestingUnchecked:             true,
+	QuirkIndexSelectUnchecked:         true,
 }
 
-// DynaliteQuirks are dynalite's known deviations; it has no transactions.
-var DynaliteQuirks = Quirks{QuirkNoTransactions: true}
+// DynaliteQuirks are dynalite 4.x's known deviations (it has no
+// transactions and no TTL).
+var DynaliteQuirks = Quirks{
+	QuirkNoTransactions:                true,
+	QuirkValidationMessages:            true,
+	QuirkNoReturnValuesOnCCF:           true,
+	QuirkDocumentEqualityUnsupported:   true,
+	QuirkRemoveListIndexesSequential:   true,
+	QuirkNumberLimitsUnchecked:         true,
+	QuirkKeySizeUnchecked:              true,
+	QuirkSelectProjectionUnchecked:     true,
+	QuirkScanSegmentPairUnchecked:      true,
+	QuirkScanTotalSegmentsUnbounded:    true,
+	QuirkGSIScanConsistentReadAccepted: true,
+	QuirkIndexKeyEmptyAccepted:         true,
+	QuirkGSICreateNeedsThroughput:      true,
+	QuirkNoTTL:                         true,
+	QuirkCreateTableTagsIgnored:        true,
+	QuirkNoIndexCapacity:               true,
+	QuirkNestingUnchecked:              true,
+}

@@ -8,6 +8,12 @@
 //
 // Every subtest creates its own uniquely named tables and deletes them, so a
 // target can be shared with other tests and runs are independent.
+//
+// The entry points live in package local (conformance_test.go):
+//
+//	go test ./local -run TestConformanceEmbedded
+//	ADJL_TEST_ENDPOINT=http://127.0.0.1:5000 go test ./local -run TestConformanceMoto
+//	ADJL_TEST_DYNALITE=http://127.0.0.1:4567 go test ./local -run TestConformanceDynalite
 package dyntest
 
 import (
@@ -55,6 +61,7 @@ func Run(t *testing.T, target Target) {
 	t.Run("Indexes", s.testIndexes)
 	t.Run("Batch", s.testBatch)
 	t.Run("Transactions", s.testTransactions)
+	t.Run("Concurrency", s.testConcurrency)
 	t.Run("Capacity", s.testCapacity)
 	t.Run("TTLAndTags", s.testTTLAndTags)
 }

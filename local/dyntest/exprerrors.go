@@ -57,6 +57,8 @@ var exprErrCases = []exprErrCase{
 		frag: "The document path provided in the update expression is invalid for update"},
 	{name: "IndexOnNonList", update: "SET s[0] = :v", vals: item{":v": vN("1")},
 		frag: "The document path provided in the update expression is invalid for update"},
+	{name: "InvalidAttributeType", update: "SET x = :v", cond: "attribute_type(n, :t)", vals: item{":v": vN("1"), ":t": vS("X")},
+		frag: "Invalid attribute type name", quirk: QuirkAttributeTypeUnchecked},
 	{name: "RepeatedClause", update: "SET x = :v SET y = :v", vals: item{":v": vN("1")},
 		frag: "can only be used once"},
 }

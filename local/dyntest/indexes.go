@@ -125,10 +125,7 @@ func (s *suite) testIndexes(t *testing.T) {
 		s.refused(t, QuirkIndexKeyTypeUnchecked, err, "Type mismatch for Index Key")
 		_, err = s.c.PutItem(s.ctx(t), &dynamodb.PutItemInput{TableName: aws.String(tb),
 			Item: item{"pk": vS("1"), "sk": vS("a"), "gpk": vS(""), "gsk": vS("x")}})
-		if s.quirks.Has(QuirkIndexKeyTypeUnchecked) {
-			return // the first check already asserted the deviation
-		}
-		s.wantValidation(t, err)
+		s.refused(t, QuirkIndexKeyEmptyAccepted, err)
 	})
 
 	// Projections: KEYS_ONLY returns table and index keys; INCLUDE adds the
@@ -151,6 +148,12 @@ func (s *suite) testIndexes(t *testing.T) {
 			must(t, err, "Query "+ix)
 			wantItems(t, "projection of "+ix, out.Items, []item{want})
 		}
+		// "Global secondary index queries cannot fetch attributes from the
+		// parent table": Select=ALL_ATTRIBUTES on a KEYS_ONLY index is refused.
+		// https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_Query.html#DDB-Query-request-Select
+		_, err := s.c.Query(s.ctx(t), &dynamodb.QueryInput{TableName: aws.String(tb), IndexName: aws.String("keys"),
+			Select: types.SelectAllAttributes, KeyConditionExpression: aws.String("gpk = :g"), ExpressionAttributeValues: item{":g": vS("G")}})
+		s.refused(t, QuirkIndexSelectUnchecked, err)
 	})
 
 	// UpdateTable adds a GSI to a table with data: the index backfills

@@ -6,6 +6,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // testLimits: "The maximum item size in DynamoDB is 400 KB, which includes
@@ -30,6 +31,23 @@ func (s *suite) testLimits(t *testing.T) {
 		}
 		s.wantValidation(t, errHash, "Size of hashkey has exceeded the maximum size limit of")
 		s.wantValidation(t, errRange, "Aggregated size of all range keys has exceeded the size limit of 1024 bytes")
+	})
+
+	// "DynamoDB supports nested attributes up to 32 levels deep."
+	t.Run("Nesting", func(t *testing.T) {
+		tb := s.table(t, hashOnly)
+		nest := func(depth int) types.AttributeValue {
+			v := vS("leaf")
+			for range depth {
+				v = vM(item{"m": v})
+			}
+			return v
+		}
+		_, err := s.c.PutItem(s.ctx(t), &dynamodb.PutItemInput{TableName: aws.String(tb), Item: item{"pk": vS("ok"), "d": nest(20)}})
+		must(t, err, "20 levels")
+		wantItem(t, "20 levels", s.get(t, tb, item{"pk": vS("ok")}), item{"pk": vS("ok"), "d": nest(20)})
+		_, err = s.c.PutItem(s.ctx(t), &dynamodb.PutItemInput{TableName: aws.String(tb), Item: item{"pk": vS("deep"), "d": nest(40)}})
+		s.refused(t, QuirkNestingUnchecked, err, "Nesting Levels have exceeded supported limits")
 	})
 
 	t.Run("ItemSize", func(t *testing.T) {

@@ -252,6 +252,12 @@ func (s *suite) testQuery(t *testing.T) {
 				in.FilterExpression = aws.String("sk > :s")
 				return in
 			}(), "Filter Expression can only contain non-primary key attributes", QuirkQueryValidationLax},
+			// ExclusiveStartKey must be a full key of the table.
+			{"PartialExclusiveStartKey", func() dynamodb.QueryInput {
+				in := q("pk = :p", item{":p": vS("p")})
+				in.ExclusiveStartKey = item{"pk": vS("p")}
+				return in
+			}(), "", QuirkServerErrorOnBadInput},
 			{"UnknownIndex", func() dynamodb.QueryInput {
 				in := q("pk = :p", item{":p": vS("p")})
 				in.IndexName = aws.String("nope")

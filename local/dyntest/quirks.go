@@ -63,6 +63,12 @@ const (
 	// sizes as documented (1 WCU per 1 KB written, 0.5 RCU per 4 KB for an
 	// eventually consistent read).
 	QuirkCapacityUnitsApprox Quirk = "CapacityUnitsApprox"
+	// QuirkNoIndexCapacity: writes to an indexed table consume no GSI
+	// capacity (ReturnConsumedCapacity=INDEXES shows none for the index).
+	QuirkNoIndexCapacity Quirk = "NoIndexCapacity"
+	// QuirkLostUpdates: concurrent writes to one item can be lost (the
+	// target is not atomic per item). Nondeterministic, so only logged.
+	QuirkLostUpdates Quirk = "LostUpdates"
 	// QuirkItemSizeBoundary: an item of exactly 400 KB (names + values) is
 	// refused or a 400 KB + 1 byte item is accepted.
 	QuirkItemSizeBoundary Quirk = "ItemSizeBoundary"
@@ -93,7 +99,8 @@ const (
 	// attribute) fail the request with an HTTP 500 instead.
 	QuirkConditionServerError Quirk = "ConditionServerError"
 	// QuirkServerErrorOnBadInput: some invalid requests (malformed condition,
-	// undefined name placeholder, OR in a key condition, Limit 0) fail with an
+	// undefined name placeholder, OR in a key condition, Limit 0, a partial
+	// ExclusiveStartKey) fail with an
 	// HTTP 500 instead of a ValidationException.
 	QuirkServerErrorOnBadInput Quirk = "ServerErrorOnBadInput"
 	// QuirkUnusedPlaceholdersOnReads: unused ExpressionAttributeValues are
@@ -121,12 +128,26 @@ const (
 	// QuirkScanCountReturnsItems: Scan with Select=COUNT returns the items
 	// ("Returns the number of matching items, rather than the matching items").
 	QuirkScanCountReturnsItems Quirk = "ScanCountReturnsItems"
-	// QuirkScanSegmentsUnchecked: a negative Segment or TotalSegments above
-	// 1,000,000 is accepted.
+	// QuirkScanSegmentsUnchecked: a negative Segment is accepted.
 	QuirkScanSegmentsUnchecked Quirk = "ScanSegmentsUnchecked"
+	// QuirkScanTotalSegmentsUnbounded: TotalSegments above 1,000,000 is
+	// accepted.
+	QuirkScanTotalSegmentsUnbounded Quirk = "ScanTotalSegmentsUnbounded"
 	// QuirkIndexKeyTypeUnchecked: an item whose GSI key attribute has the
-	// wrong type (or is an empty string) is accepted instead of refused.
+	// wrong type is accepted instead of refused.
 	QuirkIndexKeyTypeUnchecked Quirk = "IndexKeyTypeUnchecked"
+	// QuirkIndexKeyEmptyAccepted: an item whose GSI key attribute is an
+	// empty string is accepted ("key attributes ... cannot be empty").
+	QuirkIndexKeyEmptyAccepted Quirk = "IndexKeyEmptyAccepted"
+	// QuirkIndexSelectUnchecked: Select=ALL_ATTRIBUTES on a GSI that does
+	// not project all attributes is accepted.
+	QuirkIndexSelectUnchecked Quirk = "IndexSelectUnchecked"
+	// QuirkAttributeTypeUnchecked: attribute_type with an unknown type name
+	// evaluates to false instead of being a ValidationException.
+	QuirkAttributeTypeUnchecked Quirk = "AttributeTypeUnchecked"
+	// QuirkNestingUnchecked: documents nested deeper than 32 levels are
+	// accepted.
+	QuirkNestingUnchecked Quirk = "NestingUnchecked"
 	// QuirkBatchWriteLimitUnchecked: more than 25 requests in one
 	// BatchWriteItem are accepted.
 	QuirkBatchWriteLimitUnchecked Quirk = "BatchWriteLimitUnchecked"
@@ -158,8 +179,8 @@ const (
 	// elements one after the other (the second index sees the shifted list)
 	// instead of both indexes naming elements of the original list.
 	QuirkRemoveListIndexesSequential Quirk = "RemoveListIndexesSequential"
-	// QuirkScanSegmentPairUnchecked: Segment without TotalSegments (or the
-	// reverse) is accepted.
+	// QuirkScanSegmentPairUnchecked: Segment without TotalSegments is
+	// accepted.
 	QuirkScanSegmentPairUnchecked Quirk = "ScanSegmentPairUnchecked"
 	// QuirkGSIScanConsistentReadAccepted: Scan of a GSI with ConsistentRead
 	// is accepted ("The ConsistentRead parameter is not supported on global
@@ -168,11 +189,13 @@ const (
 	// QuirkGSICreateNeedsThroughput: UpdateTable creating a GSI on an
 	// on-demand table demands ProvisionedThroughput.
 	QuirkGSICreateNeedsThroughput Quirk = "GSICreateNeedsThroughput"
-	// QuirkNoTTL: UpdateTimeToLive / DescribeTimeToLive are unknown
-	// operations.
+	// QuirkNoTTL: UpdateTimeToLive is an unknown operation.
 	QuirkNoTTL Quirk = "NoTTL"
 	// QuirkCreateTableTagsIgnored: CreateTable's Tags are not stored.
 	QuirkCreateTableTagsIgnored Quirk = "CreateTableTagsIgnored"
+	// QuirkTransactGetLimit25: TransactGetItems refuses more than 25 items
+	// (DynamoDB's limit is 100).
+	QuirkTransactGetLimit25 Quirk = "TransactGetLimit25"
 	// QuirkValidationMessages: error types match but the messages differ
 	// from DynamoDB's, so message fragments are not compared.
 	QuirkValidationMessages Quirk = "ValidationMessages"

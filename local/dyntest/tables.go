@@ -197,6 +197,39 @@ func (s *suite) testTables(t *testing.T) {
 		}
 	})
 
+	// BillingMode PAY_PER_REQUEST takes no ProvisionedThroughput; PROVISIONED
+	// requires it.
+	// https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_CreateTable.html#DDB-CreateTable-request-ProvisionedThroughput
+	t.Run("BillingModes", func(t *testing.T) {
+		pt := &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(2), WriteCapacityUnits: aws.Int64(4)}
+		prov := s.tableName(t)
+		in := createInput(prov, hashOnly)
+		in.BillingMode, in.ProvisionedThroughput = types.BillingModeProvisioned, pt
+		_, err := s.c.CreateTable(s.ctx(t), in)
+		must(t, err, "CreateTable PROVISIONED")
+		s.dropLater(t, prov)
+		d := s.waitActive(t, prov)
+		if d.ProvisionedThroughput == nil || aws.ToInt64(d.ProvisionedThroughput.ReadCapacityUnits) != 2 ||
+			aws.ToInt64(d.ProvisionedThroughput.WriteCapacityUnits) != 4 {
+			t.Errorf("ProvisionedThroughput = %+v, want 2/4", d.ProvisionedThroughput)
+		}
+		for name, mut := range map[string]func(*dynamodb.CreateTableInput){
+			"OnDemandWithThroughput": func(in *dynamodb.CreateTableInput) { in.ProvisionedThroughput = pt },
+			"ProvisionedWithout":     func(in *dynamodb.CreateTableInput) { in.BillingMode = types.BillingModeProvisioned },
+		} {
+			n := s.tableName(t)
+			in := createInput(n, hashOnly)
+			mut(in)
+			_, err := s.c.CreateTable(s.ctx(t), in)
+			if err == nil {
+				s.dropLater(t, n)
+			}
+			if !s.wantValidation(t, err) {
+				t.Logf("(%s)", name)
+			}
+		}
+	})
+
 	// LSIs are created with the table and share its partition key.
 	// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LSI.html
 	t.Run("LocalSecondaryIndex", func(t *testing.T) {

@@ -199,5 +199,21 @@ func (s *suite) testTransactions(t *testing.T) {
 		_, err = s.c.TransactGetItems(s.ctx(t), &dynamodb.TransactGetItemsInput{TransactItems: []types.TransactGetItem{
 			{Get: &types.Get{TableName: aws.String(a + "-missing"), Key: item{"pk": vS("1")}}}}})
 		wantTyped[*types.ResourceNotFoundException](t, err)
+		// "An ordered array of up to 100 TransactGetItem objects".
+		var gets []types.TransactGetItem
+		for i := range 101 {
+			gets = append(gets, types.TransactGetItem{Get: &types.Get{TableName: aws.String(a), Key: item{"pk": vS(fmt.Sprint(i))}}})
+		}
+		_, err = s.c.TransactGetItems(s.ctx(t), &dynamodb.TransactGetItemsInput{TransactItems: gets})
+		s.wantValidation(t, err, "Member must have length less than or equal to 100")
+		out, err = s.c.TransactGetItems(s.ctx(t), &dynamodb.TransactGetItemsInput{TransactItems: gets[:100]})
+		if s.quirks.Has(QuirkTransactGetLimit25) {
+			s.documented(t, QuirkTransactGetLimit25, err == nil, "")
+			return
+		}
+		must(t, err, "TransactGetItems 100")
+		if len(out.Responses) != 100 || showItem(out.Responses[1].Item) != showItem(item{"pk": vS("1"), "v": vS("one"), "w": vS("W")}) {
+			t.Errorf("100-get transaction: %d responses", len(out.Responses))
+		}
 	})
 }

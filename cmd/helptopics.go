@@ -1,0 +1,53 @@
+package cmd
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// exitCodeDocs is the exit-code table as users read it (adjl help
+// exit-codes); ExitCode is the code that decides them.
+var exitCodeDocs = []struct {
+	code    int
+	meaning string
+	example string
+}{
+	{ExitOK, "success; a check verb found the edge", "adjl enrolled STU#a91 CRS#math204"},
+	{ExitFalse, "a check verb found no edge; get/delete found no item", "adjl get STU#nobody"},
+	{ExitUsage, "usage or input error: bad argument, flag, key, --set value or cursor; nothing was sent", "adjl enroll CRS#math204 STU#a91"},
+	{ExitSchema, "invalid schema file (each problem is printed as file:line:col)", "adjl --schema broken.yaml schema validate"},
+	{ExitTable, "table missing, or different from the schema", "adjl members CRS#math204 (before adjl table create)"},
+	{ExitConflict, "conditional conflict: the entity still has edges, or a transaction conflicted", "adjl delete STU#a91 (without --cascade)"},
+	{ExitUnreachable, "backend unreachable or unauthorised; local data file locked or unopenable", "adjl --endpoint http://127.0.0.1:1 get STU#a91"},
+	{ExitThrottled, "throttled after the SDK's retries (retry later, or raise the table's capacity)", ""},
+	{ExitInternal, "internal error: a bug in adjl, please report it", ""},
+	{ExitInterrupted, "interrupted (Ctrl-C or SIGTERM)", ""},
+}
+
+// exitCodesHelp renders exitCodeDocs for the help topic.
+func exitCodesHelp() string {
+	var b strings.Builder
+	b.WriteString("adjl's exit code tells a script what happened; the message on stderr says why\nand, where it can, how to fix it.\n\n  code  meaning\n")
+	for _, d := range exitCodeDocs {
+		fmt.Fprintf(&b, "  %4d  %s\n", d.code, d.meaning)
+		if d.example != "" {
+			fmt.Fprintf(&b, "        e.g. %s\n", d.example)
+		}
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// newExitCodesTopic is a help topic (no Run): `adjl help exit-codes`.
+func newExitCodesTopic() *cobra.Command {
+	return &cobra.Command{
+		Use:   "exit-codes",
+		Short: "What adjl's exit codes mean (0 ok, 1 no, 2 usage, 3 schema, 4 table, ...)",
+		Long:  exitCodesHelp(),
+		Example: withExamples(
+			"adjl help exit-codes",
+			"adjl enrolled STU#a91 CRS#math204 && echo linked",
+		),
+	}
+}

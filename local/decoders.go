@@ -1,0 +1,331 @@
+package local
+
+import "github.com/adjl/adjl/local/internal/attr"
+
+// Hand-written decoders of the hot requests (see jreader). Unknown members
+// are skipped, as encoding/json does.
+
+func skipField(r *jreader) error {
+	_, err := r.skip()
+	return err
+}
+
+// common reads the members shared by the item write operations.
+type writeCommon struct {
+	tableName *string
+	cond      **string
+	names     *map[string]string
+	values    *attr.Item
+	rv        *string
+	rcc       *string
+	rcm       *string
+	rvf       *string
+	expected  *map[string]any
+	condOp    *string
+}
+
+func (c writeCommon) field(r *jreader, k string) (bool, error) {
+	var err error
+	switch k {
+	case "TableName":
+		*c.tableName, err = r.str()
+	case "ConditionExpression":
+		*c.cond, err = r.optStr()
+	case "ExpressionAttributeNames":
+		*c.names, err = r.names()
+	case "ExpressionAttributeValues":
+		*c.values, err = r.exprValues()
+	case "ReturnValues":
+		*c.rv, err = r.str()
+	case "ReturnConsumedCapacity":
+		*c.rcc, err = r.str()
+	case "ReturnItemCollectionMetrics":
+		*c.rcm, err = r.str()
+	case "ReturnValuesOnConditionCheckFailure":
+		*c.rvf, err = r.str()
+	case "Expected":
+		*c.expected, err = r.anyMap()
+	case "ConditionalOperator":
+		*c.condOp, err = r.str()
+	default:
+		return false, nil
+	}
+	return true, err
+}
+
+func decodePutItem(body []byte, in *putItemIn) error {
+	c := writeCommon{&in.TableName, &in.ConditionExpression, &in.ExpressionAttributeNames, &in.ExpressionAttributeValues,
+		&in.ReturnValues, &in.ReturnConsumedCapacity, &in.ReturnItemCollectionMetrics, &in.ReturnValuesOnConditionCheckFailure,
+		&in.Expected, &in.ConditionalOperator}
+	return decodeWith(body, func(r *jreader, k string) error {
+		if k == "Item" {
+			var err error
+			in.Item, err = r.item()
+			return err
+		}
+		if ok, err := c.field(r, k); ok {
+			return err
+		}
+		return skipField(r)
+	})
+}
+
+func decodeDeleteItem(body []byte, in *deleteItemIn) error {
+	c := writeCommon{&in.TableName, &in.ConditionExpression, &in.ExpressionAttributeNames, &in.ExpressionAttributeValues,
+		&in.ReturnValues, &in.ReturnConsumedCapacity, &in.ReturnItemCollectionMetrics, &in.ReturnValuesOnConditionCheckFailure,
+		&in.Expected, &in.ConditionalOperator}
+	return decodeWith(body, func(r *jreader, k string) error {
+		if k == "Key" {
+			var err error
+			in.Key, err = r.item()
+			return err
+		}
+		if ok, err := c.field(r, k); ok {
+			return err
+		}
+		return skipField(r)
+	})
+}
+
+func decodeUpdateItem(body []byte, in *updateItemIn) error {
+	c := writeCommon{&in.TableName, &in.ConditionExpression, &in.ExpressionAttributeNames, &in.ExpressionAttributeValues,
+		&in.ReturnValues, &in.ReturnConsumedCapacity, &in.ReturnItemCollectionMetrics, &in.ReturnValuesOnConditionCheckFailure,
+		&in.Expected, &in.ConditionalOperator}
+	return decodeWith(body, func(r *jreader, k string) error {
+		var err error
+		switch k {
+		case "Key":
+			in.Key, err = r.item()
+		case "UpdateExpression":
+			in.UpdateExpression, err = r.optStr()
+		case "AttributeUpdates":
+			in.AttributeUpdates, err = r.anyMap()
+		default:
+			var ok bool
+			if ok, err = c.field(r, k); !ok {
+				err = skipField(r)
+			}
+		}
+		return err
+	})
+}
+
+func decodeGetItem(body []byte, in *getItemIn) error {
+	return decodeWith(body, func(r *jreader, k string) error {
+		var err error
+		switch k {
+		case "TableName":
+			in.TableName, err = r.str()
+		case "Key":
+			in.Key, err = r.item()
+		case "ConsistentRead":
+			var b *bool
+			if b, err = r.optBool(); b != nil {
+				in.ConsistentRead = *b
+			}
+		case "ProjectionExpression":
+			in.ProjectionExpression, err = r.optStr()
+		case "ExpressionAttributeNames":
+			in.ExpressionAttributeNames, err = r.names()
+		case "AttributesToGet":
+			in.AttributesToGet, err = r.strs()
+		case "ReturnConsumedCapacity":
+			in.ReturnConsumedCapacity, err = r.str()
+		default:
+			err = skipField(r)
+		}
+		return err
+	})
+}
+
+func decodeQuery(body []byte, in *queryIn) error {
+	return decodeWith(body, func(r *jreader, k string) error {
+		var err error
+		switch k {
+		case "TableName":
+			in.TableName, err = r.str()
+		case "IndexName":
+			in.IndexName, err = r.optStr()
+		case "KeyConditionExpression":
+			in.KeyConditionExpression, err = r.optStr()
+		case "FilterExpression":
+			in.FilterExpression, err = r.optStr()
+		case "ProjectionExpression":
+			in.ProjectionExpression, err = r.optStr()
+		case "ExpressionAttributeNames":
+			in.ExpressionAttributeNames, err = r.names()
+		case "ExpressionAttributeValues":
+			in.ExpressionAttributeValues, err = r.exprValues()
+		case "Limit":
+			in.Limit, err = r.optInt()
+		case "ExclusiveStartKey":
+			in.ExclusiveStartKey, err = r.item()
+		case "ScanIndexForward":
+			in.ScanIndexForward, err = r.optBool()
+		case "Select":
+			in.Select, err = r.str()
+		case "ConsistentRead":
+			var b *bool
+			if b, err = r.optBool(); b != nil {
+				in.ConsistentRead = *b
+			}
+		case "ReturnConsumedCapacity":
+			in.ReturnConsumedCapacity, err = r.str()
+		case "Segment":
+			in.Segment, err = r.optInt()
+		case "TotalSegments":
+			in.TotalSegments, err = r.optInt()
+		case "KeyConditions":
+			in.KeyConditions, err = r.anyMap()
+		case "QueryFilter":
+			in.QueryFilter, err = r.anyMap()
+		case "ScanFilter":
+			in.ScanFilter, err = r.anyMap()
+		case "AttributesToGet":
+			in.AttributesToGet, err = r.strs()
+		case "ConditionalOperator":
+			in.ConditionalOperator, err = r.str()
+		default:
+			err = skipField(r)
+		}
+		return err
+	})
+}
+
+func decodeBatchWrite(body []byte, in *batchWriteIn) error {
+	return decodeWith(body, func(r *jreader, k string) error {
+		var err error
+		switch k {
+		case "RequestItems":
+			if r.null() {
+				return nil
+			}
+			in.RequestItems = map[string][]writeRequest{}
+			err = r.object(func(table string) error {
+				reqs := []writeRequest{}
+				err := r.array(func() error {
+					var wr writeRequest
+					err := r.object(func(kind string) error {
+						switch kind {
+						case "PutRequest":
+							if r.null() {
+								return nil
+							}
+							wr.PutRequest = &struct{ Item attr.Item }{}
+							return r.object(func(f string) error {
+								if f == "Item" {
+									var err error
+									wr.PutRequest.Item, err = r.item()
+									return err
+								}
+								return skipField(r)
+							})
+						case "DeleteRequest":
+							if r.null() {
+								return nil
+							}
+							wr.DeleteRequest = &struct{ Key attr.Item }{}
+							return r.object(func(f string) error {
+								if f == "Key" {
+									var err error
+									wr.DeleteRequest.Key, err = r.item()
+									return err
+								}
+								return skipField(r)
+							})
+						}
+						return skipField(r)
+					})
+					reqs = append(reqs, wr)
+					return err
+				})
+				in.RequestItems[table] = reqs
+				return err
+			})
+		case "ReturnConsumedCapacity":
+			in.ReturnConsumedCapacity, err = r.str()
+		case "ReturnItemCollectionMetrics":
+			in.ReturnItemCollectionMetrics, err = r.str()
+		default:
+			err = skipField(r)
+		}
+		return err
+	})
+}
+
+func decodeTxAction(r *jreader) (*txAction, error) {
+	if r.null() {
+		return nil, nil
+	}
+	a := &txAction{}
+	err := r.object(func(k string) error {
+		var err error
+		switch k {
+		case "TableName":
+			a.TableName, err = r.str()
+		case "Key":
+			a.Key, err = r.item()
+		case "Item":
+			a.Item, err = r.item()
+		case "ConditionExpression":
+			a.ConditionExpression, err = r.optStr()
+		case "UpdateExpression":
+			a.UpdateExpression, err = r.optStr()
+		case "ProjectionExpression":
+			a.ProjectionExpression, err = r.optStr()
+		case "ExpressionAttributeNames":
+			a.ExpressionAttributeNames, err = r.names()
+		case "ExpressionAttributeValues":
+			a.ExpressionAttributeValues, err = r.exprValues()
+		case "ReturnValuesOnConditionCheckFailure":
+			a.ReturnValuesOnConditionCheckFailure, err = r.str()
+		default:
+			err = skipField(r)
+		}
+		return err
+	})
+	return a, err
+}
+
+func decodeTransactWrite(body []byte, in *transactWriteIn) error {
+	return decodeWith(body, func(r *jreader, k string) error {
+		var err error
+		switch k {
+		case "TransactItems":
+			if r.null() {
+				return nil
+			}
+			in.TransactItems = []transactWriteItem{}
+			err = r.array(func() error {
+				var ti transactWriteItem
+				err := r.object(func(kind string) error {
+					var err error
+					switch kind {
+					case "ConditionCheck":
+						ti.ConditionCheck, err = decodeTxAction(r)
+					case "Put":
+						ti.Put, err = decodeTxAction(r)
+					case "Delete":
+						ti.Delete, err = decodeTxAction(r)
+					case "Update":
+						ti.Update, err = decodeTxAction(r)
+					default:
+						err = skipField(r)
+					}
+					return err
+				})
+				in.TransactItems = append(in.TransactItems, ti)
+				return err
+			})
+		case "ClientRequestToken":
+			in.ClientRequestToken, err = r.optStr()
+		case "ReturnConsumedCapacity":
+			in.ReturnConsumedCapacity, err = r.str()
+		case "ReturnItemCollectionMetrics":
+			in.ReturnItemCollectionMetrics, err = r.str()
+		default:
+			err = skipField(r)
+		}
+		return err
+	})
+}

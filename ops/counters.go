@@ -1,0 +1,137 @@
+package ops
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+	"slices"
+	"strings"
+
+	"github.com/adjl/adjl/schema"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// shardedCounters names the sharded counters kept on the item of key (empty
+// for most keys, which then cost no extra request).
+func (s *Store) shardedCounters(key string) []string {
+	_, prefix, err := s.schema.ResolveKey(key)
+	if err != nil {
+		return nil
+	}
+	return s.schema.ShardedCounters(prefix)
+}
+
+// counterItems reads every counter shard item of key with one Query (paged
+// only past 1 MB, which 64 shards per counter never reach).
+func (s *Store) counterItems(ctx context.Context, key string, consistent bool) ([]Item, error) {
+	ex, err := expression.NewBuilder().WithKeyCondition(
+		expression.Key(schema.AttrPK).Equal(expression.Value(key)).
+			And(expression.Key(schema.AttrSK).BeginsWith(schema.CounterSKPrefix))).Build()
+	if err != nil {
+		return nil, fmt.Errorf("build counter query: %w", err)
+	}
+	in := &dynamodb.QueryInput{
+		TableName: aws.String(s.schema.Table.Name), KeyConditionExpression: ex.KeyCondition(),
+		ExpressionAttributeNames: ex.Names(), ExpressionAttributeValues: ex.Values(),
+	}
+	if consistent {
+		in.ConsistentRead = aws.Bool(true)
+	}
+	var items []Item
+	for {
+		out, err := s.query(ctx, in)
+		if err != nil {
+			return nil, fmt.Errorf("read counters of %s: %w", key, err)
+		}
+		items = append(items, out.Items...)
+		if len(out.LastEvaluatedKey) == 0 {
+			return items, nil
+		}
+		in.ExclusiveStartKey = out.LastEvaluatedKey
+	}
+}
+
+// withCounters presents the sharded counters of key as if they were kept on
+// its item: each counter is the sum of its shards (plus any value the item
+// itself still holds from before the counter was sharded). An item that does
+// not exist but has counter shards is shown as the item the unsharded layout
+// would have created. With no sharded counters on key, item is returned as is.
+func (s *Store) withCounters(ctx context.Context, key string, item Item, consistent bool) (Item, error) {
+	names := s.shardedCounters(key)
+	if len(names) == 0 {
+		return item, nil
+	}
+	shards, err := s.counterItems(ctx, key, consistent)
+	if err != nil || len(shards) == 0 {
+		return item, err
+	}
+	sums := map[string]*big.Rat{}
+	for _, it := range shards {
+		name, ok := schema.CounterOfSK(sOf(it, schema.AttrSK))
+		if !ok || !slices.Contains(names, name) {
+			continue
+		}
+		n, ok := it[name].(*types.AttributeValueMemberN)
+		if !ok {
+			continue
+		}
+		v, ok := new(big.Rat).SetString(n.Value)
+		if !ok {
+			return nil, fmt.Errorf("counter %s of %s: %q is not a number", name, key, n.Value)
+		}
+		if sums[name] == nil {
+			sums[name] = new(big.Rat)
+		}
+		sums[name].Add(sums[name], v)
+	}
+	if len(sums) == 0 {
+		return item, nil
+	}
+	out := make(Item, len(item)+len(sums))
+	for k, v := range item {
+		out[k] = v
+	}
+	if len(item) == 0 {
+		ent, _, err := s.schema.ResolveKey(key)
+		if err != nil {
+			return nil, err
+		}
+		k := schema.ItemKeys(key)
+		out[schema.AttrPK], out[schema.AttrSK] = str(k.PK), str(k.SK)
+		out[schema.AttrGSI1PK], out[schema.AttrGSI1SK] = str(k.GSI1PK), str(k.GSI1SK)
+		out[schema.AttrType] = str(ent.Name)
+	}
+	for name, sum := range sums {
+		if n, ok := item[name].(*types.AttributeValueMemberN); ok {
+			if v, ok := new(big.Rat).SetString(n.Value); ok {
+				sum.Add(sum, v)
+			}
+		}
+		out[name] = &types.AttributeValueMemberN{Value: strings.TrimSuffix(sum.RatString(), "/1")}
+	}
+	return out, nil
+}
+
+// deleteCounterItems removes the counter shard items of key; it reports
+// whether there were any.
+func (s *Store) deleteCounterItems(ctx context.Context, key string) (bool, error) {
+	if len(s.shardedCounters(key)) == 0 {
+		return false, nil
+	}
+	items, err := s.counterItems(ctx, key, true)
+	if err != nil {
+		return false, err
+	}
+	for _, it := range items {
+		sk := sOf(it, schema.AttrSK)
+		if _, err := s.deleteItem(ctx, &dynamodb.DeleteItemInput{
+			TableName: aws.String(s.schema.Table.Name), Key: keyOf(key, sk),
+		}); err != nil {
+			return false, fmt.Errorf("delete %s %s: %w", key, sk, err)
+		}
+	}
+	return len(items) > 0, nil
+}

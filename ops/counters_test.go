@@ -1,0 +1,227 @@
+package ops
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/adjl/adjl/schema"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"pgregory.net/rapid"
+)
+
+func num(v string) types.AttributeValue { return &types.AttributeValueMemberN{Value: v} }
+
+// socialCounterShards is social(shards) with followerCount spread over n
+// counter items.
+func socialCounterShards(shards, n int) *schema.Schema {
+	sc := social(shards)
+	sc.Relations[0].Counters.ToShards = n
+	return sc
+}
+
+func TestLinkWithCounterShardsAddsToOneShardItem(t *testing.T) {
+	m := newMem()
+	sc := socialCounterShards(4, 8)
+	rel := sc.Relations[0]
+	st := New(m, sc, Options{})
+	must[Outcome](t)(first(st.Link(ctx, rel, "alice", "bob", nil))) // records the metadata
+	must[Outcome](t)(first(st.Unlink(ctx, rel, "alice", "bob")))
+	m.reset()
+	eq(t, "link", must[Outcome](t)(first(st.Link(ctx, rel, "alice", "bob", nil))), Created)
+	eq(t, "ops", strings.Join(m.ops(), ","), "TransactWriteItems")
+	tx := m.calls[0].Input.(*dynamodb.TransactWriteItemsInput)
+	if len(tx.TransactItems) != 3 {
+		t.Fatalf("%d transact items, want 3", len(tx.TransactItems))
+	}
+	j := rel.CounterShard(schema.ToEnd, "ACTOR#alice")
+	actor, shard := tx.TransactItems[1].Update, tx.TransactItems[2].Update
+	eq(t, "actor key", itemString(actor.Key), `PK="ACTOR#alice" SK="ACTOR#alice"`)
+	eq(t, "shard key", itemString(shard.Key), fmt.Sprintf(`PK="TARGET#bob" SK="ADJL#COUNT#followerCount#%d"`, j))
+	eq(t, "shard update", render(shard.UpdateExpression, shard.ExpressionAttributeNames, shard.ExpressionAttributeValues), "ADD followerCount 1")
+	// The celebrity's role item is not written at all: it is the hot item.
+	if it := m.get("TARGET#bob", "TARGET#bob"); it != nil {
+		t.Errorf("role item written: %v", itemString(it))
+	}
+	eq(t, "shard item", itemString(m.get("TARGET#bob", schema.CounterSK("followerCount", j))),
+		fmt.Sprintf(`PK="TARGET#bob" SK="ADJL#COUNT#followerCount#%d" followerCount=1`, j))
+	// A repeat changes nothing; unlink decrements the same shard.
+	eq(t, "repeat", must[Outcome](t)(first(st.Link(ctx, rel, "alice", "bob", nil))), Unchanged)
+	eq(t, "unlink", must[Outcome](t)(first(st.Unlink(ctx, rel, "alice", "bob"))), Deleted)
+	eq(t, "after unlink", nOf(m.get("TARGET#bob", schema.CounterSK("followerCount", j)), "followerCount"), "0")
+}
+
+func TestGetEntitySumsCounterShardsWithOneQuery(t *testing.T) {
+	m := newMem()
+	sc := socialCounterShards(4, 8)
+	rel := sc.Relations[0]
+	st := New(m, sc, Options{})
+	used := map[int]bool{}
+	for i := range 200 {
+		from := fmt.Sprintf("u%03d", i)
+		must[Outcome](t)(first(st.Link(ctx, rel, from, "bob", nil)))
+		used[rel.CounterShard(schema.ToEnd, "ACTOR#"+from)] = true
+	}
+	must[Outcome](t)(first(st.Link(ctx, rel, "u000", "bob", nil))) // repeat: counted once
+	must[Outcome](t)(first(st.Unlink(ctx, rel, "u001", "bob")))
+	must[Outcome](t)(first(st.Unlink(ctx, rel, "u001", "bob"))) // repeat: counted once
+	if len(used) != 8 {
+		t.Errorf("200 followers used %d of 8 counter shards", len(used))
+	}
+	m.reset()
+	it := must[Item](t)(st.GetEntity(ctx, "TARGET#bob", true))
+	eq(t, "requests", strings.Join(m.ops(), ","), "GetItem,Query")
+	q := m.calls[1].Input.(*dynamodb.QueryInput)
+	eq(t, "counter query", render(q.KeyConditionExpression, q.ExpressionAttributeNames, q.ExpressionAttributeValues),
+		`(PK = "TARGET#bob") AND (begins_with (SK, "ADJL#COUNT#"))`)
+	if q.IndexName != nil || q.ConsistentRead == nil || !*q.ConsistentRead {
+		t.Errorf("counter query should read the base table consistently: index %v consistent %v", q.IndexName, q.ConsistentRead)
+	}
+	// Exactly the item the unsharded layout would show.
+	eq(t, "item", itemString(it), `GSI1PK="TARGET#bob" GSI1SK="TARGET#bob" PK="TARGET#bob" SK="TARGET#bob" followerCount=199 type="user"`)
+	// The unsharded side is unchanged: one GetItem, no Query.
+	m.reset()
+	eq(t, "actor", nOf(must[Item](t)(st.GetEntity(ctx, "ACTOR#u000", false)), "followingCount"), "1")
+	eq(t, "actor requests", strings.Join(m.ops(), ","), "GetItem")
+	// An existing item keeps its attributes and gets the sum.
+	seedEntity(m, "TARGET#bob")
+	m.items[[2]string{"TARGET#bob", "TARGET#bob"}]["followerCount"] = num("5") // from before sharding
+	eq(t, "legacy + shards", nOf(must[Item](t)(st.GetEntity(ctx, "TARGET#bob", false)), "followerCount"), "204")
+	// Nothing at all is still not found.
+	if _, err := st.GetEntity(ctx, "TARGET#nobody", false); !errors.Is(err, ErrItemNotFound) {
+		t.Errorf("missing: %v", err)
+	}
+}
+
+func TestListWithEntityShowsSummedCounter(t *testing.T) {
+	m := newMem()
+	sc := socialCounterShards(3, 4)
+	rel := sc.Relations[0]
+	st := New(m, sc, Options{})
+	for i := range 30 {
+		must[Outcome](t)(first(st.Link(ctx, rel, fmt.Sprintf("u%02d", i), "bob", nil)))
+	}
+	p, err := st.List(ctx, ListQuery{Relation: rel, Direction: Reverse, Key: "bob", WithEntity: true, Limit: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "page entity", nOf(p.Entity, "followerCount"), "30")
+	ent, err := st.ListAll(ctx, ListQuery{Relation: rel, Direction: Reverse, Key: "bob", WithEntity: true}, func(Item) error { return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "stream entity", nOf(ent, "followerCount"), "30")
+}
+
+func TestCascadeAndDeleteWithCounterShards(t *testing.T) {
+	m := newMem()
+	sc := socialCounterShards(2, 4)
+	rel := sc.Relations[0]
+	st := New(m, sc, Options{})
+	for _, f := range []string{"alice", "carol", "dan", "erin"} {
+		must[Outcome](t)(first(st.Link(ctx, rel, f, "bob", nil)))
+	}
+	must[Outcome](t)(first(st.Link(ctx, rel, "alice", "zoe", nil)))
+	// Deleting a follower decrements bob's counter shard of that follower.
+	rep, err := st.DeleteEntity(ctx, "USER#alice", true)
+	if err != nil || rep.EdgesRemoved != 2 {
+		t.Fatalf("delete alice: %+v %v", rep, err)
+	}
+	eq(t, "bob after alice", nOf(must[Item](t)(st.GetEntity(ctx, "TARGET#bob", true)), "followerCount"), "3")
+	eq(t, "zoe after alice", nOf(must[Item](t)(st.GetEntity(ctx, "TARGET#zoe", true)), "followerCount"), "0")
+	// Deleting the celebrity removes its edges, its counter items and fixes
+	// the followers' own counters.
+	if _, err := st.DeleteEntity(ctx, "USER#bob", false); err == nil {
+		t.Fatal("delete with edges accepted")
+	}
+	rep, err = st.DeleteEntity(ctx, "USER#bob", true)
+	if err != nil || rep.EdgesRemoved != 3 {
+		t.Fatalf("delete bob: %+v %v", rep, err)
+	}
+	for k := range m.items {
+		if k[0] == "TARGET#bob" {
+			t.Errorf("left behind: %v", k)
+		}
+	}
+	eq(t, "carol", nOf(must[Item](t)(st.GetEntity(ctx, "ACTOR#carol", true)), "followingCount"), "0")
+	if _, err := st.GetEntity(ctx, "TARGET#bob", true); !errors.Is(err, ErrItemNotFound) {
+		t.Errorf("bob after delete: %v", err)
+	}
+	// A celebrity that only ever had counter items is still found to delete.
+	must[Outcome](t)(first(st.Link(ctx, rel, "carol", "yan", nil)))
+	must[Outcome](t)(first(st.Unlink(ctx, rel, "carol", "yan")))
+	if _, err := st.DeleteEntity(ctx, "USER#yan", false); err != nil {
+		t.Errorf("delete yan (counter items only): %v", err)
+	}
+}
+
+func TestExplainGetEntityShowsCounterQuery(t *testing.T) {
+	m := newMem()
+	sc := socialCounterShards(4, 8)
+	var ops []string
+	st := New(m, sc, Options{Explain: func(r Request) { ops = append(ops, r.Operation) }})
+	if _, err := st.GetEntity(ctx, "TARGET#bob", false); err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "explained", strings.Join(ops, ","), "GetItem,Query")
+	if len(m.calls) != 0 {
+		t.Errorf("explain sent %v", m.ops())
+	}
+}
+
+// TestCounterShardsProperty: any sequence of links and unlinks (repeats
+// included) leaves every counter equal to the number of edges, whatever the
+// number of counter shards.
+func TestCounterShardsProperty(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		sc := socialCounterShards(rapid.IntRange(1, 5).Draw(t, "shards"), rapid.IntRange(1, 16).Draw(t, "counterShards"))
+		sc.Relations[0].Counters.FromShards = rapid.IntRange(1, 3).Draw(t, "fromShards")
+		rel := sc.Relations[0]
+		m := newMem()
+		st := New(m, sc, Options{})
+		users := []string{"a", "b", "c", "d", "e"}
+		edges := map[[2]string]bool{}
+		for _, step := range rapid.SliceOfN(rapid.IntRange(0, 49), 1, 60).Draw(t, "steps") {
+			from, to := users[step%5], users[(step/5)%5]
+			if step/25 == 0 {
+				if _, _, err := st.Link(ctx, rel, from, to, nil); err != nil {
+					t.Fatal(err)
+				}
+				edges[[2]string{from, to}] = true
+			} else {
+				if _, _, err := st.Unlink(ctx, rel, from, to); err != nil {
+					t.Fatal(err)
+				}
+				delete(edges, [2]string{from, to})
+			}
+		}
+		for _, u := range users {
+			followers, following := 0, 0
+			for e := range edges {
+				if e[1] == u {
+					followers++
+				}
+				if e[0] == u {
+					following++
+				}
+			}
+			if it, err := st.GetEntity(ctx, "TARGET#"+u, true); err == nil {
+				if got := nOf(it, "followerCount"); got != strconv.Itoa(followers) {
+					t.Fatalf("followers of %s = %s, want %d", u, got, followers)
+				}
+			} else if !errors.Is(err, ErrItemNotFound) || followers != 0 {
+				t.Fatalf("followers of %s: %v (want %d)", u, err, followers)
+			}
+			if it, err := st.GetEntity(ctx, "ACTOR#"+u, true); err == nil {
+				if got := nOf(it, "followingCount"); got != strconv.Itoa(following) {
+					t.Fatalf("following of %s = %s, want %d", u, got, following)
+				}
+			} else if !errors.Is(err, ErrItemNotFound) || following != 0 {
+				t.Fatalf("following of %s: %v (want %d)", u, err, following)
+			}
+		}
+	})
+}

@@ -1,0 +1,343 @@
+package ops
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/adjl/adjl/schema"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+)
+
+// scanAPI is the one operation reshard needs beyond API. It is deliberately
+// not part of API: no read of adjl may Scan. Reshard is an admin migration,
+// not a read: it must visit every edge of a relation, and no key condition
+// can name edges whose keys nobody knows. It is the only Scan adjl sends.
+type scanAPI interface {
+	Scan(context.Context, *dynamodb.ScanInput, ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error)
+}
+
+var _ scanAPI = (*dynamodb.Client)(nil)
+
+// reshardPageSize is the Limit of each Scan page; progress is recorded
+// after every page, so an interrupted reshard repeats at most one page.
+const reshardPageSize = 250
+
+// ReshardOptions tune Reshard.
+type ReshardOptions struct {
+	To     int  // the new shard count, 1..schema.MaxShards
+	DryRun bool // scan and count only; write nothing
+	// PageSize is the Limit of each Scan page (default 250).
+	PageSize int32
+	// Progress, when non-nil, is called after every Scan page.
+	Progress func(ReshardProgress)
+}
+
+// ReshardProgress is how far a reshard has come.
+type ReshardProgress struct {
+	Phase   string // "count", "move" or "verify"
+	Scanned int    // edges seen by the current Scan
+	Moved   int    // edges rewritten in this run
+}
+
+// KeyCount is the reverse-read edge count of one to-key before and after.
+type KeyCount struct {
+	Key           string
+	Before, After int
+}
+
+// ReshardReport says what Reshard found and did.
+type ReshardReport struct {
+	Relation string
+	From, To int
+	DryRun   bool
+	Resumed  bool // continues a run that was interrupted
+	Edges    int  // edges of the relation found by the counting Scan
+	ToMove   int  // of those, edges not yet in the new layout
+	Moved    int  // edges rewritten by this run
+	Vanished int  // edges unlinked while the reshard ran
+	// Before and After are the totals of Keys: every edge counted through
+	// the reverse index, before the move (in the old layout and whatever a
+	// previous run had moved already) and after it (in the new layout only).
+	Before, After int
+	Keys          []KeyCount // per to-key, in key order
+}
+
+// Reshard moves the edges of rel to a layout of opt.To shards: each edge
+// whose GSI1PK is not the one the new layout gives it is rewritten with a
+// conditional UpdateItem (the edge still exists and GSI1PK is still what was
+// read). Progress is recorded in the metadata item after every Scan page, so
+// an interrupted reshard resumes where it stopped; while it is recorded,
+// every other command refuses the relation. Before the move every to-key's
+// edges are counted through the index, after it they are counted again in
+// the new layout only; only when both agree is the new shard count recorded.
+// Running it again is harmless: edges already in place are left alone.
+func (s *Store) Reshard(ctx context.Context, rel *schema.Relation, opt ReshardOptions) (*ReshardReport, error) {
+	if rel == nil {
+		return nil, &InputError{Msg: "reshard: no relation given"}
+	}
+	if opt.To < 1 || opt.To > schema.MaxShards {
+		return nil, &InputError{Msg: fmt.Sprintf("--to must be between 1 and %d, not %d (1 means unsharded)", schema.MaxShards, opt.To)}
+	}
+	if opt.PageSize <= 0 {
+		opt.PageSize = reshardPageSize
+	}
+	scanner, ok := s.api.(scanAPI)
+	if !ok && !s.explaining() {
+		return nil, fmt.Errorf("reshard %s: the backend client cannot Scan", rel.Name)
+	}
+	s.metaMu.Lock()
+	defer s.metaMu.Unlock()
+	if err := s.loadMeta(ctx, true); err != nil {
+		return nil, err
+	}
+	from, recorded := s.metaShards[rel.Name]
+	if !recorded {
+		from = shardsOf(rel) // no edge was ever written: nothing to move
+	}
+	st, resuming := s.metaReshard[rel.Name]
+	if resuming && st.To != opt.To {
+		// Its edges are partly in a third layout; one unfinished target at a time.
+		return nil, &InputError{Msg: fmt.Sprintf("a reshard of %s from %d to %d shards is unfinished; finish it first with `adjl reshard %s --to %d`, then reshard again",
+			rel.Name, st.From, st.To, rel.Name, st.To)}
+	}
+	rep := &ReshardReport{Relation: rel.Name, From: from, To: opt.To, DryRun: opt.DryRun, Resumed: resuming}
+	r := &resharder{s: s, scan: scanner, rel: rel, opt: opt, rep: rep, layouts: []int{from, opt.To}}
+
+	// Record the reshard first: from now on other commands refuse the
+	// relation, so the counts below are not overtaken by new links.
+	if !opt.DryRun {
+		if !resuming {
+			st = reshardState{From: from, To: opt.To}
+		}
+		if err := s.ensureMeta(ctx); err != nil {
+			return rep, err
+		}
+		if err := s.saveReshard(ctx, rel.Name, st); err != nil {
+			return rep, err
+		}
+	}
+
+	// Count: every edge, by to-key, through every layout it may be in.
+	if err := r.scanEdges(ctx, "count", nil, r.countPage); err != nil {
+		return rep, err
+	}
+	before, err := r.countKeys(ctx, r.layouts)
+	if err != nil {
+		return rep, err
+	}
+	if opt.DryRun {
+		r.fill(before, nil)
+		return rep, nil
+	}
+
+	// Move, page by page, recording progress.
+	err = r.scanEdges(ctx, "move", st.startKey(), r.movePage, func(last Item) error {
+		st.LastPK, st.LastSK = sOf(last, schema.AttrPK), sOf(last, schema.AttrSK)
+		st.Moved += rep.Moved - r.savedMoved
+		r.savedMoved = rep.Moved
+		return s.saveReshard(ctx, rel.Name, st)
+	})
+	if err != nil {
+		return rep, err
+	}
+
+	// Verify: the new layout alone must hold every edge the index shows.
+	after, err := r.verify(ctx)
+	r.fill(before, after)
+	if err != nil {
+		return rep, err
+	}
+	if err := s.finishReshard(ctx, rel.Name, opt.To); err != nil {
+		return rep, err
+	}
+	return rep, nil
+}
+
+// resharder is one run of Reshard.
+type resharder struct {
+	s          *Store
+	scan       scanAPI
+	rel        *schema.Relation
+	opt        ReshardOptions
+	rep        *ReshardReport
+	layouts    []int          // shard counts whose partitions may hold edges
+	tableCount map[string]int // edges per to-key, as the counting Scan found them
+	expected   map[string]int // edges per partition of the new layout, likewise
+	savedMoved int
+	mu         sync.Mutex // guards rep's counters while a page moves in parallel
+}
+
+// layout is rel with another shard count, for key derivation.
+func (r *resharder) layout(shards int) *schema.Relation {
+	l := *r.rel
+	l.Shards = shards
+	return &l
+}
+
+// isEdge tells the relation's edges from other items of the same type
+// (there are none unless written by hand) by their key shape.
+func (r *resharder) isEdge(it Item) bool {
+	pk, sk := sOf(it, schema.AttrPK), sOf(it, schema.AttrSK)
+	return pk != sk && strings.HasPrefix(pk, r.rel.From.Prefix) && strings.HasPrefix(sk, r.rel.EdgeSKPrefix()) &&
+		sOf(it, schema.AttrGSI1SK) == pk
+}
+
+func (r *resharder) toKey(it Item) string { return sOf(it, schema.AttrSK)[len(r.rel.Edge):] }
+
+// target is the GSI1PK the new layout gives an edge.
+func (r *resharder) target(it Item) string {
+	l := r.layout(r.opt.To)
+	return l.ReversePartition(r.toKey(it), l.Shard(sOf(it, schema.AttrPK)))
+}
+
+// scanEdges Scans the relation's edges from start, handing each page's edges
+// to each and then, if given, the page's LastEvaluatedKey to pageDone.
+func (r *resharder) scanEdges(ctx context.Context, phase string, start Item, each func(context.Context, []Item) error, pageDone ...func(Item) error) error {
+	ex, err := expression.NewBuilder().
+		WithFilter(expression.Name(schema.AttrType).Equal(expression.Value(r.rel.Name))).
+		WithProjection(expression.NamesList(expression.Name(schema.AttrPK), expression.Name(schema.AttrSK),
+			expression.Name(schema.AttrGSI1PK), expression.Name(schema.AttrGSI1SK))).Build()
+	if err != nil {
+		return fmt.Errorf("build scan: %w", err)
+	}
+	in := &dynamodb.ScanInput{
+		TableName: aws.String(r.s.schema.Table.Name), ConsistentRead: aws.Bool(true), Limit: aws.Int32(r.opt.PageSize),
+		FilterExpression: ex.Filter(), ProjectionExpression: ex.Projection(),
+		ExpressionAttributeNames: ex.Names(), ExpressionAttributeValues: ex.Values(),
+		ExclusiveStartKey: start,
+	}
+	scanned := 0
+	for {
+		page := *in // each request its own input: Explain and tests keep them
+		out, err := r.s.scanPage(ctx, r.scan, &page)
+		if err != nil {
+			return fmt.Errorf("reshard %s: scan edges: %w", r.rel.Name, err)
+		}
+		edges := slices.DeleteFunc(out.Items, func(it Item) bool { return !r.isEdge(it) })
+		scanned += len(edges)
+		if err := each(ctx, edges); err != nil {
+			return err
+		}
+		if len(out.LastEvaluatedKey) == 0 {
+			break
+		}
+		for _, done := range pageDone {
+			if err := done(out.LastEvaluatedKey); err != nil {
+				return err
+			}
+		}
+		if r.opt.Progress != nil {
+			r.opt.Progress(ReshardProgress{Phase: phase, Scanned: scanned, Moved: r.rep.Moved})
+		}
+		in.ExclusiveStartKey = out.LastEvaluatedKey
+	}
+	if r.opt.Progress != nil {
+		r.opt.Progress(ReshardProgress{Phase: phase, Scanned: scanned, Moved: r.rep.Moved})
+	}
+	return nil
+}
+
+// countPage tallies a page of edges by to-key and by new partition.
+func (r *resharder) countPage(_ context.Context, edges []Item) error {
+	if r.tableCount == nil {
+		r.tableCount, r.expected = map[string]int{}, map[string]int{}
+	}
+	for _, it := range edges {
+		want := r.target(it)
+		r.tableCount[r.toKey(it)]++
+		r.expected[want]++
+		r.rep.Edges++
+		if sOf(it, schema.AttrGSI1PK) != want {
+			r.rep.ToMove++
+		}
+	}
+	return nil
+}
+
+// movePage moves a page of edges, at most Options.Parallel at once; the
+// page's progress is recorded only once all of them are done.
+func (r *resharder) movePage(ctx context.Context, edges []Item) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		wg       sync.WaitGroup
+		firstErr error
+		errOnce  sync.Once
+	)
+	sem := make(chan struct{}, r.s.opt.Parallel)
+	for _, it := range edges {
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			if err := r.moveEdge(ctx, it); err != nil {
+				errOnce.Do(func() { firstErr = err; cancel() })
+			}
+		}()
+	}
+	wg.Wait()
+	return firstErr
+}
+
+// moveEdge rewrites the GSI1PK of one edge if it is not in place yet.
+func (r *resharder) moveEdge(ctx context.Context, it Item) error {
+	old, want := sOf(it, schema.AttrGSI1PK), r.target(it)
+	if old == want {
+		return nil
+	}
+	pk, sk := sOf(it, schema.AttrPK), sOf(it, schema.AttrSK)
+	cond := expression.AttributeExists(expression.Name(schema.AttrPK)).
+		And(expression.Name(schema.AttrGSI1PK).Equal(expression.Value(old)))
+	ex, err := expression.NewBuilder().
+		WithUpdate(expression.Set(expression.Name(schema.AttrGSI1PK), expression.Value(want))).
+		WithCondition(cond).Build()
+	if err != nil {
+		return fmt.Errorf("build edge move: %w", err)
+	}
+	_, err = r.s.updateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName: aws.String(r.s.schema.Table.Name), Key: keyOf(pk, sk),
+		UpdateExpression: ex.Update(), ConditionExpression: ex.Condition(),
+		ExpressionAttributeNames: ex.Names(), ExpressionAttributeValues: ex.Values(),
+	})
+	switch {
+	case err == nil:
+		r.mu.Lock()
+		r.rep.Moved++
+		r.mu.Unlock()
+		return nil
+	case !conditionFailed(err):
+		return fmt.Errorf("move edge %s %s to %s: %w", pk, sk, want, err)
+	}
+	// The edge changed since the Scan read it: look at it now.
+	out, gerr := r.s.getItem(ctx, &dynamodb.GetItemInput{
+		TableName: aws.String(r.s.schema.Table.Name), Key: keyOf(pk, sk), ConsistentRead: aws.Bool(true),
+	})
+	switch {
+	case gerr != nil:
+		return fmt.Errorf("re-read edge %s %s: %w", pk, sk, gerr)
+	case len(out.Item) == 0:
+		r.mu.Lock()
+		r.rep.Vanished++
+		r.mu.Unlock()
+		return nil
+	case sOf(out.Item, schema.AttrGSI1PK) == want:
+		return nil
+	}
+	return &ConflictError{Msg: fmt.Sprintf("edge %s %s was rewritten by someone else during the reshard (GSI1PK is now %s); stop other writers and rerun `adjl reshard %s --to %d`",
+		pk, sk, sOf(out.Item, schema.AttrGSI1PK), r.rel.Name, r.opt.To), Err: err}
+}
+
+// fill puts the per-key counts into the report, in key order.
+func (r *resharder) fill(before, after map[string]int) {
+	for _, k := range sortedKeys(r.tableCount) {
+		kc := KeyCount{Key: k, Before: before[k], After: after[k]}
+		r.rep.Keys = append(r.rep.Keys, kc)
+		r.rep.Before += kc.Before
+		r.rep.After += kc.After
+	}
+}

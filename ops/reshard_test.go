@@ -1,0 +1,419 @@
+package ops
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/adjl/adjl/schema"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"pgregory.net/rapid"
+)
+
+// seedFollowers links n followers (f000..) to each target through a Store
+// with the given shard count, so the metadata records it.
+func seedFollowers(t *testing.T, m *memAPI, shards int, targets map[string]int) {
+	t.Helper()
+	sc := social(shards)
+	st := New(m, sc, Options{})
+	for target, n := range targets {
+		for i := range n {
+			if _, _, err := st.Link(ctx, sc.Relations[0], fmt.Sprintf("f%03d", i), target, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// followers lists target's followers through a Store with the given shards.
+func followers(t *testing.T, m *memAPI, shards int, target string) ([]string, error) {
+	t.Helper()
+	sc := social(shards)
+	var got []string
+	_, err := New(m, sc, Options{}).ListAll(ctx, ListQuery{Relation: sc.Relations[0], Direction: Reverse, Key: target, Limit: 7},
+		func(it Item) error { got = append(got, sOf(it, "GSI1SK")); return nil })
+	return got, err
+}
+
+// edgesOutOfPlace lists the edges whose GSI1PK is not the one shards gives.
+func edgesOutOfPlace(m *memAPI, shards int) []string {
+	rel := social(shards).Relations[0]
+	var bad []string
+	for _, it := range m.items {
+		if sOf(it, "type") != "follow" {
+			continue
+		}
+		if want := rel.EdgeKeys(sOf(it, "PK"), sOf(it, "SK")).GSI1PK; sOf(it, "GSI1PK") != want {
+			bad = append(bad, sOf(it, "PK")+"->"+sOf(it, "SK"))
+		}
+	}
+	return bad
+}
+
+func wantFollowers(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("ACTOR#f%03d", i)
+	}
+	return out
+}
+
+func TestReshardMovesVerifiesAndRecords(t *testing.T) {
+	for _, tc := range []struct{ from, to int }{{4, 8}, {1, 4}, {8, 1}, {3, 3}} {
+		t.Run(fmt.Sprintf("%d to %d", tc.from, tc.to), func(t *testing.T) {
+			m := newMem()
+			seedFollowers(t, m, tc.from, map[string]int{"bob": 120, "carol": 7})
+			seedEntity(m, "USER#bob")
+			st := New(m, social(tc.to), Options{})
+			var phases []string
+			rep, err := st.Reshard(ctx, st.schema.Relations[0], ReshardOptions{To: tc.to, PageSize: 16, Progress: func(p ReshardProgress) {
+				if len(phases) == 0 || phases[len(phases)-1] != p.Phase {
+					phases = append(phases, p.Phase)
+				}
+			}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			eq(t, "phases", strings.Join(phases, ","), "count,move")
+			eq(t, "from", rep.From, tc.from)
+			eq(t, "edges", rep.Edges, 127)
+			eq(t, "moved", rep.Moved, rep.ToMove)
+			eq(t, "before", rep.Before, 127)
+			eq(t, "after", rep.After, 127)
+			eq(t, "keys", fmt.Sprint(rep.Keys), "[{TARGET#bob 120 120} {TARGET#carol 7 7}]")
+			if tc.from != tc.to && rep.Moved == 0 {
+				t.Error("nothing moved")
+			}
+			if bad := edgesOutOfPlace(m, tc.to); len(bad) > 0 {
+				t.Fatalf("edges not in the %d-shard layout: %v", tc.to, bad)
+			}
+			meta := m.get(MetaKey, MetaKey)
+			eq(t, "recorded shards", nOf(meta["shards"].(*types.AttributeValueMemberM).Value, "follow"), fmt.Sprint(tc.to))
+			if _, ok := meta["reshard-follow"]; ok {
+				t.Error("progress left in the metadata item")
+			}
+			got, err := followers(t, m, tc.to, "bob")
+			if err != nil || !slices.Equal(got, wantFollowers(120)) {
+				t.Errorf("followers after reshard: %v %v", len(got), err)
+			}
+			if tc.from != tc.to {
+				_, err = followers(t, m, tc.from, "bob")
+				var mm *TableMismatchError
+				if !errors.As(err, &mm) || !strings.Contains(err.Error(), fmt.Sprintf("run `adjl reshard follow --to %d`", tc.from)) {
+					t.Errorf("old schema not refused: %v", err)
+				}
+			}
+			// Running it again is harmless.
+			m.reset()
+			rep, err = New(m, social(tc.to), Options{}).Reshard(ctx, st.schema.Relations[0], ReshardOptions{To: tc.to})
+			if err != nil || rep.Moved != 0 || rep.ToMove != 0 || rep.Before != 127 || rep.After != 127 {
+				t.Errorf("re-run: %+v %v", rep, err)
+			}
+			for _, in := range findUpdates(m) {
+				if sOf(in.Key, "PK") != MetaKey {
+					t.Errorf("re-run rewrote an edge: %s", itemString(in.Key))
+				}
+			}
+		})
+	}
+}
+
+func findUpdates(m *memAPI) []*dynamodb.UpdateItemInput {
+	var out []*dynamodb.UpdateItemInput
+	for _, c := range m.calls {
+		if in, ok := c.Input.(*dynamodb.UpdateItemInput); ok {
+			out = append(out, in)
+		}
+	}
+	return out
+}
+
+func TestReshardEdgeUpdateIsConditional(t *testing.T) {
+	m := newMem()
+	seedFollowers(t, m, 1, map[string]int{"bob": 3})
+	st := New(m, social(4), Options{})
+	if _, err := st.Reshard(ctx, st.schema.Relations[0], ReshardOptions{To: 4}); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, in := range findUpdates(m) {
+		if sOf(in.Key, "PK") == MetaKey {
+			continue
+		}
+		n++
+		eq(t, "condition", render(in.ConditionExpression, in.ExpressionAttributeNames, in.ExpressionAttributeValues),
+			`(attribute_exists (PK)) AND (GSI1PK = "TARGET#bob")`)
+		if !strings.HasPrefix(render(in.UpdateExpression, in.ExpressionAttributeNames, in.ExpressionAttributeValues), `SET GSI1PK = "TARGET#bob#`) {
+			t.Errorf("update %s", render(in.UpdateExpression, in.ExpressionAttributeNames, in.ExpressionAttributeValues))
+		}
+	}
+	eq(t, "edge updates", n, 3)
+}
+
+func TestReshardResumesAfterInterruption(t *testing.T) {
+	m := newMem()
+	seedFollowers(t, m, 2, map[string]int{"bob": 90})
+	var edgeUpdates atomic.Int32
+	m.inject = func(op string, in any) error {
+		if u, ok := in.(*dynamodb.UpdateItemInput); ok && sOf(u.Key, "PK") != MetaKey && edgeUpdates.Add(1) == 40 {
+			return errors.New("connection reset")
+		}
+		return nil
+	}
+	rel := social(8).Relations[0]
+	_, err := New(m, social(8), Options{}).Reshard(ctx, rel, ReshardOptions{To: 8, PageSize: 10})
+	if err == nil || !strings.Contains(err.Error(), "connection reset") {
+		t.Fatalf("interrupted reshard: %v", err)
+	}
+	m.inject = nil
+	state := m.get(MetaKey, MetaKey)["reshard-follow"].(*types.AttributeValueMemberM).Value
+	if sOf(state, "lastPK") == "" || nOf(state, "to") != "8" || nOf(state, "from") != "2" {
+		t.Fatalf("progress not recorded: %v", itemString(state))
+	}
+	// Meanwhile every command refuses the relation, whatever its schema says.
+	for _, shards := range []int{2, 8} {
+		_, err := followers(t, m, shards, "bob")
+		if err == nil || !strings.Contains(err.Error(), "is being resharded from 2 to 8") {
+			t.Errorf("shards %d during reshard: %v", shards, err)
+		}
+		sc := social(shards)
+		if _, _, err := New(m, sc, Options{}).Link(ctx, sc.Relations[0], "new", "bob", nil); err == nil {
+			t.Errorf("link with shards %d accepted during reshard", shards)
+		}
+	}
+	// Another target is refused until this one is finished.
+	if _, err := New(m, social(4), Options{}).Reshard(ctx, rel, ReshardOptions{To: 4}); err == nil || !strings.Contains(err.Error(), "--to 8") {
+		t.Errorf("other target: %v", err)
+	}
+	m.reset()
+	rep, err := New(m, social(8), Options{}).Reshard(ctx, rel, ReshardOptions{To: 8, PageSize: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Resumed || rep.Before != 90 || rep.After != 90 {
+		t.Errorf("resumed run: %+v", rep)
+	}
+	// The second Scan starts where the first stopped.
+	var starts []string
+	for _, c := range m.calls {
+		if in, ok := c.Input.(*dynamodb.ScanInput); ok {
+			starts = append(starts, sOf(in.ExclusiveStartKey, "PK"))
+		}
+	}
+	if starts[0] != "" || !slices.Contains(starts[1:], sOf(state, "lastPK")) {
+		t.Errorf("scan starts %v, want a full count scan and a move scan from %s", starts, sOf(state, "lastPK"))
+	}
+	if bad := edgesOutOfPlace(m, 8); len(bad) > 0 {
+		t.Fatalf("edges not moved: %v", bad)
+	}
+	got, err := followers(t, m, 8, "bob")
+	if err != nil || !slices.Equal(got, wantFollowers(90)) {
+		t.Errorf("followers: %d %v", len(got), err)
+	}
+}
+
+func TestReshardEdgeUnlinkedMeanwhile(t *testing.T) {
+	m := newMem()
+	seedFollowers(t, m, 1, map[string]int{"bob": 5})
+	m.inject = func(op string, in any) error {
+		if u, ok := in.(*dynamodb.UpdateItemInput); ok && sOf(u.Key, "PK") == "ACTOR#f002" {
+			m.mu.Lock()
+			delete(m.items, [2]string{"ACTOR#f002", "TARGET#bob"})
+			m.mu.Unlock()
+		}
+		return nil
+	}
+	rep, err := New(m, social(4), Options{}).Reshard(ctx, social(4).Relations[0], ReshardOptions{To: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Vanished != 1 || rep.Before != 5 || rep.After != 4 {
+		t.Errorf("report %+v", rep)
+	}
+}
+
+func TestReshardDetectsAMisplacedEdge(t *testing.T) {
+	m := newMem()
+	seedFollowers(t, m, 4, map[string]int{"bob": 20})
+	// Someone (an old process) rewrites an edge after it was moved: the
+	// conditional update cannot see it, the verification does.
+	var moved atomic.Bool
+	m.inject = func(op string, in any) error {
+		if q, ok := in.(*dynamodb.QueryInput); ok && q.Select == types.SelectCount && moved.CompareAndSwap(false, true) {
+			m.mu.Lock()
+			for k, it := range m.items {
+				if sOf(it, "type") == "follow" && !strings.HasSuffix(sOf(it, "GSI1PK"), "#0") {
+					nu := clone(it)
+					nu["GSI1PK"] = str("TARGET#bob#0")
+					m.items[k] = nu
+					break
+				}
+			}
+			m.mu.Unlock()
+		}
+		return nil
+	}
+	st := New(m, social(8), Options{})
+	st.sleep = instant
+	// The first count sees the change before the move: the move fixes it.
+	if _, err := st.Reshard(ctx, st.schema.Relations[0], ReshardOptions{To: 8}); err != nil {
+		t.Fatalf("reshard: %v", err)
+	}
+	// Now break one after the move, during verification.
+	m2 := newMem()
+	seedFollowers(t, m2, 4, map[string]int{"bob": 20})
+	var counts atomic.Int32
+	m2.inject = func(op string, in any) error {
+		if q, ok := in.(*dynamodb.QueryInput); ok && q.Select == types.SelectCount {
+			if counts.Add(1) == 9 { // the first Query of the verification (8 before)
+				m2.mu.Lock()
+				for k, it := range m2.items {
+					if sOf(it, "type") == "follow" && sOf(it, "GSI1PK") != "TARGET#bob#5" {
+						nu := clone(it)
+						nu["GSI1PK"] = str("TARGET#bob#5")
+						m2.items[k] = nu
+						break
+					}
+				}
+				m2.mu.Unlock()
+			}
+		}
+		return nil
+	}
+	st = New(m2, social(8), Options{})
+	st.sleep = instant
+	_, err := st.Reshard(ctx, st.schema.Relations[0], ReshardOptions{To: 8})
+	var ce *ConflictError
+	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "not verified") {
+		t.Fatalf("misplaced edge not detected: %v", err)
+	}
+	if _, ok := m2.get(MetaKey, MetaKey)["reshard-follow"]; !ok {
+		t.Error("an unverified reshard must stay recorded as unfinished")
+	}
+}
+
+func TestReshardDryRunWritesNothing(t *testing.T) {
+	m := newMem()
+	seedFollowers(t, m, 1, map[string]int{"bob": 10})
+	m.reset()
+	rep, err := New(m, social(4), Options{}).Reshard(ctx, social(4).Relations[0], ReshardOptions{To: 4, DryRun: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Edges != 10 || rep.ToMove == 0 || rep.Moved != 0 || rep.Before != 10 {
+		t.Errorf("dry run report %+v", rep)
+	}
+	for _, op := range m.ops() {
+		if op != "GetItem" && op != "Scan" && op != "Query" {
+			t.Errorf("dry run sent %s", op)
+		}
+	}
+}
+
+func TestReshardExplainSendsNothing(t *testing.T) {
+	m := newMem()
+	var ops []string
+	st := New(m, social(8), Options{Explain: func(r Request) { ops = append(ops, r.Operation) }})
+	if _, err := st.Reshard(ctx, st.schema.Relations[0], ReshardOptions{To: 8}); err != nil {
+		t.Fatal(err)
+	}
+	if len(m.calls) != 0 {
+		t.Errorf("explain sent %v", m.ops())
+	}
+	if !slices.Contains(ops, "Scan") {
+		t.Errorf("explained %v, want the Scan", ops)
+	}
+}
+
+func TestReshardRefusesBadTargets(t *testing.T) {
+	st := New(newMem(), social(4), Options{})
+	for _, to := range []int{0, -1, schema.MaxShards + 1} {
+		var ie *InputError
+		if _, err := st.Reshard(ctx, st.schema.Relations[0], ReshardOptions{To: to}); !errors.As(err, &ie) {
+			t.Errorf("--to %d: %v", to, err)
+		}
+	}
+}
+
+// TestOnlyReshardScans runs every other operation of the Store on the fake,
+// which can Scan, and asserts that none of them does.
+func TestOnlyReshardScans(t *testing.T) {
+	m := newMem()
+	for _, sc := range []*schema.Schema{social(4), school()} {
+		st := New(m, sc, Options{})
+		st.sleep = instant
+		rel := sc.Relations[0]
+		from, to := rel.From.Prefix+"a", rel.To.Prefix+"b"
+		steps := []func() error{
+			func() error { _, err := st.CreateTable(ctx, true); return err },
+			func() error { _, err := st.PutEntity(ctx, rel.From.Entity, "a", nil); return err },
+			func() error { _, _, err := st.Link(ctx, rel, from, to, nil); return err },
+			func() error { _, _, err := st.Check(ctx, rel, from, to, true); return err },
+			func() error { _, err := st.GetEntity(ctx, to, false); return err },
+			func() error {
+				_, err := st.List(ctx, ListQuery{Relation: rel, Direction: Reverse, Key: to, WithEntity: true})
+				return err
+			},
+			func() error {
+				_, err := st.ListAll(ctx, ListQuery{Relation: rel, Direction: Forward, Key: from, WithEntity: true}, func(Item) error { return nil })
+				return err
+			},
+			func() error { _, _, err := st.Unlink(ctx, rel, from, to); return err },
+			func() error { _, _, err := st.Link(ctx, rel, from, to, nil); return err },
+			func() error { _, err := st.DeleteEntity(ctx, rel.From.Entity.Prefix+"a", true); return err },
+		}
+		for i, step := range steps {
+			if err := step(); err != nil {
+				t.Fatalf("%s step %d: %v", sc.Table.Name, i, err)
+			}
+		}
+		if slices.Contains(m.ops(), "Scan") {
+			t.Fatalf("%s: a Scan was sent: %v", sc.Table.Name, m.ops())
+		}
+		m.reset()
+		m.table = nil
+	}
+}
+
+// TestReshardProperty: random edges over random targets, random old and new
+// shard counts and Scan page sizes — after the reshard every target's
+// reverse list under the new count is exactly its followers, in order.
+func TestReshardProperty(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		from, to := rapid.IntRange(1, 9).Draw(t, "from"), rapid.IntRange(1, 9).Draw(t, "to")
+		m := newMem()
+		sc := social(from)
+		st := New(m, sc, Options{})
+		want := map[string][]string{}
+		for _, e := range rapid.SliceOfDistinct(rapid.StringMatching(`[a-e][0-9]{1,2}`), func(s string) string { return s }).Draw(t, "edges") {
+			target, actor := "t"+e[:1], "a"+e[1:]
+			if _, _, err := st.Link(ctx, sc.Relations[0], actor, target, nil); err != nil {
+				t.Fatal(err)
+			}
+			want[target] = append(want[target], "ACTOR#"+actor)
+		}
+		nsc := social(to)
+		ns := New(m, nsc, Options{Parallel: rapid.IntRange(1, 4).Draw(t, "parallel")})
+		rep, err := ns.Reshard(ctx, nsc.Relations[0], ReshardOptions{To: to, PageSize: int32(rapid.IntRange(1, 20).Draw(t, "page"))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Before != rep.Edges || rep.After != rep.Edges {
+			t.Fatalf("report %+v", rep)
+		}
+		for target, actors := range want {
+			sort.Strings(actors)
+			var got []string
+			_, err := New(m, nsc, Options{}).ListAll(ctx, ListQuery{Relation: nsc.Relations[0], Direction: Reverse, Key: target},
+				func(it Item) error { got = append(got, sOf(it, "GSI1SK")); return nil })
+			if err != nil || !slices.Equal(got, actors) {
+				t.Fatalf("%s: %v %v, want %v", target, got, err, actors)
+			}
+		}
+	})
+}
