@@ -11,6 +11,7 @@ import (
 	"github.com/adjl/adjl/ops"
 	"github.com/adjl/adjl/schema"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
 )
 
@@ -122,6 +123,11 @@ func (a *app) checkCommandName(words []string) error {
 			return nil
 		}
 	}
+	if unknownFlag(a.args) {
+		// The pre-scan took the word after an unknown flag for its value
+		// (adjl --bogus get KEY); cobra names the flag instead.
+		return nil
+	}
 	if schema.IsInvalid(a.schErr) {
 		return a.schErr
 	}
@@ -206,4 +212,28 @@ func (a *app) pageSize() int {
 		return a.set.Limit
 	}
 	return 25
+}
+
+// unknownFlag reports whether args hold a flag that is not global.
+func unknownFlag(args []string) bool {
+	fs := pflag.NewFlagSet("adjl", pflag.ContinueOnError)
+	addGlobalFlags(fs)
+	fs.BoolP("help", "h", false, "")
+	for _, arg := range args {
+		if arg == "--" {
+			return false
+		}
+		name, ok := strings.CutPrefix(arg, "--")
+		if ok {
+			name, _, _ = strings.Cut(name, "=")
+			if fs.Lookup(name) == nil {
+				return true
+			}
+			continue
+		}
+		if len(arg) > 1 && arg[0] == '-' && fs.ShorthandLookup(arg[1:2]) == nil {
+			return true
+		}
+	}
+	return false
 }

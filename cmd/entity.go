@@ -104,6 +104,12 @@ Prints "created", "updated" or "unchanged".`,
 		},
 	}
 	c.Flags().StringArrayVar(&sets, "set", nil, "attribute `name=value` (repeatable)")
+	c.RegisterFlagCompletionFunc("set", func(c *cobra.Command, args []string, typed string) ([]string, cobra.ShellCompDirective) {
+		if len(args) == 0 || a.sch == nil || a.sch.Entity(args[0]) == nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		return setCompletion(a.sch.Entity(args[0]).Attributes)(c, args, typed)
+	})
 	return c
 }
 

@@ -77,7 +77,11 @@ func printError(w io.Writer, err error) {
 		for _, d := range mismatch.Differences {
 			fmt.Fprintf(w, "  - %s\n", d)
 		}
-		fmt.Fprintln(w, "hint: change the schema to match, or delete the table (adjl table delete --yes) and create it again")
+		h := mismatch.Hint
+		if h == "" {
+			h = "change the schema to match, or delete the table (adjl table delete --yes) and create it again"
+		}
+		fmt.Fprintf(w, "hint: %s\n", h)
 		return
 	}
 	if schema.IsInvalid(err) {

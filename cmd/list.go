@@ -16,6 +16,7 @@ type listArgs struct {
 	dir        ops.Direction
 	key        string
 	withEntity bool
+	continued  bool // --cursor given: not the first page
 }
 
 func resolveList(rel *schema.Relation, dir ops.Direction, key string, withEntity bool) (*listArgs, error) {
@@ -42,6 +43,7 @@ func (a *app) listRun(ctx context.Context, l *listArgs) error {
 	if err != nil {
 		return err
 	}
+	l.continued = a.set.Cursor != ""
 	q := ops.ListQuery{
 		Relation: l.rel, Direction: l.dir, Key: l.key,
 		Limit: int32(a.set.Limit), Cursor: a.set.Cursor,
@@ -99,7 +101,7 @@ func (a *app) endPage(p printer, next string) error {
 // entity ({} when it has no item), a page reached with --cursor does not.
 func (a *app) beginList(p printer, l *listArgs, entity ops.Item) error {
 	var rec orderedObject
-	if l.withEntity && a.set.Cursor == "" {
+	if l.withEntity && !l.continued {
 		rec = orderedObject{}
 		if len(entity) > 0 {
 			var err error

@@ -262,7 +262,48 @@ func TestWithEntityOnlyOnFirstPage(t *testing.T) {
 	if _, ok := second["entity"]; ok {
 		t.Errorf("second page repeats the entity section:\n%s", out)
 	}
-	if out := s.ok("members", "math204", "--with-entity", "--limit", "1", "--cursor", first.Next); out != "STU#a2\n" {
+	if out := s.ok("members", "math204", "--with-entity", "--limit", "1", "--cursor", first.Next); out != "STU#a2\t\t\n" {
 		t.Errorf("second page, piped table: %q", out)
+	}
+}
+
+// TestUnknownFlagBeforeCommand: the pre-scan took "get" for the value of
+// --bogus and reported `unknown command "STU#a"`.
+func TestUnknownFlagBeforeCommand(t *testing.T) {
+	isolate(t)
+	r := adjl(t, runOpts{}, "--schema", example(t, "school.yaml"), "--bogus", "get", "STU#a")
+	if r.code != ExitUsage || !strings.HasPrefix(r.err, "adjl: unknown flag: --bogus\n") {
+		t.Errorf("exit %d: %q", r.code, r.err)
+	}
+	r = adjl(t, runOpts{}, "--schema", example(t, "school.yaml"), "-x", "enroll", "a", "b")
+	if r.code != ExitUsage || !strings.HasPrefix(r.err, "adjl: unknown shorthand flag: 'x' in -x\n") {
+		t.Errorf("exit %d: %q", r.code, r.err)
+	}
+	// Unknown command words are still named.
+	r = adjl(t, runOpts{}, "--schema", example(t, "school.yaml"), "-o", "json", "enrol", "a", "b")
+	if r.code != ExitUsage || !strings.Contains(r.err, `unknown command "enrol"`) {
+		t.Errorf("exit %d: %q", r.code, r.err)
+	}
+}
+
+// TestPutSetCompletion: put completes --set with the named entity's attributes.
+func TestPutSetCompletion(t *testing.T) {
+	isolate(t)
+	r := adjl(t, runOpts{}, "--schema", example(t, "school.yaml"), "__complete", "put", "course", "c1", "--set", "")
+	if !strings.Contains(r.out, "title=\n") || !strings.Contains(r.out, "credits=\n") || strings.Contains(r.out, "email=") {
+		t.Errorf("__complete put course --set: %q", r.out)
+	}
+}
+
+// TestRootHelpWithoutSchema: the first `adjl --help` in an empty directory
+// says why no relation verbs are listed.
+func TestRootHelpWithoutSchema(t *testing.T) {
+	isolate(t)
+	r := adjl(t, runOpts{}, "--help")
+	if !strings.Contains(r.out, "Note: no schema loaded (looked for ./adjl.yaml), so no relation verbs are listed;\nname a schema with --schema") {
+		t.Errorf("root help without a schema:\n%s", r.out)
+	}
+	if r := adjl(t, runOpts{}, "--schema", example(t, "school.yaml"), "--help"); strings.Contains(r.out, "Note: ") {
+		t.Errorf("root help with a schema still says none is loaded")
 	}
 }

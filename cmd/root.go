@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/adjl/adjl/schema"
 	"github.com/spf13/cobra"
 )
 
@@ -40,6 +41,11 @@ Exit codes: 0 ok, 1 check false or not found, 2 usage or input, 3 invalid schema
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &usageError{cmd: c, err: err}
 	})
+	if a.sch == nil && a.schErr != nil && !schema.IsInvalid(a.schErr) {
+		// A new user's first `adjl --help` should say why no enroll or
+		// members is listed.
+		root.Long += fmt.Sprintf("\n\nNote: %v, so no relation verbs are listed;\nname a schema with --schema, e.g. adjl --schema examples/school.yaml --help.", a.schErr)
+	}
 	if a.sch != nil {
 		// First, so the schema's own verbs head the help.
 		root.AddGroup(&cobra.Group{ID: "relation", Title: "Relation verbs (from " + a.sch.File + "):"})

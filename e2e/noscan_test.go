@@ -14,6 +14,8 @@ import (
 
 	"github.com/adjl/adjl/cmd"
 	"github.com/adjl/adjl/local"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 )
 
 // recorder is an http.Handler in front of a DynamoDB endpoint that notes the
@@ -181,4 +183,23 @@ func writeExample(t *testing.T, dir, name, table string) string {
 	path := filepath.Join(dir, name+".yaml")
 	writeFile(t, path, out)
 	return path
+}
+
+// TestRecorderSeesScan proves the recorder would notice a Scan: without
+// this, TestNoScan could pass by recording nothing useful.
+func TestRecorderSeesScan(t *testing.T) {
+	eng, err := local.Open("", local.Options{InMemory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = eng.Close() })
+	rec := &recorder{next: eng}
+	srv := httptest.NewServer(rec)
+	t.Cleanup(srv.Close)
+	client := newClient(srv.URL, nil)
+	// The table does not exist; the request is recorded all the same.
+	_, _ = client.Scan(t.Context(), &dynamodb.ScanInput{TableName: aws.String("nope")})
+	if got := rec.take(); !slices.Equal(got, []string{"Scan"}) {
+		t.Fatalf("recorded %v, want [Scan]", got)
+	}
 }

@@ -25,18 +25,17 @@ type cancelReason struct {
 func (e *apiError) Error() string { return e.Type + ": " + e.Message }
 
 const (
-	errValidation      = "ValidationException"
-	errNotFound        = "ResourceNotFoundException"
-	errInUse           = "ResourceInUseException"
-	errConditional     = "ConditionalCheckFailedException"
-	errTxCanceled      = "TransactionCanceledException"
-	errIdempotent      = "IdempotentParameterMismatchException"
-	errSerialization   = "SerializationException"
-	errUnknownOp       = "UnknownOperationException"
-	errInternal        = "InternalServerError"
-	errLimitExceeded   = "LimitExceededException"
-	errMissingAction   = "MissingAction"
-	errItemCollSizeLim = "ItemCollectionSizeLimitExceededException"
+	errValidation    = "ValidationException"
+	errNotFound      = "ResourceNotFoundException"
+	errInUse         = "ResourceInUseException"
+	errConditional   = "ConditionalCheckFailedException"
+	errTxCanceled    = "TransactionCanceledException"
+	errIdempotent    = "IdempotentParameterMismatchException"
+	errSerialization = "SerializationException"
+	errUnknownOp     = "UnknownOperationException"
+	errInternal      = "InternalServerError"
+	errLimitExceeded = "LimitExceededException"
+	errMissingAction = "MissingAction"
 )
 
 // validationf builds a ValidationException with a formatted message.

@@ -35,6 +35,9 @@ func (e *TableNotFoundError) Unwrap() error { return e.Err }
 type TableMismatchError struct {
 	Table       string
 	Differences []string
+	// Hint is the remedy when the differences name one (a shard change is
+	// fixed by reshard, not by recreating the table); empty otherwise.
+	Hint string
 }
 
 func (e *TableMismatchError) Error() string {

@@ -67,7 +67,7 @@ func TestReverseListQueryShapeAndConsistentRefused(t *testing.T) {
 	if !errors.As(err, &ie) {
 		t.Fatalf("consistent reverse: got %v", err)
 	}
-	eq(t, "message", ie.Msg, "--consistent is not available for `members`: it reads the global index GSI1, which only supports eventually consistent reads; use `courses` (base table) for a consistent read")
+	eq(t, "message", ie.Msg, "--consistent is not available for `members`: it reads the global index GSI1, which only supports eventually consistent reads; drop --consistent, or check one pair consistently with `enrolled STU#<id> CRS#<id> --consistent`")
 	_, err = st.List(ctx, ListQuery{Relation: rel, Direction: Reverse, Key: "STU#a91"})
 	var ke *schema.KeyError
 	if !errors.As(err, &ke) {

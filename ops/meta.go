@@ -13,6 +13,10 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
+// reshardHint replaces the generic "recreate the table" advice, which would
+// lose every edge, for shard-count differences.
+const reshardHint = "run the reshard command named above, or put the table's shard count back in the schema"
+
 // MetaKey is the PK and SK of the item that records, per relation, the shard
 // count the table's edges were written with. It carries no index keys, so no
 // Query of adjl ever returns it.
@@ -78,7 +82,8 @@ func (s *Store) checkShards(ctx context.Context, rel *schema.Relation, write boo
 		return err
 	}
 	if d := s.shardMismatch(rel); d != "" {
-		return &TableMismatchError{Table: s.schema.Table.Name, Differences: []string{d}}
+		return &TableMismatchError{Table: s.schema.Table.Name, Differences: []string{d},
+			Hint: reshardHint}
 	}
 	if _, ok := s.metaShards[rel.Name]; ok || !write {
 		return nil
@@ -87,7 +92,8 @@ func (s *Store) checkShards(ctx context.Context, rel *schema.Relation, write boo
 		return err
 	}
 	if d := s.shardMismatch(rel); d != "" {
-		return &TableMismatchError{Table: s.schema.Table.Name, Differences: []string{d}}
+		return &TableMismatchError{Table: s.schema.Table.Name, Differences: []string{d},
+			Hint: reshardHint}
 	}
 	return nil
 }

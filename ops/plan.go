@@ -112,17 +112,17 @@ func (s *Store) plan(q ListQuery) (*plan, error) {
 }
 
 // consistentRefusal explains why a reverse list cannot be consistent and
-// names the command that can.
+// names what can be read consistently instead: one pair, via the check verb.
 func (s *Store) consistentRefusal(rel *schema.Relation) string {
-	rev, fwd := rel.Verbs.Reverse, rel.Verbs.Forward
+	rev, check := rel.Verbs.Reverse, rel.Verbs.Check
 	if rev == "" {
-		rev = "list " + rel.Name + " (reverse)"
+		rev = "list " + rel.Name + " --reverse"
 	}
-	if fwd == "" {
-		fwd = "list " + rel.Name
+	if check == "" {
+		check = "check " + rel.Name
 	}
-	return fmt.Sprintf("--consistent is not available for `%s`: it reads the global index %s, which only supports eventually consistent reads; use `%s` (base table) for a consistent read",
-		rev, s.indexName(), fwd)
+	return fmt.Sprintf("--consistent is not available for `%s`: it reads the global index %s, which only supports eventually consistent reads; drop --consistent, or check one pair consistently with `%s %s<id> %s<id> --consistent`",
+		rev, s.indexName(), check, rel.From.Prefix, rel.To.Prefix)
 }
 
 // queryInput builds the Query of one partition. Forward: PK = key AND

@@ -23,3 +23,16 @@ func TestKeyErrorShortensLongKeys(t *testing.T) {
 		t.Errorf("short key: %q", short)
 	}
 }
+
+// TestResolveKeyEmptySaysEmpty: `adjl get ''` must say the key is empty, not
+// that it lacks a prefix (a review finding).
+func TestResolveKeyEmptySaysEmpty(t *testing.T) {
+	s, err := Load("../examples/school.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = s.ResolveKey("")
+	if err == nil || !strings.Contains(err.Error(), "empty key") {
+		t.Fatalf("ResolveKey(\"\") = %v, want an \"empty key\" error", err)
+	}
+}

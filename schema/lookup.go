@@ -107,7 +107,9 @@ func (s *Schema) ResolveKey(key string) (ent *Entity, prefix string, err error) 
 		return e, p, nil
 	}
 	var reason string
-	if i := strings.Index(key, Delimiter); i < 0 {
+	if key == "" {
+		reason = "empty key"
+	} else if i := strings.Index(key, Delimiter); i < 0 {
 		reason = "no prefix; a bare id could belong to any entity"
 	} else {
 		reason = fmt.Sprintf("unknown prefix %q", key[:i+1])

@@ -275,3 +275,18 @@ func TestPollHWMSeesChildPeak(t *testing.T) {
 		t.Errorf("peak = %d kB, want about 30 MB plus the interpreter", peak)
 	}
 }
+
+func TestRunConcurrentSeparatesClientTransportErrors(t *testing.T) {
+	st := runConcurrent(context.Background(), 2, budget{Requests: 10, Duration: time.Minute}, func(_ context.Context, _, seq int) error {
+		switch seq {
+		case 1:
+			return errors.New("deserialization failed, read tcp 127.0.0.1:1->127.0.0.1:2: use of closed network connection")
+		case 2:
+			return errors.New("ValidationException: bad")
+		}
+		return nil
+	})
+	if st.Errors != 2 || st.ClientErrors != 1 {
+		t.Errorf("errors = %d, client errors = %d; want 2 and 1", st.Errors, st.ClientErrors)
+	}
+}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -18,10 +19,13 @@ type budget struct {
 // runStats is what one (workload, target) run measured.
 type runStats struct {
 	Requests int // requests that completed, including failed ones
-	Errors   int
-	FirstErr error
-	Elapsed  time.Duration
-	P50, P99 time.Duration
+	Errors   int // failed requests, of which:
+	// ClientErrors failed in the client's connection handling, not in the
+	// server (see isClientTransportError).
+	ClientErrors int
+	FirstErr     error
+	Elapsed      time.Duration
+	P50, P99     time.Duration
 	// ClientCPU is the CPU time this process used during the run: the load
 	// generator's share of the two cores (and the server's too when the
 	// engine runs in process).
@@ -65,7 +69,7 @@ func runConcurrent(ctx context.Context, clients int, b budget, op func(ctx conte
 	for c := range clients {
 		wg.Go(func() {
 			lat := make([]time.Duration, 0, 1024)
-			errs := 0
+			errs, clientErrs := 0, 0
 			var first error
 			for {
 				seq := int(next.Add(1) - 1)
@@ -77,6 +81,9 @@ func runConcurrent(ctx context.Context, clients int, b budget, op func(ctx conte
 				lat = append(lat, time.Since(t0))
 				if err != nil {
 					errs++
+					if isClientTransportError(err) {
+						clientErrs++
+					}
 					if first == nil {
 						first = err
 					}
@@ -85,6 +92,7 @@ func runConcurrent(ctx context.Context, clients int, b budget, op func(ctx conte
 			mu.Lock()
 			all = append(all, lat...)
 			st.Errors += errs
+			st.ClientErrors += clientErrs
 			if st.FirstErr == nil {
 				st.FirstErr = first
 			}
@@ -116,4 +124,14 @@ func selfCPU() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// isClientTransportError reports the aws-sdk-go-v2 / net/http failure in
+// which the client's own connection is closed under a response it is still
+// reading ("deserialization failed … use of closed network connection",
+// aws/aws-sdk-go-v2#1825 and #2737). It reproduces against a static
+// net/http handler, so it says nothing about the server; the SDK's default
+// retryer retries it.
+func isClientTransportError(err error) bool {
+	return strings.Contains(err.Error(), "use of closed network connection")
 }

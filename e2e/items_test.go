@@ -1,0 +1,116 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/adjl/adjl/schema"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// rawItem prints one stored item exactly as the table holds it, one
+// "name=value" line per attribute in name order, bypassing adjl's rendering,
+// so scripts can assert the key layout itself:
+//
+//	item PK SK
+//
+// With ! it asserts the item does not exist. The table is read from ./adjl.yaml
+// unless ADJL_SCHEMA names another schema file.
+func rawItem(ts *testscript.TestScript, neg bool, args []string, b backend) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: item PK SK")
+	}
+	s, err := schema.Load(ts.MkAbs(schemaFile(ts)))
+	ts.Check(err)
+	api, closeAPI, err := openBackend(ts, b)
+	ts.Check(err)
+	defer closeAPI()
+	out, err := api.GetItem(context.Background(), &dynamodb.GetItemInput{
+		TableName:      aws.String(s.Table.Name),
+		Key:            map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: args[0]}, "SK": &types.AttributeValueMemberS{Value: args[1]}},
+		ConsistentRead: aws.Bool(true),
+	})
+	ts.Check(err)
+	switch {
+	case neg && out.Item != nil:
+		ts.Fatalf("item %s %s exists", args[0], args[1])
+	case neg:
+		return
+	case out.Item == nil:
+		ts.Fatalf("item %s %s not found", args[0], args[1])
+	}
+	fmt.Fprintln(ts.Stdout(), formatItem(ts, out.Item, "\n"))
+}
+
+// dumpTable prints every item of the script's table, one line per item with
+// its attributes in name order, sorted: a fingerprint of the whole table for
+// "this command changed nothing" checks. It reads with a Scan, which adjl
+// itself never sends.
+//
+//	dump-table
+func dumpTable(ts *testscript.TestScript, neg bool, args []string, b backend) {
+	if neg || len(args) != 0 {
+		ts.Fatalf("usage: dump-table")
+	}
+	s, err := schema.Load(ts.MkAbs(schemaFile(ts)))
+	ts.Check(err)
+	api, closeAPI, err := openBackend(ts, b)
+	ts.Check(err)
+	defer closeAPI()
+	scan, ok := api.(interface {
+		Scan(context.Context, *dynamodb.ScanInput, ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error)
+	})
+	if !ok {
+		ts.Fatalf("dump-table: the client cannot Scan")
+	}
+	var lines []string
+	var start map[string]types.AttributeValue
+	for {
+		out, err := scan.Scan(context.Background(), &dynamodb.ScanInput{
+			TableName: aws.String(s.Table.Name), ExclusiveStartKey: start, ConsistentRead: aws.Bool(true),
+		})
+		ts.Check(err)
+		for _, it := range out.Items {
+			lines = append(lines, formatItem(ts, it, " "))
+		}
+		if len(out.LastEvaluatedKey) == 0 {
+			break
+		}
+		start = out.LastEvaluatedKey
+	}
+	sort.Strings(lines)
+	w := ts.Stdout()
+	for _, l := range lines {
+		fmt.Fprintln(w, l)
+	}
+}
+
+// schemaFile is the schema the script's adjl commands use: $ADJL_SCHEMA or ./adjl.yaml.
+func schemaFile(ts *testscript.TestScript) string {
+	if f := ts.Getenv("ADJL_SCHEMA"); f != "" {
+		return f
+	}
+	return "adjl.yaml"
+}
+
+// formatItem renders an item as name=value pairs in name order, joined by sep.
+func formatItem(ts *testscript.TestScript, it map[string]types.AttributeValue, sep string) string {
+	var item map[string]any
+	ts.Check(attributevalue.UnmarshalMap(it, &item))
+	names := make([]string, 0, len(item))
+	for k := range item {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	parts := make([]string, len(names))
+	for i, k := range names {
+		parts[i] = fmt.Sprintf("%s=%v", k, item[k])
+	}
+	return strings.Join(parts, sep)
+}
