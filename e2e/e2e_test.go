@@ -32,19 +32,20 @@ func TestMain(m *testing.M) {
 }
 
 // TestScripts runs every testdata/*.txtar against the embedded engine and,
-// when ADJL_TEST_ENDPOINT is set, against that server too.
+// when a reference server is named (see backends), against it too.
 func TestScripts(t *testing.T) {
 	for _, b := range backends() {
 		t.Run(b.name, func(t *testing.T) {
 			testscript.Run(t, testscript.Params{
-				Dir:                 "testdata",
-				Setup:               func(env *testscript.Env) error { return setup(env, b) },
-				Condition:           b.condition,
-				Cmds:                commands(b),
-				UpdateScripts:       *update && b.name == "local",
-				RequireExplicitExec: false,
-				RequireUniqueNames:  true,
-				ContinueOnError:     *update,
+				Dir:                "testdata",
+				Setup:              func(env *testscript.Env) error { return setup(env, b) },
+				Condition:          b.condition,
+				Cmds:               commands(b),
+				UpdateScripts:      *update && b.name == "local",
+				RequireUniqueNames: true,
+				// With -update, go on after a failure so every golden file of
+				// a script is refreshed in one run.
+				ContinueOnError: *update,
 			})
 		})
 	}
@@ -56,9 +57,16 @@ type backend struct {
 	endpoint string // "" for the embedded default, else the server URL
 }
 
+// backends are the embedded engine and, when one is named, a reference
+// server: ADJL_E2E_ENDPOINT (.ci/test gives this suite a server of its own)
+// or ADJL_TEST_ENDPOINT.
 func backends() []backend {
 	bs := []backend{{name: "local"}}
-	if ep := os.Getenv("ADJL_TEST_ENDPOINT"); ep != "" {
+	ep := os.Getenv("ADJL_E2E_ENDPOINT")
+	if ep == "" {
+		ep = os.Getenv("ADJL_TEST_ENDPOINT")
+	}
+	if ep != "" {
 		bs = append(bs, backend{name: "moto", endpoint: ep})
 	}
 	return bs

@@ -54,17 +54,28 @@ func sortedKeys[V any](m map[string]V) []string {
 	return out
 }
 
+// checkBatch validates what BatchGetItem and BatchWriteItem share
+// (ReturnConsumedCapacity, then at least one table) and reports whether
+// capacity is wanted.
+func checkBatch(rcc string, tables int) (bool, error) {
+	wantCC, err := wantCapacity(rcc)
+	if err != nil {
+		return false, err
+	}
+	if tables == 0 {
+		return false, validationf("1 validation error detected: Value null at 'requestItems' failed to satisfy constraint: Member must have length greater than or equal to 1")
+	}
+	return wantCC, nil
+}
+
 func (e *Engine) batchGetItem(body []byte) ([]byte, error) {
 	var in batchGetIn
 	if err := decodeRequest(body, &in); err != nil {
 		return nil, err
 	}
-	wantCC, err := wantCapacity(in.ReturnConsumedCapacity)
+	wantCC, err := checkBatch(in.ReturnConsumedCapacity, len(in.RequestItems))
 	if err != nil {
 		return nil, err
-	}
-	if len(in.RequestItems) == 0 {
-		return nil, validationf("1 validation error detected: Value null at 'requestItems' failed to satisfy constraint: Member must have length greater than or equal to 1")
 	}
 	type getPlan struct {
 		t    *table
@@ -121,7 +132,7 @@ func (e *Engine) batchGetItem(body []byte) ([]byte, error) {
 			if i > 0 {
 				r.b = append(r.b, ',')
 			}
-			r.b = appendJSONString(r.b, gp.t.name)
+			r.b = attr.AppendJSONString(r.b, gp.t.name)
 			r.b = append(r.b, ':', '[')
 			cc := newCapacity(gp.t)
 			n := 0
@@ -168,7 +179,7 @@ func (e *Engine) batchGetItem(body []byte) ([]byte, error) {
 		if i > 0 {
 			r.b = append(r.b, ',')
 		}
-		r.b = appendJSONString(r.b, name)
+		r.b = attr.AppendJSONString(r.b, name)
 		r.b = append(r.b, `:{"Keys":[`...)
 		for j, k := range unprocessed[name] {
 			if j > 0 {
@@ -185,7 +196,7 @@ func (e *Engine) batchGetItem(body []byte) ([]byte, error) {
 		}
 		if ka.ProjectionExpression != nil {
 			r.b = append(r.b, `,"ProjectionExpression":`...)
-			r.b = appendJSONString(r.b, *ka.ProjectionExpression)
+			r.b = attr.AppendJSONString(r.b, *ka.ProjectionExpression)
 		}
 		if len(ka.ExpressionAttributeNames) > 0 {
 			b, _ := encodeResponse(ka.ExpressionAttributeNames)
@@ -230,12 +241,9 @@ func (e *Engine) batchWriteItem(body []byte) ([]byte, error) {
 	if err := decodeBatchWrite(body, &in); err != nil {
 		return nil, err
 	}
-	wantCC, err := wantCapacity(in.ReturnConsumedCapacity)
+	wantCC, err := checkBatch(in.ReturnConsumedCapacity, len(in.RequestItems))
 	if err != nil {
 		return nil, err
-	}
-	if len(in.RequestItems) == 0 {
-		return nil, validationf("1 validation error detected: Value null at 'requestItems' failed to satisfy constraint: Member must have length greater than or equal to 1")
 	}
 	total := 0
 	for _, reqs := range in.RequestItems {

@@ -146,7 +146,7 @@ func (c *capacity) appendJSON(b []byte, mode string) []byte {
 		total += u.read + u.write
 	}
 	b = append(b, `{"TableName":`...)
-	b = appendJSONString(b, c.table)
+	b = attr.AppendJSONString(b, c.table)
 	b = append(b, `,"CapacityUnits":`...)
 	b = appendFloat(b, total)
 	b = appendRW(b, c.read+sumIdx(c.idx, true), c.write+sumIdx(c.idx, false))
@@ -176,7 +176,7 @@ func (c *capacity) appendJSON(b []byte, mode string) []byte {
 					b = append(b, ',')
 				}
 				u := c.idx[n]
-				b = appendJSONString(b, n)
+				b = attr.AppendJSONString(b, n)
 				b = append(b, `:{"CapacityUnits":`...)
 				b = appendFloat(b, u.read+u.write)
 				b = appendRW(b, u.read, u.write)

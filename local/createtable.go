@@ -187,6 +187,18 @@ func (e *Engine) createTable(body []byte) ([]byte, error) {
 		}
 	}
 	seen := map[string]bool{}
+	// claim records an index's name (unique across LSIs and GSIs) and the
+	// attributes its key uses.
+	claim := func(name string, keys []keySchemaElement) *apiError {
+		if seen[name] {
+			return invalidParam("Duplicate index name: %s", name)
+		}
+		seen[name] = true
+		for _, k := range keys {
+			used[k.AttributeName] = true
+		}
+		return nil
+	}
 	tableHash, tableRange := splitKeySchema(in.KeySchema)
 	if in.LocalSecondaryIndexes != nil {
 		if len(in.LocalSecondaryIndexes) == 0 {
@@ -217,12 +229,8 @@ func (e *Engine) createTable(body []byte) ([]byte, error) {
 		if aerr != nil {
 			return nil, aerr
 		}
-		if seen[x.IndexName] {
-			return nil, invalidParam("Duplicate index name: %s", x.IndexName)
-		}
-		seen[x.IndexName] = true
-		for _, k := range x.KeySchema {
-			used[k.AttributeName] = true
+		if aerr := claim(x.IndexName, x.KeySchema); aerr != nil {
+			return nil, aerr
 		}
 		desc.LocalSecondaryIndexes = append(desc.LocalSecondaryIndexes, indexDesc{
 			IndexName: x.IndexName, KeySchema: x.KeySchema, Projection: proj,
@@ -242,12 +250,8 @@ func (e *Engine) createTable(body []byte) ([]byte, error) {
 		if aerr != nil {
 			return nil, aerr
 		}
-		if seen[x.IndexName] {
-			return nil, invalidParam("Duplicate index name: %s", x.IndexName)
-		}
-		seen[x.IndexName] = true
-		for _, k := range x.KeySchema {
-			used[k.AttributeName] = true
+		if aerr := claim(x.IndexName, x.KeySchema); aerr != nil {
+			return nil, aerr
 		}
 		desc.GlobalSecondaryIndexes = append(desc.GlobalSecondaryIndexes, xd)
 	}

@@ -10,103 +10,39 @@ func skipField(r *jreader) error {
 	return err
 }
 
-// common reads the members shared by the item write operations.
-type writeCommon struct {
-	tableName *string
-	cond      **string
-	names     *map[string]string
-	values    *attr.Item
-	rv        *string
-	rcc       *string
-	rcm       *string
-	rvf       *string
-	expected  *map[string]any
-	condOp    *string
-}
-
-func (c writeCommon) field(r *jreader, k string) (bool, error) {
-	var err error
-	switch k {
-	case "TableName":
-		*c.tableName, err = r.str()
-	case "ConditionExpression":
-		*c.cond, err = r.optStr()
-	case "ExpressionAttributeNames":
-		*c.names, err = r.names()
-	case "ExpressionAttributeValues":
-		*c.values, err = r.exprValues()
-	case "ReturnValues":
-		*c.rv, err = r.str()
-	case "ReturnConsumedCapacity":
-		*c.rcc, err = r.str()
-	case "ReturnItemCollectionMetrics":
-		*c.rcm, err = r.str()
-	case "ReturnValuesOnConditionCheckFailure":
-		*c.rvf, err = r.str()
-	case "Expected":
-		*c.expected, err = r.anyMap()
-	case "ConditionalOperator":
-		*c.condOp, err = r.str()
-	default:
-		return false, nil
-	}
-	return true, err
+// memberItem reads an object, decoding its member name into it and
+// skipping the others.
+func memberItem(r *jreader, name string, it *attr.Item) error {
+	return r.object(func(f string) error {
+		if f == name {
+			var err error
+			*it, err = r.item()
+			return err
+		}
+		return skipField(r)
+	})
 }
 
 func decodePutItem(body []byte, in *putItemIn) error {
-	c := writeCommon{&in.TableName, &in.ConditionExpression, &in.ExpressionAttributeNames, &in.ExpressionAttributeValues,
-		&in.ReturnValues, &in.ReturnConsumedCapacity, &in.ReturnItemCollectionMetrics, &in.ReturnValuesOnConditionCheckFailure,
-		&in.Expected, &in.ConditionalOperator}
-	return decodeWith(body, func(r *jreader, k string) error {
-		if k == "Item" {
-			var err error
-			in.Item, err = r.item()
-			return err
-		}
-		if ok, err := c.field(r, k); ok {
-			return err
-		}
-		return skipField(r)
-	})
+	return decodeItemWrite(body, &in.itemWriteIn, "Item", &in.Item, nil)
 }
 
 func decodeDeleteItem(body []byte, in *deleteItemIn) error {
-	c := writeCommon{&in.TableName, &in.ConditionExpression, &in.ExpressionAttributeNames, &in.ExpressionAttributeValues,
-		&in.ReturnValues, &in.ReturnConsumedCapacity, &in.ReturnItemCollectionMetrics, &in.ReturnValuesOnConditionCheckFailure,
-		&in.Expected, &in.ConditionalOperator}
-	return decodeWith(body, func(r *jreader, k string) error {
-		if k == "Key" {
-			var err error
-			in.Key, err = r.item()
-			return err
-		}
-		if ok, err := c.field(r, k); ok {
-			return err
-		}
-		return skipField(r)
-	})
+	return decodeItemWrite(body, &in.itemWriteIn, "Key", &in.Key, nil)
 }
 
 func decodeUpdateItem(body []byte, in *updateItemIn) error {
-	c := writeCommon{&in.TableName, &in.ConditionExpression, &in.ExpressionAttributeNames, &in.ExpressionAttributeValues,
-		&in.ReturnValues, &in.ReturnConsumedCapacity, &in.ReturnItemCollectionMetrics, &in.ReturnValuesOnConditionCheckFailure,
-		&in.Expected, &in.ConditionalOperator}
-	return decodeWith(body, func(r *jreader, k string) error {
+	return decodeItemWrite(body, &in.itemWriteIn, "Key", &in.Key, func(r *jreader, k string) (bool, error) {
 		var err error
 		switch k {
-		case "Key":
-			in.Key, err = r.item()
 		case "UpdateExpression":
 			in.UpdateExpression, err = r.optStr()
 		case "AttributeUpdates":
 			in.AttributeUpdates, err = r.anyMap()
 		default:
-			var ok bool
-			if ok, err = c.field(r, k); !ok {
-				err = skipField(r)
-			}
+			return false, nil
 		}
-		return err
+		return true, err
 	})
 }
 
@@ -212,27 +148,13 @@ func decodeBatchWrite(body []byte, in *batchWriteIn) error {
 								return nil
 							}
 							wr.PutRequest = &struct{ Item attr.Item }{}
-							return r.object(func(f string) error {
-								if f == "Item" {
-									var err error
-									wr.PutRequest.Item, err = r.item()
-									return err
-								}
-								return skipField(r)
-							})
+							return memberItem(r, "Item", &wr.PutRequest.Item)
 						case "DeleteRequest":
 							if r.null() {
 								return nil
 							}
 							wr.DeleteRequest = &struct{ Key attr.Item }{}
-							return r.object(func(f string) error {
-								if f == "Key" {
-									var err error
-									wr.DeleteRequest.Key, err = r.item()
-									return err
-								}
-								return skipField(r)
-							})
+							return memberItem(r, "Key", &wr.DeleteRequest.Key)
 						}
 						return skipField(r)
 					})

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/adjl/adjl/local/internal/attr"
 )
 
 // targetPrefix is the X-Amz-Target namespace of every DynamoDB operation.
@@ -155,7 +157,7 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 func encodeError(ae *apiError) []byte {
 	var b []byte
 	b = append(b, `{"__type":`...)
-	b = appendJSONString(b, errorNamespace+ae.Type)
+	b = attr.AppendJSONString(b, errorNamespace+ae.Type)
 	if ae.Type == errTxCanceled {
 		b = append(b, `,"CancellationReasons":[`...)
 		for i, rs := range ae.Reasons {
@@ -163,10 +165,10 @@ func encodeError(ae *apiError) []byte {
 				b = append(b, ',')
 			}
 			b = append(b, `{"Code":`...)
-			b = appendJSONString(b, rs.Code)
+			b = attr.AppendJSONString(b, rs.Code)
 			if rs.Message != "" {
 				b = append(b, `,"Message":`...)
-				b = appendJSONString(b, rs.Message)
+				b = attr.AppendJSONString(b, rs.Message)
 			}
 			if rs.Item != nil {
 				b = append(b, `,"Item":`...)
@@ -178,7 +180,7 @@ func encodeError(ae *apiError) []byte {
 	} else {
 		b = append(b, `,"message":`...)
 	}
-	b = appendJSONString(b, ae.Message)
+	b = attr.AppendJSONString(b, ae.Message)
 	if ae.Item != nil {
 		b = append(b, `,"Item":`...)
 		b = append(b, ae.Item...)

@@ -12,17 +12,8 @@ func init() {
 }
 
 type putItemIn struct {
-	TableName                           string
-	Item                                attr.Item
-	ConditionExpression                 *string
-	ExpressionAttributeNames            map[string]string
-	ExpressionAttributeValues           attr.Item
-	ReturnValues                        string
-	ReturnConsumedCapacity              string
-	ReturnItemCollectionMetrics         string
-	ReturnValuesOnConditionCheckFailure string
-	Expected                            map[string]any
-	ConditionalOperator                 string
+	itemWriteIn
+	Item attr.Item
 }
 
 type getItemIn struct {
@@ -36,33 +27,15 @@ type getItemIn struct {
 }
 
 type deleteItemIn struct {
-	TableName                           string
-	Key                                 attr.Item
-	ConditionExpression                 *string
-	ExpressionAttributeNames            map[string]string
-	ExpressionAttributeValues           attr.Item
-	ReturnValues                        string
-	ReturnConsumedCapacity              string
-	ReturnItemCollectionMetrics         string
-	ReturnValuesOnConditionCheckFailure string
-	Expected                            map[string]any
-	ConditionalOperator                 string
+	itemWriteIn
+	Key attr.Item
 }
 
 type updateItemIn struct {
-	TableName                           string
-	Key                                 attr.Item
-	UpdateExpression                    *string
-	ConditionExpression                 *string
-	ExpressionAttributeNames            map[string]string
-	ExpressionAttributeValues           attr.Item
-	ReturnValues                        string
-	ReturnConsumedCapacity              string
-	ReturnItemCollectionMetrics         string
-	ReturnValuesOnConditionCheckFailure string
-	AttributeUpdates                    map[string]any
-	Expected                            map[string]any
-	ConditionalOperator                 string
+	itemWriteIn
+	Key              attr.Item
+	UpdateExpression *string
+	AttributeUpdates map[string]any
 }
 
 func (e *Engine) putItem(body []byte) ([]byte, error) {
@@ -70,20 +43,7 @@ func (e *Engine) putItem(body []byte) ([]byte, error) {
 	if err := decodePutItem(body, &in); err != nil {
 		return nil, err
 	}
-	if err := legacyParams("Expected", in.Expected, "ConditionalOperator", in.ConditionalOperator); err != nil {
-		return nil, err
-	}
-	t, err := e.tableFor(in.TableName)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkReturnValues(in.ReturnValues, "ALL_OLD"); err != nil {
-		return nil, err
-	}
-	if err := checkReturnOnFailure(in.ReturnValuesOnConditionCheckFailure); err != nil {
-		return nil, err
-	}
-	wantCC, err := wantCapacity(in.ReturnConsumedCapacity)
+	t, wantCC, err := e.writeTarget(&in.itemWriteIn, nil, "ALL_OLD")
 	if err != nil {
 		return nil, err
 	}
@@ -108,41 +68,17 @@ func (e *Engine) putItem(body []byte) ([]byte, error) {
 	if err := ex.checkUnused(); err != nil {
 		return nil, err
 	}
-	cc := newCapacity(t)
-	var old attr.Item
-	err = e.update(func(w *writer) error {
-		*cc = *newCapacity(t) // the function may run twice (group commit)
-		var err error
-		old, err = getItem(w.tx, t, pk.enc)
-		if err != nil {
-			return err
-		}
-		if cond != nil {
-			ok, err := cond(old)
-			if err != nil {
-				return err
-			}
-			if !ok {
-				cc.addFailedWrite(old)
-				return conditionFailed(failedItem(in.ReturnValuesOnConditionCheckFailure, old))
-			}
-		}
+	old, cc, err := e.conditionalWrite(t, pk, cond, in.ReturnValuesOnConditionCheckFailure, func(w *writer, old attr.Item, cc *capacity) error {
 		cc.addWrite(t, pk, old, in.Item, 1)
 		return w.put(t, pk, old, in.Item)
 	})
 	if err != nil {
 		return nil, err
 	}
-	var r response
-	if in.ReturnValues == "ALL_OLD" && old != nil {
-		if err := r.item("Attributes", old); err != nil {
-			return nil, err
-		}
+	if in.ReturnValues != "ALL_OLD" {
+		old = nil
 	}
-	if wantCC {
-		r.capacity(in.ReturnConsumedCapacity, cc)
-	}
-	return r.bytes(), nil
+	return writeResponse(&in.itemWriteIn, old, wantCC, cc)
 }
 
 func (e *Engine) getItem(body []byte) ([]byte, error) {
@@ -208,20 +144,7 @@ func (e *Engine) deleteItem(body []byte) ([]byte, error) {
 	if err := decodeDeleteItem(body, &in); err != nil {
 		return nil, err
 	}
-	if err := legacyParams("Expected", in.Expected, "ConditionalOperator", in.ConditionalOperator); err != nil {
-		return nil, err
-	}
-	t, err := e.tableFor(in.TableName)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkReturnValues(in.ReturnValues, "ALL_OLD"); err != nil {
-		return nil, err
-	}
-	if err := checkReturnOnFailure(in.ReturnValuesOnConditionCheckFailure); err != nil {
-		return nil, err
-	}
-	wantCC, err := wantCapacity(in.ReturnConsumedCapacity)
+	t, wantCC, err := e.writeTarget(&in.itemWriteIn, nil, "ALL_OLD")
 	if err != nil {
 		return nil, err
 	}
@@ -240,39 +163,15 @@ func (e *Engine) deleteItem(body []byte) ([]byte, error) {
 	if err := ex.checkUnused(); err != nil {
 		return nil, err
 	}
-	cc := newCapacity(t)
-	var old attr.Item
-	err = e.update(func(w *writer) error {
-		*cc = *newCapacity(t) // the function may run twice (group commit)
-		var err error
-		old, err = getItem(w.tx, t, pk.enc)
-		if err != nil {
-			return err
-		}
-		if cond != nil {
-			ok, err := cond(old)
-			if err != nil {
-				return err
-			}
-			if !ok {
-				cc.addFailedWrite(old)
-				return conditionFailed(failedItem(in.ReturnValuesOnConditionCheckFailure, old))
-			}
-		}
+	old, cc, err := e.conditionalWrite(t, pk, cond, in.ReturnValuesOnConditionCheckFailure, func(w *writer, old attr.Item, cc *capacity) error {
 		cc.addWrite(t, pk, old, nil, 1)
 		return w.del(t, pk, old)
 	})
 	if err != nil {
 		return nil, err
 	}
-	var r response
-	if in.ReturnValues == "ALL_OLD" && old != nil {
-		if err := r.item("Attributes", old); err != nil {
-			return nil, err
-		}
+	if in.ReturnValues != "ALL_OLD" {
+		old = nil
 	}
-	if wantCC {
-		r.capacity(in.ReturnConsumedCapacity, cc)
-	}
-	return r.bytes(), nil
+	return writeResponse(&in.itemWriteIn, old, wantCC, cc)
 }

@@ -295,6 +295,12 @@ func (r *jreader) item() (attr.Item, error) {
 	if r.peek() != '{' {
 		return nil, errSyntax
 	}
+	if it, rest, err := attr.DecodeItemPrefix(r.b[r.i:]); err == nil {
+		r.i = len(r.b) - len(rest)
+		return it, nil
+	}
+	// A bad item: find its extent first, as before, so malformed JSON is
+	// reported as such even after an invalid value.
 	raw, err := r.skip()
 	if err != nil {
 		return nil, err

@@ -40,3 +40,32 @@ func FuzzDecodePutItem(f *testing.F) {
 }
 
 func itemsEqual(a, b attr.Item) bool { return attr.EqualItems(a, b) }
+
+// TestDecodeItemErrorsKeepTheirKind checks the one-pass item reader reports
+// what the two-pass one did: malformed JSON after an invalid value is still
+// a SerializationException, an invalid value in well-formed JSON a
+// ValidationException, and the members after an item are still read.
+func TestDecodeItemErrorsKeepTheirKind(t *testing.T) {
+	for _, c := range []struct {
+		body, want string
+	}{
+		{`{"TableName":"t","Item":{"n":{"N":"x"},"s":{"S":"a}}}`, errSerialization},
+		{`{"TableName":"t","Item":{"n":{"N":"x"},"s":{"S":"a"}}}`, errValidation},
+		{`{"TableName":"t","Item":{"s":{"S":"a"}},"ReturnValues":5}`, errSerialization},
+	} {
+		var in putItemIn
+		err := decodePutItem([]byte(c.body), &in)
+		ae, ok := err.(*apiError)
+		if !ok || ae.Type != c.want {
+			t.Errorf("%s: err %v, want %s", c.body, err, c.want)
+		}
+	}
+	var in putItemIn
+	body := `{"Item":{"PK":{"S":"a"},"m":{"M":{"x":{"NS":["1","2"]}}}},"TableName":"t","ReturnValues":"ALL_OLD"}`
+	if err := decodePutItem([]byte(body), &in); err != nil {
+		t.Fatal(err)
+	}
+	if in.TableName != "t" || in.ReturnValues != "ALL_OLD" || len(in.Item) != 2 || in.Item["m"].Map["x"].Strs[1] != "2" {
+		t.Fatalf("decoded %+v", in)
+	}
+}

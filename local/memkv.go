@@ -70,6 +70,7 @@ type memTx struct {
 	kv       *memKV
 	writable bool
 	undo     []undoRec
+	open     []*memBucket // handles already given out, reused by Bucket
 }
 
 func (tx *memTx) rollback() {
@@ -98,7 +99,16 @@ func (tx *memTx) Bucket(name []byte) kvBucket {
 	if t == nil {
 		return nil
 	}
-	return &memBucket{tx: tx, t: t}
+	// A write looks its buckets up once per item and index: hand out one
+	// handle per tree rather than allocate one per call.
+	for _, b := range tx.open {
+		if b.t == t {
+			return b
+		}
+	}
+	b := &memBucket{tx: tx, t: t}
+	tx.open = append(tx.open, b)
+	return b
 }
 
 func (tx *memTx) CreateBucket(name []byte) (kvBucket, error) {
@@ -150,8 +160,7 @@ func (b *memBucket) Put(key, value []byte) error {
 	}
 	// The slices are kept, not copied: like bbolt until commit, memKV needs
 	// them unchanged for ever, and every caller passes fresh memory.
-	old, had := b.t.get(key)
-	b.t.put(key, value)
+	old, had := b.t.put(key, value)
 	b.tx.undo = append(b.tx.undo, undoRec{op: undoPut, tree: b.t, key: key, old: old, had: had})
 	return nil
 }
@@ -218,16 +227,19 @@ func (t *memTree) get(key []byte) ([]byte, bool) {
 	return t.blocks[bi][i].v, true
 }
 
-func (t *memTree) put(key, value []byte) {
+// put stores value under key and returns the value it replaced, searching
+// the tree once.
+func (t *memTree) put(key, value []byte) (old []byte, had bool) {
 	bi, i, found := t.find(key)
 	if found {
+		old = t.blocks[bi][i].v
 		t.blocks[bi][i].v = value
-		return
+		return old, true
 	}
 	if bi == len(t.blocks) {
 		if bi == 0 {
 			t.blocks = append(t.blocks, []memEntry{{key, value}})
-			return
+			return nil, false
 		}
 		bi--
 		i = len(t.blocks[bi])
@@ -237,7 +249,7 @@ func (t *memTree) put(key, value []byte) {
 	b[i] = memEntry{key, value}
 	if len(b) <= memBlockMax {
 		t.blocks[bi] = b
-		return
+		return nil, false
 	}
 	half := len(b) / 2
 	left := append(make([]memEntry, 0, memBlockMax+1), b[:half]...)
@@ -246,6 +258,7 @@ func (t *memTree) put(key, value []byte) {
 	t.blocks = append(t.blocks, nil)
 	copy(t.blocks[bi+2:], t.blocks[bi+1:])
 	t.blocks[bi+1] = right
+	return nil, false
 }
 
 func (t *memTree) del(key []byte) {

@@ -196,7 +196,7 @@ func (s source) walk(tx kvTx, o walkOpts) (*page, error) {
 			}
 			var size int
 			var err error
-			if pg.raw, size, err = appendBinaryItemJSON(pg.raw, raw); err != nil {
+			if pg.raw, size, err = attr.AppendJSONFromBinary(pg.raw, raw); err != nil {
 				return nil, err
 			}
 			pg.readSize += size

@@ -101,6 +101,21 @@ func (p *readPlan) opts() walkOpts {
 }
 
 // finish renders a page with capacity.
+// readPage walks one page of p's source in a read transaction and answers
+// with it: the last step of Query and Scan.
+func (e *Engine) readPage(p *readPlan, o walkOpts) ([]byte, error) {
+	var pg *page
+	err := e.db.View(func(tx kvTx) error {
+		var err error
+		pg, err = p.src.walk(tx, o)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return p.finish(pg)
+}
+
 func (p *readPlan) finish(pg *page) ([]byte, error) {
 	var r response
 	if err := appendPage(&r, pg, p.count); err != nil {
@@ -166,16 +181,7 @@ func (e *Engine) query(body []byte) ([]byte, error) {
 			o.hi = sk
 		}
 	}
-	var pg *page
-	err = e.db.View(func(tx kvTx) error {
-		var err error
-		pg, err = p.src.walk(tx, o)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return p.finish(pg)
+	return e.readPage(p, o)
 }
 
 func (e *Engine) scan(body []byte) ([]byte, error) {
@@ -222,14 +228,5 @@ func (e *Engine) scan(body []byte) ([]byte, error) {
 		}
 		o.lo = append(sk, 0)
 	}
-	var pg *page
-	err = e.db.View(func(tx kvTx) error {
-		var err error
-		pg, err = p.src.walk(tx, o)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return p.finish(pg)
+	return e.readPage(p, o)
 }

@@ -29,7 +29,7 @@ func getItem(tx kvTx, t *table, key []byte) (attr.Item, error) {
 type writer struct {
 	e      *Engine
 	tx     kvTx
-	deltas map[string]counts
+	deltas map[statsID]counts
 	arena  []byte
 	writes int // puts and deletes so far, to tell a clean failure from a partial one
 	exact  bool
@@ -73,7 +73,7 @@ func (w *writer) alloc(enc func(dst []byte) []byte) []byte {
 
 func newWriter(e *Engine, tx kvTx) *writer {
 	_, mem := e.db.(*memKV)
-	return &writer{e: e, tx: tx, deltas: map[string]counts{}, exact: mem}
+	return &writer{e: e, tx: tx, deltas: map[statsID]counts{}, exact: mem}
 }
 
 // fresh returns the current cached form of t: a request resolved its table
@@ -87,22 +87,35 @@ func (w *writer) fresh(t *table) (*table, error) {
 	return cur, nil
 }
 
-func (w *writer) add(key []byte, items, bytes int64) {
-	c := w.deltas[string(key)]
+// statsID names the counts of a table (index "") or of one of its indexes;
+// as a map key it costs no allocation, unlike the encoded statsKey.
+type statsID struct{ table, index string }
+
+// itemBucket returns the current form of t and the bucket of its items.
+func (w *writer) itemBucket(t *table) (*table, kvBucket, error) {
+	t, err := w.fresh(t)
+	if err != nil {
+		return nil, nil, err
+	}
+	b := w.tx.Bucket(t.bucket)
+	if b == nil {
+		return nil, nil, resourceNotFound()
+	}
+	return t, b, nil
+}
+
+func (w *writer) add(id statsID, items, bytes int64) {
+	c := w.deltas[id]
 	c.items += items
 	c.bytes += bytes
-	w.deltas[string(key)] = c
+	w.deltas[id] = c
 }
 
 // put stores item under pk, replacing old (nil when there was none).
 func (w *writer) put(t *table, pk primaryKey, old, item attr.Item) error {
-	t, err := w.fresh(t)
+	t, b, err := w.itemBucket(t)
 	if err != nil {
 		return err
-	}
-	b := w.tx.Bucket(t.bucket)
-	if b == nil {
-		return resourceNotFound()
 	}
 	// bbolt keeps references to keys and values until commit, so every
 	// encoding gets fresh memory from the append-only arena.
@@ -111,13 +124,15 @@ func (w *writer) put(t *table, pk primaryKey, old, item attr.Item) error {
 	if err := b.Put(pk.enc, val); err != nil {
 		return fmt.Errorf("put item: %w", err)
 	}
-	size := int64(attr.ItemSize(item))
+	size := attr.ItemSize(item)
+	oldSize := 0
 	if old == nil {
-		w.add(statsKey(t.name, ""), 1, size)
+		w.add(statsID{t.name, ""}, 1, int64(size))
 	} else {
-		w.add(statsKey(t.name, ""), 0, size-int64(attr.ItemSize(old)))
+		oldSize = attr.ItemSize(old)
+		w.add(statsID{t.name, ""}, 0, int64(size-oldSize))
 	}
-	return w.reindex(t, pk, old, item)
+	return w.reindex(t, pk, old, item, oldSize, size)
 }
 
 // del removes the item old stored under pk.
@@ -125,24 +140,22 @@ func (w *writer) del(t *table, pk primaryKey, old attr.Item) error {
 	if old == nil {
 		return nil
 	}
-	t, err := w.fresh(t)
+	t, b, err := w.itemBucket(t)
 	if err != nil {
 		return err
-	}
-	b := w.tx.Bucket(t.bucket)
-	if b == nil {
-		return resourceNotFound()
 	}
 	w.writes++
 	if err := b.Delete(pk.enc); err != nil {
 		return fmt.Errorf("delete item: %w", err)
 	}
-	w.add(statsKey(t.name, ""), -1, -int64(attr.ItemSize(old)))
-	return w.reindex(t, pk, old, nil)
+	oldSize := attr.ItemSize(old)
+	w.add(statsID{t.name, ""}, -1, -int64(oldSize))
+	return w.reindex(t, pk, old, nil, oldSize, 0)
 }
 
-// reindex moves the item's entries in every index from old to item.
-func (w *writer) reindex(t *table, pk primaryKey, old, item attr.Item) error {
+// reindex moves the item's entries in every index from old to item; the
+// caller passes the items' sizes, which an ALL projection stores whole.
+func (w *writer) reindex(t *table, pk primaryKey, old, item attr.Item, oldItemSize, itemSize int) error {
 	for _, x := range t.indexes {
 		var oldKey, newKey []byte
 		if old != nil {
@@ -151,13 +164,13 @@ func (w *writer) reindex(t *table, pk primaryKey, old, item attr.Item) error {
 		if item != nil {
 			newKey = w.alloc(func(dst []byte) []byte { return x.indexKey(dst, item, pk.enc) })
 		}
-		sk := statsKey(t.name, x.name)
+		sk := statsID{t.name, x.name}
 		var oldSize, newSize int64
 		if oldKey != nil {
-			oldSize = int64(x.projectedSize(t, old))
+			oldSize = int64(x.projectedSizeOf(t, old, oldItemSize))
 		}
 		if newKey != nil {
-			newSize = int64(x.projectedSize(t, item))
+			newSize = int64(x.projectedSizeOf(t, item, itemSize))
 		}
 		switch {
 		case oldKey != nil && newKey != nil:
@@ -190,8 +203,8 @@ func (w *writer) reindex(t *table, pk primaryKey, old, item attr.Item) error {
 
 // flush writes the accumulated item-count changes; call once before commit.
 func (w *writer) flush() error {
-	for k, d := range w.deltas {
-		if err := addCounts(w.tx, []byte(k), d); err != nil {
+	for id, d := range w.deltas {
+		if err := addCounts(w.tx, statsKey(id.table, id.index), d); err != nil {
 			return fmt.Errorf("update table statistics: %w", err)
 		}
 	}
@@ -200,7 +213,16 @@ func (w *writer) flush() error {
 
 // projectedSize is the DynamoDB size of the part of it stored in index x.
 func (x *index) projectedSize(t *table, it attr.Item) int {
+	return x.projectedSizeOf(t, it, -1)
+}
+
+// projectedSizeOf is projectedSize for an item whose whole size is known
+// (itemSize), so an ALL projection costs nothing; itemSize < 0 means unknown.
+func (x *index) projectedSizeOf(t *table, it attr.Item, itemSize int) int {
 	if x.projType == "ALL" {
+		if itemSize >= 0 {
+			return itemSize
+		}
 		return attr.ItemSize(it)
 	}
 	n := 0

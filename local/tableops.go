@@ -61,7 +61,10 @@ type tableNameIn struct {
 	TableName string
 }
 
-func (e *Engine) describeTable(body []byte) ([]byte, error) {
+// namedTable reads a request whose only member is TableName and returns
+// that table; a missing one is reported naming it, as the control plane
+// (DescribeTable, DescribeTimeToLive) does.
+func (e *Engine) namedTable(body []byte) (*table, error) {
 	var in tableNameIn
 	if err := decodeRequest(body, &in); err != nil {
 		return nil, err
@@ -72,6 +75,14 @@ func (e *Engine) describeTable(body []byte) ([]byte, error) {
 	t := e.lookup(in.TableName)
 	if t == nil {
 		return nil, tableNotFound(in.TableName)
+	}
+	return t, nil
+}
+
+func (e *Engine) describeTable(body []byte) ([]byte, error) {
+	t, err := e.namedTable(body)
+	if err != nil {
+		return nil, err
 	}
 	var d tableDesc
 	e.db.View(func(tx kvTx) error {

@@ -60,17 +60,39 @@ type txOp struct {
 	upd  updateFn
 }
 
+// checkTransact validates what TransactWriteItems and TransactGetItems share
+// (ReturnConsumedCapacity, then 1 to 100 actions) and reports whether
+// capacity is wanted.
+func checkTransact(rcc string, actions int) (bool, error) {
+	wantCC, err := wantCapacity(rcc)
+	if err != nil {
+		return false, err
+	}
+	if actions == 0 || actions > maxTransactItems {
+		return false, validationf("1 validation error detected: Value at 'transactItems' failed to satisfy constraint: Member must have length less than or equal to 100, Member must have length greater than or equal to 1")
+	}
+	return wantCC, nil
+}
+
+// claimItem records that a transaction acts on the item pk of t; DynamoDB
+// allows one action per item.
+func claimItem(seen map[string]bool, t *table, pk primaryKey) error {
+	id := t.name + "\x00" + string(pk.enc)
+	if seen[id] {
+		return validationf("Transaction request cannot include multiple operations on one item")
+	}
+	seen[id] = true
+	return nil
+}
+
 func (e *Engine) transactWriteItems(body []byte) ([]byte, error) {
 	var in transactWriteIn
 	if err := decodeTransactWrite(body, &in); err != nil {
 		return nil, err
 	}
-	wantCC, err := wantCapacity(in.ReturnConsumedCapacity)
+	wantCC, err := checkTransact(in.ReturnConsumedCapacity, len(in.TransactItems))
 	if err != nil {
 		return nil, err
-	}
-	if len(in.TransactItems) == 0 || len(in.TransactItems) > maxTransactItems {
-		return nil, validationf("1 validation error detected: Value at 'transactItems' failed to satisfy constraint: Member must have length less than or equal to 100, Member must have length greater than or equal to 1")
 	}
 	if len(body) > maxTransactBytes {
 		return nil, validationf("Transaction request size exceeded the maximum allowed size of 4 MB")
@@ -148,11 +170,9 @@ func (e *Engine) transactWriteItems(body []byte) ([]byte, error) {
 		if err := ex.checkUnused(); err != nil {
 			return nil, err
 		}
-		id := op.t.name + "\x00" + string(op.pk.enc)
-		if seen[id] {
-			return nil, validationf("Transaction request cannot include multiple operations on one item")
+		if err := claimItem(seen, op.t, op.pk); err != nil {
+			return nil, err
 		}
-		seen[id] = true
 		ops = append(ops, op)
 	}
 	ccByTable := map[string]*capacity{}
@@ -337,12 +357,9 @@ func (e *Engine) transactGetItems(body []byte) ([]byte, error) {
 	if err := decodeRequest(body, &in); err != nil {
 		return nil, err
 	}
-	wantCC, err := wantCapacity(in.ReturnConsumedCapacity)
+	wantCC, err := checkTransact(in.ReturnConsumedCapacity, len(in.TransactItems))
 	if err != nil {
 		return nil, err
-	}
-	if len(in.TransactItems) == 0 || len(in.TransactItems) > maxTransactItems {
-		return nil, validationf("1 validation error detected: Value at 'transactItems' failed to satisfy constraint: Member must have length less than or equal to 100, Member must have length greater than or equal to 1")
 	}
 	type getOp struct {
 		t    *table
@@ -370,11 +387,9 @@ func (e *Engine) transactGetItems(body []byte) ([]byte, error) {
 		if err := ex.checkUnused(); err != nil {
 			return nil, err
 		}
-		id := op.t.name + "\x00" + string(op.pk.enc)
-		if seen[id] {
-			return nil, validationf("Transaction request cannot include multiple operations on one item")
+		if err := claimItem(seen, op.t, op.pk); err != nil {
+			return nil, err
 		}
-		seen[id] = true
 		ops = append(ops, op)
 	}
 	var r response

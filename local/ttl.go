@@ -22,16 +22,9 @@ var sweepInterval = 30 * time.Second
 const sweepBatch = 1000
 
 func (e *Engine) describeTimeToLive(body []byte) ([]byte, error) {
-	var in tableNameIn
-	if err := decodeRequest(body, &in); err != nil {
+	t, err := e.namedTable(body)
+	if err != nil {
 		return nil, err
-	}
-	if err := checkTableName("tableName", in.TableName); err != nil {
-		return nil, err
-	}
-	t := e.lookup(in.TableName)
-	if t == nil {
-		return nil, tableNotFound(in.TableName)
 	}
 	return encodeResponse(struct{ TimeToLiveDescription ttlDesc }{t.stored.TTL})
 }

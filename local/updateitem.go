@@ -9,20 +9,7 @@ func (e *Engine) updateItem(body []byte) ([]byte, error) {
 	if err := decodeUpdateItem(body, &in); err != nil {
 		return nil, err
 	}
-	if err := legacyParams("Expected", in.Expected, "ConditionalOperator", in.ConditionalOperator, "AttributeUpdates", in.AttributeUpdates); err != nil {
-		return nil, err
-	}
-	t, err := e.tableFor(in.TableName)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkReturnValues(in.ReturnValues, "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW"); err != nil {
-		return nil, err
-	}
-	if err := checkReturnOnFailure(in.ReturnValuesOnConditionCheckFailure); err != nil {
-		return nil, err
-	}
-	wantCC, err := wantCapacity(in.ReturnConsumedCapacity)
+	t, wantCC, err := e.writeTarget(&in.itemWriteIn, in.AttributeUpdates, "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW")
 	if err != nil {
 		return nil, err
 	}
@@ -45,26 +32,10 @@ func (e *Engine) updateItem(body []byte) ([]byte, error) {
 	if err := ex.checkUnused(); err != nil {
 		return nil, err
 	}
-	cc := newCapacity(t)
-	var old, item attr.Item
+	var item attr.Item
 	var changed []string
-	err = e.update(func(w *writer) error {
-		*cc = *newCapacity(t) // the function may run twice (group commit)
+	old, cc, err := e.conditionalWrite(t, pk, cond, in.ReturnValuesOnConditionCheckFailure, func(w *writer, old attr.Item, cc *capacity) error {
 		var err error
-		old, err = getItem(w.tx, t, pk.enc)
-		if err != nil {
-			return err
-		}
-		if cond != nil {
-			ok, err := cond(old)
-			if err != nil {
-				return err
-			}
-			if !ok {
-				cc.addFailedWrite(old)
-				return conditionFailed(failedItem(in.ReturnValuesOnConditionCheckFailure, old))
-			}
-		}
 		item, changed, err = applyUpdate(t, upd, in.Key, old)
 		if err != nil {
 			return err
@@ -75,16 +46,7 @@ func (e *Engine) updateItem(body []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	var r response
-	if attrs := updateReturn(in.ReturnValues, old, item, changed); attrs != nil {
-		if err := r.item("Attributes", attrs); err != nil {
-			return nil, err
-		}
-	}
-	if wantCC {
-		r.capacity(in.ReturnConsumedCapacity, cc)
-	}
-	return r.bytes(), nil
+	return writeResponse(&in.itemWriteIn, updateReturn(in.ReturnValues, old, item, changed), wantCC, cc)
 }
 
 // applyUpdate computes the new item of an UpdateItem (old may be nil: the

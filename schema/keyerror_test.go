@@ -24,7 +24,7 @@ func TestKeyErrorShortensLongKeys(t *testing.T) {
 	}
 }
 
-// TestResolveKeyEmptySaysEmpty: `adjl get ''` must say the key is empty, not
+// TestResolveKeyEmptySaysEmpty: `adjl get ""` must say the key is empty, not
 // that it lacks a prefix (a review finding).
 func TestResolveKeyEmptySaysEmpty(t *testing.T) {
 	s, err := Load("../examples/school.yaml")

@@ -23,10 +23,10 @@ func (v Value) AppendJSON(dst []byte) ([]byte, error) {
 	switch v.Kind {
 	case S:
 		dst = append(dst, `{"S":`...)
-		dst = appendString(dst, v.Str)
+		dst = AppendJSONString(dst, v.Str)
 	case N:
 		dst = append(dst, `{"N":`...)
-		dst = appendString(dst, v.Str)
+		dst = AppendJSONString(dst, v.Str)
 	case B:
 		dst = append(dst, `{"B":"`...)
 		dst = base64.StdEncoding.AppendEncode(dst, v.Bytes)
@@ -63,7 +63,7 @@ func (v Value) AppendJSON(dst []byte) ([]byte, error) {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = appendString(dst, s)
+			dst = AppendJSONString(dst, s)
 		}
 		dst = append(dst, ']')
 	case BS:
@@ -95,7 +95,7 @@ func appendMap(dst []byte, m map[string]Value) ([]byte, error) {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = appendString(dst, k)
+		dst = AppendJSONString(dst, k)
 		dst = append(dst, ':')
 		if dst, err = m[k].AppendJSON(dst); err != nil {
 			return nil, err
@@ -117,8 +117,10 @@ func (it Item) AppendJSON(dst []byte) ([]byte, error) { return appendMap(dst, it
 
 const hexDigits = "0123456789abcdef"
 
-// appendString writes a JSON string literal.
-func appendString(dst []byte, s string) []byte {
+// AppendJSONString appends s as a JSON string literal, escaping as
+// encoding/json does (invalid UTF-8 becomes U+FFFD). The engine writes its
+// hand-built responses with it, so every wire string is escaped one way.
+func AppendJSONString[T string | []byte](dst []byte, s T) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
@@ -145,7 +147,7 @@ func appendString(dst []byte, s string) []byte {
 			start = i
 			continue
 		}
-		r, size := utf8.DecodeRuneInString(s[i:])
+		r, size := utf8.DecodeRuneInString(string(s[i:])) // no copy: conversion in a call argument
 		if r == utf8.RuneError && size == 1 {
 			dst = append(dst, s[start:i]...)
 			dst = append(dst, `\ufffd`...)
@@ -198,6 +200,20 @@ func (it *Item) UnmarshalJSON(b []byte) error {
 	}
 	*it = m
 	return nil
+}
+
+// DecodeItemPrefix decodes one wire-JSON item (an object of values, after
+// optional whitespace) from the front of b and returns the bytes after it,
+// with the validation of Item.UnmarshalJSON. Request readers use it to
+// decode an item where it stands instead of first finding its extent.
+func DecodeItemPrefix(b []byte) (Item, []byte, error) {
+	d := decoder{data: b}
+	d.ws()
+	m, err := d.valueMap()
+	if err != nil {
+		return nil, nil, err
+	}
+	return m, b[d.pos:], nil
 }
 
 // UnmarshalItem decodes JSON into a new Item.

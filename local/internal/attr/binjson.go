@@ -1,26 +1,20 @@
-package local
+package attr
 
 import (
 	"encoding/base64"
 	"encoding/binary"
-	"errors"
-
-	"github.com/adjl/adjl/local/internal/attr"
+	"fmt"
 )
 
-// TEMPORARY until attr offers it (see /work/notes/engine-needs.md):
-// appendBinaryItemJSON transcodes an item in attr's binary at-rest encoding
-// straight to wire JSON and returns its DynamoDB size, so unfiltered Query
-// and Scan pages never build maps.
-
-var errBinCorrupt = errors.New("corrupt item encoding")
-
+// binReader walks the binary encoding in place, without copying b, for
+// transcoding straight to JSON (reader copies once because its results
+// outlive the input).
 type binReader struct{ b []byte }
 
 func (r *binReader) uvarint() (int, error) {
 	x, n := binary.Uvarint(r.b)
 	if n <= 0 || x > uint64(len(r.b)) {
-		return 0, errBinCorrupt
+		return 0, errCorrupt
 	}
 	r.b = r.b[n:]
 	return int(x), nil
@@ -29,20 +23,27 @@ func (r *binReader) uvarint() (int, error) {
 func (r *binReader) bytes() ([]byte, error) {
 	n, err := r.uvarint()
 	if err != nil || n > len(r.b) {
-		return nil, errBinCorrupt
+		return nil, errCorrupt
 	}
 	s := r.b[:n]
 	r.b = r.b[n:]
 	return s, nil
 }
 
-func appendBinaryItemJSON(dst, b []byte) ([]byte, int, error) {
+// AppendJSONFromBinary appends the wire JSON of an item in the binary
+// encoding written by AppendItem to dst and returns ItemSize of that item,
+// without building an Item: unfiltered Query and Scan pages transcode
+// stored items directly. The JSON has the attributes in stored order.
+func AppendJSONFromBinary(dst, b []byte) ([]byte, int, error) {
 	r := binReader{b: b}
 	dst, size, _, err := r.appendMap(dst)
 	if err == nil && len(r.b) != 0 {
-		err = errBinCorrupt
+		err = fmt.Errorf("%w: trailing bytes", errCorrupt)
 	}
-	return dst, size, err
+	if err != nil {
+		return nil, 0, fmt.Errorf("transcode item: %w", err)
+	}
+	return dst, size, nil
 }
 
 // appendMap returns the JSON, the sum of name and value sizes, and the
@@ -62,7 +63,7 @@ func (r *binReader) appendMap(dst []byte) ([]byte, int, int, error) {
 		if err != nil {
 			return nil, 0, 0, err
 		}
-		dst = appendJSONString(dst, name)
+		dst = AppendJSONString(dst, name)
 		dst = append(dst, ':')
 		var vs int
 		if dst, vs, err = r.appendValue(dst); err != nil {
@@ -75,12 +76,12 @@ func (r *binReader) appendMap(dst []byte) ([]byte, int, int, error) {
 
 func (r *binReader) appendValue(dst []byte) ([]byte, int, error) {
 	if len(r.b) == 0 {
-		return nil, 0, errBinCorrupt
+		return nil, 0, errCorrupt
 	}
-	k := attr.Kind(r.b[0])
+	k := Kind(r.b[0])
 	r.b = r.b[1:]
 	switch k {
-	case attr.S, attr.N:
+	case S, N:
 		s, err := r.bytes()
 		if err != nil {
 			return nil, 0, err
@@ -88,12 +89,12 @@ func (r *binReader) appendValue(dst []byte) ([]byte, int, error) {
 		dst = append(dst, `{"`...)
 		dst = append(dst, k.String()...)
 		dst = append(dst, `":`...)
-		dst = appendJSONString(dst, s)
-		if k == attr.N {
-			return append(dst, '}'), attr.Size(attr.Value{Kind: attr.N, Str: string(s)}), nil
+		dst = AppendJSONString(dst, s)
+		if k == N {
+			return append(dst, '}'), numberSize(string(s)), nil
 		}
 		return append(dst, '}'), len(s), nil
-	case attr.B:
+	case B:
 		s, err := r.bytes()
 		if err != nil {
 			return nil, 0, err
@@ -101,9 +102,9 @@ func (r *binReader) appendValue(dst []byte) ([]byte, int, error) {
 		dst = append(dst, `{"B":"`...)
 		dst = base64.StdEncoding.AppendEncode(dst, s)
 		return append(dst, '"', '}'), len(s), nil
-	case attr.BOOL:
+	case BOOL:
 		if len(r.b) == 0 {
-			return nil, 0, errBinCorrupt
+			return nil, 0, errCorrupt
 		}
 		v := r.b[0] == 1
 		r.b = r.b[1:]
@@ -111,17 +112,17 @@ func (r *binReader) appendValue(dst []byte) ([]byte, int, error) {
 			return append(dst, `{"BOOL":true}`...), 1, nil
 		}
 		return append(dst, `{"BOOL":false}`...), 1, nil
-	case attr.NULL:
+	case NULL:
 		return append(dst, `{"NULL":true}`...), 1, nil
-	case attr.M:
+	case M:
 		dst = append(dst, `{"M":`...)
 		dst, size, n, err := r.appendMap(dst)
 		if err != nil {
 			return nil, 0, err
 		}
-		// attr.Size of a map: 3 + per entry (name + value + 1).
+		// Size of a map: 3 + per entry (name + value + 1), as in Size.
 		return append(dst, '}'), 3 + size + n, nil
-	case attr.L:
+	case L:
 		n, err := r.uvarint()
 		if err != nil {
 			return nil, 0, err
@@ -139,7 +140,7 @@ func (r *binReader) appendValue(dst []byte) ([]byte, int, error) {
 			size += vs
 		}
 		return append(dst, ']', '}'), size, nil
-	case attr.SS, attr.NS, attr.BS:
+	case SS, NS, BS:
 		n, err := r.uvarint()
 		if err != nil {
 			return nil, 0, err
@@ -157,20 +158,20 @@ func (r *binReader) appendValue(dst []byte) ([]byte, int, error) {
 				return nil, 0, err
 			}
 			switch k {
-			case attr.BS:
+			case BS:
 				dst = append(dst, '"')
 				dst = base64.StdEncoding.AppendEncode(dst, s)
 				dst = append(dst, '"')
 				size += len(s)
-			case attr.NS:
-				dst = appendJSONString(dst, s)
-				size += attr.Size(attr.Value{Kind: attr.N, Str: string(s)})
+			case NS:
+				dst = AppendJSONString(dst, s)
+				size += numberSize(string(s))
 			default:
-				dst = appendJSONString(dst, s)
+				dst = AppendJSONString(dst, s)
 				size += len(s)
 			}
 		}
 		return append(dst, ']', '}'), size, nil
 	}
-	return nil, 0, errBinCorrupt
+	return nil, 0, errCorrupt
 }
