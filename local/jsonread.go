@@ -15,6 +15,7 @@ import (
 type jreader struct {
 	b []byte
 	i int
+	s string // string(b), made when the first item is read
 }
 
 var errSyntax = errors.New("malformed JSON")
@@ -295,8 +296,11 @@ func (r *jreader) item() (attr.Item, error) {
 	if r.peek() != '{' {
 		return nil, errSyntax
 	}
-	if it, rest, err := attr.DecodeItemPrefix(r.b[r.i:]); err == nil {
-		r.i = len(r.b) - len(rest)
+	if r.s == "" {
+		r.s = string(r.b) // once per request: items' strings are substrings of it
+	}
+	if it, end, err := attr.DecodeItemAt(r.s, r.i); err == nil {
+		r.i = end
 		return it, nil
 	}
 	// A bad item: find its extent first, as before, so malformed JSON is

@@ -27,15 +27,19 @@ func TestWorkloadsAgainstEngine(t *testing.T) {
 	defer b.Close()
 	var runs []serverRun
 	for r := range 2 {
-		runs = append(runs, b.round(ctx, r, budget{Requests: 20, Duration: time.Second}, budget{Requests: 200, Duration: 10 * time.Second})...)
+		// Generous durations: the request counts decide, and CI runs this
+		// under -race beside other packages' tests.
+		runs = append(runs, b.round(ctx, r, budget{Requests: 20, Duration: 30 * time.Second}, budget{Requests: 200, Duration: 60 * time.Second})...)
 	}
 	if len(runs) != 4 {
 		t.Fatalf("got %d runs, want 4", len(runs))
 	}
 	for _, r := range runs {
-		if r.Stats.Requests != 200 || r.Stats.Errors != 0 {
-			t.Errorf("%s: %d requests, %d errors (first %v); want 200 without errors",
-				r.Workload, r.Stats.Requests, r.Stats.Errors, r.Stats.FirstErr)
+		// The SDK client's own closed-connection races (aws-sdk-go-v2 #1825,
+		// #2737) are counted apart; the engine itself must answer every request.
+		if r.Stats.Requests != 200 || r.Stats.Errors != r.Stats.ClientErrors || r.Stats.ClientErrors > 2 {
+			t.Errorf("%s: %d requests, %d errors, %d of them client-side (first %v); want 200 with no server errors",
+				r.Workload, r.Stats.Requests, r.Stats.Errors, r.Stats.ClientErrors, r.Stats.FirstErr)
 		}
 	}
 }

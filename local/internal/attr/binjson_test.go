@@ -43,16 +43,16 @@ func TestAppendJSONFromBinaryMatchesDecode(t *testing.T) {
 	}
 }
 
-func TestDecodeItemPrefix(t *testing.T) {
-	in := []byte(` {"a":{"S":"x"},"b":{"L":[{"N":"1"},{"M":{"c":{"BOOL":true}}}]}} ,"next":1}`)
-	it, rest, err := DecodeItemPrefix(in)
+func TestDecodeItemAt(t *testing.T) {
+	in := `{"x": {"a":{"S":"x"},"b":{"L":[{"N":"1"},{"M":{"c":{"BOOL":true}}}]}} ,"next":1}`
+	it, end, err := DecodeItemAt(in, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(rest) != ` ,"next":1}` {
+	if rest := in[end:]; rest != ` ,"next":1}` {
 		t.Fatalf("rest %q", rest)
 	}
-	want, err := UnmarshalItem(in[:len(in)-len(rest)])
+	want, err := UnmarshalItem([]byte(in[5:end]))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,12 +60,12 @@ func TestDecodeItemPrefix(t *testing.T) {
 		t.Fatalf("got %v, want %v", it, want)
 	}
 	// The same validation as UnmarshalJSON.
-	_, _, err = DecodeItemPrefix([]byte(`{"n":{"N":"1e200"}}`))
+	_, _, err = DecodeItemAt(`{"n":{"N":"1e200"}}`, 0)
 	var ve *ValidationError
 	if !errors.As(err, &ve) {
 		t.Fatalf("bad number: err %v, want *ValidationError", err)
 	}
-	_, _, err = DecodeItemPrefix([]byte(`{"a":{"S":"x"}`))
+	_, _, err = DecodeItemAt(`{"a":{"S":"x"}`, 0)
 	var se *SyntaxError
 	if !errors.As(err, &se) {
 		t.Fatalf("unterminated item: err %v, want *SyntaxError", err)

@@ -22,9 +22,12 @@ func (e *SyntaxError) Error() string {
 
 // decoder is a small reflection-free JSON reader specialised for attribute
 // values; encoding/json with RawMessage maps costs several allocations per
-// value, and items are decoded on every request.
+// value, and items are decoded on every request. It reads one string copy
+// of the input, so every name and unescaped string it returns is a
+// substring of it: one allocation per input instead of one per string (the
+// binary reader does the same).
 type decoder struct {
-	data  []byte
+	data  string
 	pos   int
 	depth int
 }
@@ -79,7 +82,7 @@ func (d *decoder) expect(c byte) error {
 }
 
 func (d *decoder) literal(lit string) bool {
-	if len(d.data)-d.pos >= len(lit) && string(d.data[d.pos:d.pos+len(lit)]) == lit {
+	if len(d.data)-d.pos >= len(lit) && d.data[d.pos:d.pos+len(lit)] == lit {
 		d.pos += len(lit)
 		return true
 	}
@@ -111,7 +114,7 @@ func (d *decoder) str() (string, error) {
 	for d.pos < len(d.data) {
 		c := d.data[d.pos]
 		if c == '"' {
-			s := string(d.data[start:d.pos])
+			s := d.data[start:d.pos]
 			d.pos++
 			return s, nil
 		}
@@ -192,7 +195,7 @@ func (d *decoder) hex4() (rune, bool) {
 	if d.pos+4 > len(d.data) {
 		return 0, false
 	}
-	n, err := strconv.ParseUint(string(d.data[d.pos:d.pos+4]), 16, 32)
+	n, err := strconv.ParseUint(d.data[d.pos:d.pos+4], 16, 32)
 	if err != nil {
 		return 0, false
 	}
@@ -260,7 +263,7 @@ func (d *decoder) typeKey() (Kind, string, error) {
 	b := d.data[start:d.pos]
 	d.pos++
 	var k Kind
-	switch string(b) {
+	switch b {
 	case "S":
 		k = S
 	case "N":

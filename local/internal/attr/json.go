@@ -171,7 +171,7 @@ func AppendJSONString[T string | []byte](dst []byte, s T) []byte {
 // UnmarshalJSON decodes and validates one wire value, returning DynamoDB's
 // validation messages as *ValidationError.
 func (v *Value) UnmarshalJSON(b []byte) error {
-	d := decoder{data: b}
+	d := decoder{data: string(b)}
 	val, err := d.value()
 	if err != nil {
 		return err
@@ -185,7 +185,7 @@ func (v *Value) UnmarshalJSON(b []byte) error {
 
 // UnmarshalJSON decodes and validates an item (a JSON object of values).
 func (it *Item) UnmarshalJSON(b []byte) error {
-	d := decoder{data: b}
+	d := decoder{data: string(b)}
 	d.ws()
 	if d.peekNull() {
 		*it = nil
@@ -202,18 +202,19 @@ func (it *Item) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DecodeItemPrefix decodes one wire-JSON item (an object of values, after
-// optional whitespace) from the front of b and returns the bytes after it,
-// with the validation of Item.UnmarshalJSON. Request readers use it to
-// decode an item where it stands instead of first finding its extent.
-func DecodeItemPrefix(b []byte) (Item, []byte, error) {
-	d := decoder{data: b}
+// DecodeItemAt decodes one wire-JSON item (an object of values, after
+// optional whitespace) starting at byte off of src and returns the offset
+// after it, with the validation of Item.UnmarshalJSON. Request readers make
+// one string copy of a body and decode each item where it stands, instead
+// of first finding its extent; the item's strings are substrings of src.
+func DecodeItemAt(src string, off int) (Item, int, error) {
+	d := decoder{data: src, pos: off}
 	d.ws()
 	m, err := d.valueMap()
 	if err != nil {
-		return nil, nil, err
+		return nil, 0, err
 	}
-	return m, b[d.pos:], nil
+	return m, d.pos, nil
 }
 
 // UnmarshalItem decodes JSON into a new Item.
@@ -241,7 +242,7 @@ type ExprValues map[string]Value
 
 // UnmarshalJSON decodes and validates every value, naming the failing key.
 func (ev *ExprValues) UnmarshalJSON(b []byte) error {
-	d := decoder{data: b}
+	d := decoder{data: string(b)}
 	if d.peekNull() {
 		*ev = nil
 		return nil

@@ -323,6 +323,20 @@ func (u *Update) Apply(it attr.Item) (attr.Item, error) {
 	return out, nil
 }
 
+// evalOperands evaluates both operands of a binary operator (list_append,
+// + and -), left first.
+func (v *uval) evalOperands(it attr.Item) (attr.Value, attr.Value, error) {
+	a, err := v.kids[0].eval(it)
+	if err != nil {
+		return attr.Value{}, attr.Value{}, err
+	}
+	b, err := v.kids[1].eval(it)
+	if err != nil {
+		return attr.Value{}, attr.Value{}, err
+	}
+	return a, b, nil
+}
+
 func (v *uval) eval(it attr.Item) (attr.Value, error) {
 	switch v.kind {
 	case uValue:
@@ -339,11 +353,7 @@ func (v *uval) eval(it attr.Item) (attr.Value, error) {
 		}
 		return v.kids[1].eval(it)
 	case uListAppend:
-		a, err := v.kids[0].eval(it)
-		if err != nil {
-			return attr.Value{}, err
-		}
-		b, err := v.kids[1].eval(it)
+		a, b, err := v.evalOperands(it)
 		if err != nil {
 			return attr.Value{}, err
 		}
@@ -354,11 +364,7 @@ func (v *uval) eval(it attr.Item) (attr.Value, error) {
 		l = append(append(l, a.List...), b.List...)
 		return attr.List(l), nil
 	case uPlus, uMinus:
-		a, err := v.kids[0].eval(it)
-		if err != nil {
-			return attr.Value{}, err
-		}
-		b, err := v.kids[1].eval(it)
+		a, b, err := v.evalOperands(it)
 		if err != nil {
 			return attr.Value{}, err
 		}
