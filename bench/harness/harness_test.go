@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -288,5 +289,28 @@ func TestRunConcurrentSeparatesClientTransportErrors(t *testing.T) {
 	})
 	if st.Errors != 2 || st.ClientErrors != 1 {
 		t.Errorf("errors = %d, client errors = %d; want 2 and 1", st.Errors, st.ClientErrors)
+	}
+}
+
+func TestParseFlagsClientModes(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{nil, []string{clientRaw, clientSDK}},
+		{[]string{"-quick"}, []string{clientRaw}},
+		{[]string{"-client", "sdk"}, []string{clientSDK}},
+		{[]string{"-client", "sdk, raw,sdk"}, []string{clientSDK, clientRaw}},
+	} {
+		cfg, err := parseFlags(tc.args, &bytes.Buffer{})
+		if err != nil {
+			t.Fatalf("%v: %v", tc.args, err)
+		}
+		if !slices.Equal(cfg.clientModes, tc.want) {
+			t.Errorf("%v: modes %v, want %v", tc.args, cfg.clientModes, tc.want)
+		}
+	}
+	if _, err := parseFlags([]string{"-client", "curl"}, &bytes.Buffer{}); err == nil {
+		t.Error("-client curl accepted")
 	}
 }

@@ -12,11 +12,32 @@ import (
 	"time"
 )
 
-// benchHTTP starts every target, measures both HTTP workloads on each in
-// turn (never two at once: they share two cores with the load generator)
-// and adds the adjl/reference ratios to the report.
+// benchHTTP measures the HTTP workloads once per client mode (-client). The
+// first mode's ratios are the targets' verdicts; the others' are printed as
+// informational figures, so the report shows every mode's numbers.
 func benchHTTP(ctx context.Context, cfg *config, bin string, binOK bool, rep *report, stderr io.Writer) {
-	const sec = "HTTP workloads (successful req/s, latency p50/p99)"
+	for i, mode := range cfg.clientModes {
+		if ctx.Err() != nil {
+			return
+		}
+		benchHTTPMode(ctx, cfg, mode, i == 0, bin, binOK, rep, stderr)
+	}
+}
+
+// clientLabel names a client mode in the report.
+func clientLabel(mode string) string {
+	if mode == clientRaw {
+		return "raw net/http client (pre-built JSON)"
+	}
+	return "aws-sdk-go-v2 client"
+}
+
+// benchHTTPMode starts every target, measures both HTTP workloads on each in
+// turn (never two at once: they share two cores with the load generator)
+// with the given client mode and adds the adjl/reference ratios to the
+// report: as checks when primary, else as informational figures.
+func benchHTTPMode(ctx context.Context, cfg *config, mode string, primary bool, bin string, binOK bool, rep *report, stderr io.Writer) {
+	sec := fmt.Sprintf("HTTP workloads, %s (successful req/s, latency p50/p99)", clientLabel(mode))
 	// Servers start in parallel (moto alone takes seconds to import); they
 	// sit idle until their turn.
 	names := strings.Split(cfg.targets, ",")
@@ -28,7 +49,7 @@ func benchHTTP(ctx context.Context, cfg *config, bin string, binOK bool, rep *re
 	var wg sync.WaitGroup
 	for i, name := range names {
 		names[i] = strings.TrimSpace(name)
-		progress(stderr, "starting %s", names[i])
+		progress(stderr, "starting %s (%s client)", names[i], mode)
 		wg.Go(func() {
 			t, err := startTarget(ctx, cfg, names[i], bin, binOK)
 			results[i] = startResult{t, err}
@@ -41,12 +62,14 @@ func benchHTTP(ctx context.Context, cfg *config, bin string, binOK bool, rep *re
 		t, err := results[i].t, results[i].err
 		if err != nil {
 			reasons[name] = err.Error()
-			rep.Notes = append(rep.Notes, fmt.Sprintf("%s not measured: %v", name, err))
+			rep.Notes = append(rep.Notes, fmt.Sprintf("%s not measured (%s client): %v", name, mode, err))
 			continue
 		}
 		started[name] = t
 		defer t.Stop()
-		rep.Header = append(rep.Header, fmt.Sprintf("target %-8s %s at %s", name, t.Detail, t.Endpoint))
+		if primary {
+			rep.Header = append(rep.Header, fmt.Sprintf("target %-8s %s", name, t.Detail))
+		}
 	}
 
 	// Set up every target, then measure in rounds, target after target, so
@@ -59,7 +82,7 @@ func benchHTTP(ctx context.Context, cfg *config, bin string, binOK bool, rep *re
 			continue
 		}
 		progress(stderr, "setting up %s (tables, %d seed items)", t.Name, hotEdges+cfg.otherEdges)
-		b, err := newServerBench(ctx, t, cfg.clients, cfg.otherEdges)
+		b, err := newServerBench(ctx, t, mode, cfg.clients, cfg.otherEdges)
 		if err != nil {
 			reasons[t.Name] = err.Error()
 			rep.Notes = append(rep.Notes, fmt.Sprintf("%s: %v", t.Name, err))
@@ -74,7 +97,7 @@ func benchHTTP(ctx context.Context, cfg *config, bin string, binOK bool, rep *re
 			if ctx.Err() != nil {
 				break
 			}
-			progress(stderr, "round %d/%d: measuring %s", r+1, cfg.rounds, b.t.Name)
+			progress(stderr, "round %d/%d: measuring %s (%s client)", r+1, cfg.rounds, b.t.Name, mode)
 			for _, run := range b.round(ctx, r, cfg.warm, cfg.run) {
 				k := [2]string{run.Workload, run.Target}
 				rounds[k] = append(rounds[k], run.Stats)
@@ -122,8 +145,8 @@ func benchHTTP(ctx context.Context, cfg *config, bin string, binOK bool, rep *re
 			}
 			if errs > 0 {
 				detail += fmt.Sprintf("  %d ERRORS (%d client-side)", errs, clientErrs)
-				rep.Notes = append(rep.Notes, fmt.Sprintf("%s on %s: %d of %d requests failed (all rounds; %d of them the SDK client's own closed-connection error, aws/aws-sdk-go-v2#1825); first error: %v",
-					wl, b.t.Name, errs, total, clientErrs, firstErr(runs)))
+				rep.Notes = append(rep.Notes, fmt.Sprintf("%s on %s, %s client: %d of %d requests failed (all rounds; %d of them the client's own \"use of closed network connection\", cf. aws/aws-sdk-go-v2#1825); first error: %v",
+					wl, b.t.Name, mode, errs, total, clientErrs, firstErr(runs)))
 				if !usable && reasons[b.t.Name] == "" {
 					reasons[b.t.Name] = fmt.Sprintf("%s failed %d of %d requests", wl, errs, total)
 				}
@@ -138,7 +161,7 @@ func benchHTTP(ctx context.Context, cfg *config, bin string, binOK bool, rep *re
 
 	// Server CPU per request: the efficiency behind the rates, much less
 	// sensitive to other work on the machine than req/s. Informational.
-	const effSec = "Server CPU per request (informational: reference CPU/req over adjl CPU/req)"
+	effSec := fmt.Sprintf("Server CPU per request, %s client (informational: reference CPU/req over adjl CPU/req)", mode)
 	for _, wl := range []string{wlPut, wlQuery} {
 		a := cpuPer[wl]["adjl"]
 		for _, ref := range []string{"moto", "dynalite"} {
@@ -156,6 +179,13 @@ func benchHTTP(ctx context.Context, cfg *config, bin string, binOK bool, rep *re
 		}{{"moto", 10}, {"dynalite", 3}} {
 			name := fmt.Sprintf("%s adjl/%s", wl, ref.name)
 			a, r := perSec[wl]["adjl"], perSec[wl][ref.name]
+			if !primary {
+				if a > 0 && r > 0 {
+					rep.Figures = append(rep.Figures, figure{Section: fmt.Sprintf("Ratios with the %s (informational; the targets are judged on the %s client)", clientLabel(mode), cfg.clientModes[0]),
+						Name: name, Value: fmtNum(a/r, "x"), Detail: fmt.Sprintf("target ≥ %.0fx  (%s vs %s req/s)", ref.want, thousands(a), thousands(r))})
+				}
+				continue
+			}
 			switch {
 			case a == 0:
 				rep.Checks = append(rep.Checks, skipped(3, name, fmt.Sprintf("≥ %.2fx", ref.want), "adjl not measured: "+orUnknown(reasons["adjl"])))
@@ -163,7 +193,7 @@ func benchHTTP(ctx context.Context, cfg *config, bin string, binOK bool, rep *re
 				rep.Checks = append(rep.Checks, skipped(3, name, fmt.Sprintf("≥ %.2fx", ref.want), ref.name+" not measured: "+orUnknown(reasons[ref.name])))
 			default:
 				c := atLeast(3, name, a/r, ref.want, "x")
-				c.Note = fmt.Sprintf("(%s vs %s req/s)", thousands(a), thousands(r))
+				c.Note = fmt.Sprintf("(%s vs %s req/s, %s client)", thousands(a), thousands(r), mode)
 				rep.Checks = append(rep.Checks, c)
 			}
 		}

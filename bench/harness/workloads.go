@@ -37,18 +37,26 @@ type serverRun struct {
 
 // serverBench holds one target's clients and tables across rounds.
 type serverBench struct {
-	t  *target
-	tr *http.Transport
-	cs []*dynamodb.Client
+	t    *target
+	mode string // clientRaw or clientSDK: which clients the workloads use
+	tr   *http.Transport
+	cs   []*dynamodb.Client // set-up, and the workloads in SDK mode
+	raw  []*rawClient       // the workloads in raw mode
 }
 
 // newServerBench creates the workload tables on t, seeds the query table with
-// the same items on every target (hotEdges + otherEdges), and opens one SDK
-// client per concurrent caller.
-func newServerBench(ctx context.Context, t *target, clients, otherEdges int) (*serverBench, error) {
-	b := &serverBench{t: t, tr: newTransport(clients)}
+// the same items on every target (hotEdges + otherEdges), and opens one
+// client of the given mode per concurrent caller (SDK clients always: they
+// set the tables up).
+func newServerBench(ctx context.Context, t *target, mode string, clients, otherEdges int) (*serverBench, error) {
+	if mode != clientRaw && mode != clientSDK {
+		return nil, fmt.Errorf("unknown client mode %q (want raw or sdk)", mode)
+	}
+	b := &serverBench{t: t, mode: mode, tr: newTransport(clients)}
 	for range clients {
-		b.cs = append(b.cs, newClient(t.Endpoint, &http.Client{Transport: b.tr}))
+		hc := &http.Client{Transport: b.tr}
+		b.cs = append(b.cs, newClient(t.Endpoint, hc))
+		b.raw = append(b.raw, newRawClient(t.Endpoint, hc))
 	}
 	for _, name := range []string{putTable, queryTable} {
 		if err := createEdgeTable(ctx, b.cs[0], name); err != nil {
@@ -77,6 +85,11 @@ func (b *serverBench) round(ctx context.Context, r int, warm, run budget) []serv
 	// (a) conditional PutItem of new edges: the server does the full work
 	// (read for the condition, write, index update).
 	put := func(base int) func(ctx context.Context, c, seq int) error {
+		if b.mode == clientRaw {
+			return func(ctx context.Context, c, seq int) error {
+				return b.raw[c].PutEdge(ctx, base+seq, seq%1000)
+			}
+		}
 		return func(ctx context.Context, c, seq int) error {
 			_, err := b.cs[c].PutItem(ctx, &dynamodb.PutItemInput{
 				TableName:           aws.String(putTable),
@@ -106,6 +119,9 @@ func (b *serverBench) round(ctx context.Context, r int, warm, run budget) []serv
 				len(out.Items), out.LastEvaluatedKey != nil, pageSize)
 		}
 		return nil
+	}
+	if b.mode == clientRaw {
+		query = func(ctx context.Context, c, _ int) error { return b.raw[c].QueryPage(ctx) }
 	}
 	runConcurrent(ctx, len(b.cs), warm, query)
 	queryStats := b.measure(ctx, run, query)
