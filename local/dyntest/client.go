@@ -1,38 +1,27 @@
 package dyntest
 
 import (
-	"errors"
-	"net"
 	"net/http"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/aws/ratelimit"
-	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 )
 
 // NewClient returns a DynamoDB client for a test endpoint: static dummy
-// credentials, region us-east-1 and no retries (but for a connection the
-// client side closed), so every error reaches the assertions exactly as the
-// server sent it. hc may be nil (a transport
-// without keep-alives) or an in-process client such as local.Engine.HTTPClient().
+// credentials, region us-east-1 and no retries, so every error reaches the
+// assertions exactly as the server sent it. hc may be nil (default
+// transport) or an in-process client such as local.Engine.HTTPClient().
 func NewClient(endpoint string, hc *http.Client) *dynamodb.Client {
 	opts := dynamodb.Options{
 		Region:       "us-east-1",
 		Credentials:  credentials.NewStaticCredentialsProvider("dyntest", "dyntest", ""),
 		BaseEndpoint: aws.String(endpoint),
-		Retryer:      closedConnRetryer(),
+		Retryer:      aws.NopRetryer{},
 	}
-	if hc == nil {
-		// One connection per request. With no retries, a reused keep-alive
-		// connection that the server (moto's werkzeug) has just closed fails
-		// the request with "use of closed network connection" (the SDK's
-		// issues #1825/#2737), which is a client race, not server behaviour.
-		hc = &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+	if hc != nil {
+		opts.HTTPClient = hc
 	}
-	opts.HTTPClient = hc
 	return dynamodb.New(opts)
 }
 
@@ -97,18 +86,4 @@ var DynaliteQuirks = Quirks{
 	QuirkCreateTableTagsIgnored:        true,
 	QuirkNoIndexCapacity:               true,
 	QuirkNestingUnchecked:              true,
-}
-
-// closedConnRetryer retries only "use of closed network connection" (read on
-// a connection Go's transport closed under the SDK: aws-sdk-go-v2 issues
-// #1825 and #2737), never a server's answer, which the suite asserts on.
-func closedConnRetryer() aws.Retryer {
-	return retry.NewStandard(func(o *retry.StandardOptions) {
-		o.MaxAttempts = 3
-		o.Backoff = retry.BackoffDelayerFunc(func(int, error) (time.Duration, error) { return 10 * time.Millisecond, nil })
-		o.Retryables = []retry.IsErrorRetryable{retry.IsErrorRetryableFunc(func(err error) aws.Ternary {
-			return aws.BoolTernary(errors.Is(err, net.ErrClosed))
-		})}
-		o.RateLimiter = ratelimit.None
-	})
 }
