@@ -6,8 +6,6 @@ import (
 	"io"
 	"net/http"
 	"runtime"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -117,36 +115,9 @@ func benchEngineMemory(ctx context.Context, cfg *config, rep *report, stderr io.
 // loadPartition writes n edges, all in GSI1 partition queryPartition, with
 // BatchWriteItem from 4 goroutines.
 func loadPartition(ctx context.Context, c *dynamodb.Client, table string, n int) error {
-	var next atomic.Int64
-	var mu sync.Mutex
-	var firstErr error
-	var wg sync.WaitGroup
-	for range 4 {
-		wg.Go(func() {
-			items := make([]map[string]types.AttributeValue, 0, ingestBatch)
-			for {
-				lo := int(next.Add(1)-1) * ingestBatch
-				if lo >= n || ctx.Err() != nil {
-					return
-				}
-				items = items[:0]
-				for i := lo; i < min(lo+ingestBatch, n); i++ {
-					items = append(items, edgeItem(i, 999999))
-				}
-				if _, err := batchWrite(ctx, c, table, items); err != nil {
-					mu.Lock()
-					if firstErr == nil {
-						firstErr = err
-					}
-					mu.Unlock()
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-	if firstErr != nil {
-		return fmt.Errorf("load partition: %w", firstErr)
+	err := writeBatches(ctx, c, table, n, 4, func(i int) map[string]types.AttributeValue { return edgeItem(i, 999999) })
+	if err != nil {
+		return fmt.Errorf("load partition: %w", err)
 	}
 	return ctx.Err()
 }

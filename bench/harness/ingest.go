@@ -7,8 +7,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -48,39 +46,11 @@ func ingestEdges(ctx context.Context, hc *http.Client, n, workers int) (ingestRe
 	if err := createEdgeTable(ctx, c, table); err != nil {
 		return ingestResult{}, err
 	}
-	var next atomic.Int64
-	var firstErr error
-	var mu sync.Mutex
 	start := time.Now()
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			items := make([]map[string]types.AttributeValue, 0, ingestBatch)
-			for {
-				b := int(next.Add(1) - 1)
-				lo := b * ingestBatch
-				if lo >= n {
-					return
-				}
-				items = items[:0]
-				for i := lo; i < min(lo+ingestBatch, n); i++ {
-					items = append(items, edgeItem(i, i%10_000))
-				}
-				if _, err := batchWrite(ctx, c, table, items); err != nil {
-					mu.Lock()
-					if firstErr == nil {
-						firstErr = err
-					}
-					mu.Unlock()
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
+	err := writeBatches(ctx, c, table, n, workers, func(i int) map[string]types.AttributeValue { return edgeItem(i, i%10_000) })
 	res := ingestResult{Items: n, Elapsed: time.Since(start)}
-	if firstErr != nil {
-		return res, firstErr
+	if err != nil {
+		return res, err
 	}
 	// Outside the timed region: a rate means nothing if items went missing.
 	// The engine's own count must match; a paged Scan must find them all too.

@@ -14,8 +14,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -295,42 +293,17 @@ func (c *cliRunner) loadEdges(ctx context.Context, schemaFile string, n int) err
 	tr := newTransport(4)
 	defer tr.CloseIdleConnections()
 	cl := newClient(c.endpoint, &http.Client{Transport: tr})
-	var next atomic.Int64
-	var mu sync.Mutex
-	var firstErr error
-	var wg sync.WaitGroup
-	for range 4 {
-		wg.Go(func() {
-			items := make([]map[string]types.AttributeValue, 0, ingestBatch)
-			for {
-				lo := int(next.Add(1)-1) * ingestBatch
-				if lo >= n || ctx.Err() != nil {
-					return
-				}
-				items = items[:0]
-				for i := lo; i < min(lo+ingestBatch, n); i++ {
-					from, _ := rel.FromKey(fmt.Sprintf("u%08d", i))
-					k := rel.EdgeKeys(from, to)
-					items = append(items, map[string]types.AttributeValue{
-						schema.AttrPK: sv(k.PK), schema.AttrSK: sv(k.SK),
-						schema.AttrGSI1PK: sv(k.GSI1PK), schema.AttrGSI1SK: sv(k.GSI1SK),
-						schema.AttrType: sv(rel.Name),
-					})
-				}
-				if _, err := batchWrite(ctx, cl, s.Table.Name, items); err != nil {
-					mu.Lock()
-					if firstErr == nil {
-						firstErr = err
-					}
-					mu.Unlock()
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-	if firstErr != nil {
-		return fmt.Errorf("load edges: %w", firstErr)
+	err = writeBatches(ctx, cl, s.Table.Name, n, 4, func(i int) map[string]types.AttributeValue {
+		from, _ := rel.FromKey(fmt.Sprintf("u%08d", i))
+		k := rel.EdgeKeys(from, to)
+		return map[string]types.AttributeValue{
+			schema.AttrPK: sv(k.PK), schema.AttrSK: sv(k.SK),
+			schema.AttrGSI1PK: sv(k.GSI1PK), schema.AttrGSI1SK: sv(k.GSI1SK),
+			schema.AttrType: sv(rel.Name),
+		}
+	})
+	if err != nil {
+		return fmt.Errorf("load edges: %w", err)
 	}
 	return ctx.Err()
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -116,4 +118,39 @@ func batchWrite(ctx context.Context, c *dynamodb.Client, table string, items []m
 		}
 	}
 	return calls, nil
+}
+
+// writeBatches writes items 0..n-1, built by item, with BatchWriteItem calls
+// of ingestBatch from `workers` goroutines that claim batches in turn. It
+// stops at the first error (or when ctx ends) and returns that error.
+func writeBatches(ctx context.Context, c *dynamodb.Client, table string, n, workers int, item func(i int) map[string]types.AttributeValue) error {
+	var next atomic.Int64
+	var mu sync.Mutex
+	var firstErr error
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			items := make([]map[string]types.AttributeValue, 0, ingestBatch)
+			for {
+				lo := int(next.Add(1)-1) * ingestBatch
+				if lo >= n || ctx.Err() != nil {
+					return
+				}
+				items = items[:0]
+				for i := lo; i < min(lo+ingestBatch, n); i++ {
+					items = append(items, item(i))
+				}
+				if _, err := batchWrite(ctx, c, table, items); err != nil {
+					mu.Lock()
+					if firstErr == nil {
+						firstErr = err
+					}
+					mu.Unlock()
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return firstErr
 }
