@@ -8,10 +8,13 @@ import (
 
 // Group commit. Every item write goes through Engine.update, which queues the
 // request's write function; one caller at a time (the leader) runs everything
-// queued so far in a single bbolt transaction — one fsync for all of them —
-// while later arrivals queue for the next round. A lone writer commits at
-// once, so there is no added latency; concurrent writers (import workers,
-// server clients) share fsyncs instead of waiting for one each.
+// queued so far in a single transaction — one fsync for all of them — while
+// later arrivals queue for the next round. The leader hands on leadership as
+// soon as its round is written, before waiting for the fsync, so the next
+// round's work overlaps it; every request still returns only once durable.
+// A lone writer commits at once, so there is no added latency; concurrent
+// writers (import workers, server clients) share fsyncs instead of waiting
+// for one each.
 //
 // A write function must not write before it has decided to succeed: an error
 // returned before any write fails that request alone; an error after a write
@@ -52,8 +55,9 @@ func (e *Engine) update(fn func(w *writer) error) error {
 	c.queue = nil
 	c.mu.Unlock()
 
-	e.runRound(batch)
+	durable := e.runRound(batch)
 
+	// The next round may start while this one's commit reaches the disk.
 	c.mu.Lock()
 	if len(c.queue) > 0 {
 		c.queue[0].wake <- true // hand leadership to the oldest waiter
@@ -61,6 +65,13 @@ func (e *Engine) update(fn func(w *writer) error) error {
 		c.busy = false
 	}
 	c.mu.Unlock()
+	if err := durable(); err != nil {
+		for _, o := range batch {
+			if o.err == nil {
+				o.err = err
+			}
+		}
+	}
 	for _, o := range batch {
 		if o != j {
 			o.wake <- false
@@ -70,11 +81,12 @@ func (e *Engine) update(fn func(w *writer) error) error {
 }
 
 // runRound commits batch in one transaction, or one by one if a request
-// failed after writing.
-func (e *Engine) runRound(batch []*commitJob) {
+// failed after writing, and returns a function that waits until what it
+// committed is durable.
+func (e *Engine) runRound(batch []*commitJob) (durable func() error) {
 	e.commits.rounds.Add(1)
 	e.commits.jobs.Add(int64(len(batch)))
-	err := e.db.Update(func(tx kvTx) error {
+	durable, err := e.db.Commit(func(tx kvTx) error {
 		w := newWriter(e, tx)
 		for _, j := range batch {
 			before := w.writes
@@ -86,11 +98,11 @@ func (e *Engine) runRound(batch []*commitJob) {
 		return w.flush()
 	})
 	if err == nil {
-		return
+		return durable
 	}
 	if len(batch) == 1 && err != errRoundAborted {
 		batch[0].err = err
-		return
+		return noWait
 	}
 	for _, j := range batch {
 		j.err = e.db.Update(func(tx kvTx) error {
@@ -101,4 +113,5 @@ func (e *Engine) runRound(batch []*commitJob) {
 			return w.flush()
 		})
 	}
+	return noWait
 }

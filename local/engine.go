@@ -75,16 +75,21 @@ func Open(path string, opt Options) (*Engine, error) {
 				return nil, fmt.Errorf("create data directory: %w", err)
 			}
 		}
-		// bbolt fsyncs on every commit, so a write acknowledged to a client
-		// survives kill -9; the flock it takes makes other processes wait.
-		db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: opt.LockTimeout, FreelistType: bolt.FreelistMapType})
+		// Every commit is fsynced to the write-ahead log (walkv.go) before it
+		// is acknowledged; bbolt's flock makes other processes wait.
+		db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: opt.LockTimeout, FreelistType: bolt.FreelistMapType, InitialMmapSize: initialMmapSize})
 		if err != nil {
 			if errors.Is(err, bolt.ErrTimeout) {
 				return nil, &LockedError{Path: path, Timeout: opt.LockTimeout}
 			}
 			return nil, fmt.Errorf("open data file %s: %w", path, err)
 		}
-		e.db = boltKV{db}
+		kv, err := openWAL(db, path)
+		if err != nil {
+			db.Close()
+			return nil, err
+		}
+		e.db = kv
 		e.path = path
 	}
 	e.tokens = newTokenCache()

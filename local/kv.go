@@ -1,20 +1,21 @@
 package local
 
-import (
-	"errors"
+import "errors"
 
-	bolt "go.etcd.io/bbolt"
-)
-
-// The engine stores everything through these small interfaces: bbolt for data
-// files, and memKV for InMemory engines (see memkv.go). They are the subset of
-// bbolt's API the engine uses, with bbolt's rules: slices returned by Get and
-// cursors are valid only inside the transaction (and must not be modified),
-// slices passed to Put are never modified afterwards (memKV keeps them), and
-// a bucket is not modified while one of its cursors is in use.
+// The engine stores everything through these small interfaces: walKV (bbolt
+// plus a write-ahead log, walkv.go) for data files, and memKV (memkv.go) for
+// InMemory engines. They are the subset of bbolt's API the engine uses, with
+// bbolt's rules: slices returned by Get and cursors are valid only inside the
+// transaction (and must not be modified), slices passed to Put are never
+// modified afterwards (both stores keep them), and a bucket is not modified
+// while one of its cursors is in use.
 
 type kvDB interface {
 	Update(fn func(tx kvTx) error) error
+	// Commit is Update that returns before the commit is durable, with a
+	// function that waits until it is (group commit overlaps the wait with
+	// the next round).
+	Commit(fn func(tx kvTx) error) (durable func() error, err error)
 	View(fn func(tx kvTx) error) error
 	Close() error
 }
@@ -43,53 +44,3 @@ type kvCursor interface {
 }
 
 var errNoBucket = errors.New("bucket not found")
-
-// boltKV adapts a bbolt database.
-type boltKV struct{ db *bolt.DB }
-
-func (s boltKV) Update(fn func(kvTx) error) error {
-	return s.db.Update(func(tx *bolt.Tx) error { return fn(boltTx{tx}) })
-}
-
-func (s boltKV) View(fn func(kvTx) error) error {
-	return s.db.View(func(tx *bolt.Tx) error { return fn(boltTx{tx}) })
-}
-
-func (s boltKV) Close() error { return s.db.Close() }
-
-type boltTx struct{ tx *bolt.Tx }
-
-func (t boltTx) Bucket(name []byte) kvBucket {
-	if b := t.tx.Bucket(name); b != nil {
-		return boltBucket{b}
-	}
-	return nil
-}
-
-func (t boltTx) CreateBucket(name []byte) (kvBucket, error) {
-	b, err := t.tx.CreateBucket(name)
-	if err != nil {
-		return nil, err
-	}
-	return boltBucket{b}, nil
-}
-
-func (t boltTx) CreateBucketIfNotExists(name []byte) (kvBucket, error) {
-	b, err := t.tx.CreateBucketIfNotExists(name)
-	if err != nil {
-		return nil, err
-	}
-	return boltBucket{b}, nil
-}
-
-func (t boltTx) DeleteBucket(name []byte) error {
-	err := t.tx.DeleteBucket(name)
-	if errors.Is(err, errNoBucket) {
-		return errNoBucket
-	}
-	return err
-}
-
-type boltBucket struct{ *bolt.Bucket }
-
-func (b boltBucket) Cursor() kvCursor { return b.Bucket.Cursor() }

@@ -30,6 +30,13 @@ func (m *memKV) Update(fn func(kvTx) error) error {
 	return err
 }
 
+// Commit is Update: nothing in memory waits for a disk.
+func (m *memKV) Commit(fn func(kvTx) error) (func() error, error) {
+	return noWait, m.Update(fn)
+}
+
+func noWait() error { return nil }
+
 func (m *memKV) View(fn func(kvTx) error) error {
 	m.mu.RLock()
 	defer m.mu.RUnlock()

@@ -39,8 +39,11 @@ func (r ingestResult) PerSec() float64 {
 // ingestEdges writes n edge items (spread over partitions and GSI partitions
 // like a real follow graph) through BatchWriteItem calls of 25, from
 // `workers` goroutines, into a fresh table with GSI1. hc is the engine's
-// in-process client; no socket is involved.
-func ingestEdges(ctx context.Context, hc *http.Client, n, workers int) (ingestResult, error) {
+// in-process client; no socket is involved. finish runs inside the timed
+// region after the last batch (closing a data-file engine: its checkpoint
+// writes the write-ahead log into the bbolt file, and that work counts);
+// reopen then gives a client for checking what was written.
+func ingestEdges(ctx context.Context, hc *http.Client, n, workers int, finish func() error, reopen func() (*http.Client, error)) (ingestResult, error) {
 	c := newClient("http://adjl.local", hc)
 	const table = "ingest"
 	if err := createEdgeTable(ctx, c, table); err != nil {
@@ -48,27 +51,39 @@ func ingestEdges(ctx context.Context, hc *http.Client, n, workers int) (ingestRe
 	}
 	start := time.Now()
 	err := writeBatches(ctx, c, table, n, workers, func(i int) map[string]types.AttributeValue { return edgeItem(i, i%10_000) })
+	if err == nil {
+		err = finish()
+	}
 	res := ingestResult{Items: n, Elapsed: time.Since(start)}
 	if err != nil {
 		return res, err
 	}
-	// Outside the timed region: a rate means nothing if items went missing.
-	// The engine's own count must match; a paged Scan must find them all too.
+	if hc, err = reopen(); err != nil {
+		return res, err
+	}
+	return res, checkIngest(ctx, newClient("http://adjl.local", hc), table, &res)
+}
+
+// checkIngest runs outside the timed region: a rate means nothing if items
+// went missing. The engine's own count must match; a paged Scan must find
+// them all too.
+func checkIngest(ctx context.Context, c *dynamodb.Client, table string, res *ingestResult) error {
+	n := res.Items
 	d, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(table)})
 	if err != nil {
-		return res, fmt.Errorf("describe ingest table: %w", err)
+		return fmt.Errorf("describe ingest table: %w", err)
 	}
 	if got := aws.ToInt64(d.Table.ItemCount); got != int64(n) {
-		return res, fmt.Errorf("ingest wrote %d items but the table's ItemCount is %d", n, got)
+		return fmt.Errorf("ingest wrote %d items but the table's ItemCount is %d", n, got)
 	}
 	got, pages, err := countItems(ctx, c, table)
 	if err != nil {
-		return res, err
+		return err
 	}
 	if got != n {
 		res.ScanNote = fmt.Sprintf("ItemCount is %d but a paged Scan (Select=COUNT, %d pages) counts %d items", n, pages, got)
 	}
-	return res, nil
+	return nil
 }
 
 // countItems counts a table's items with paged Select=COUNT Scans.

@@ -43,8 +43,9 @@ func startAdjlInProcess(_ context.Context) (*target, error) {
 }
 
 // engineIngest measures BatchWriteItem ingest through the engine's in-process
-// HTTPClient, on a data file in dir (durable, as `adjl import` on the default
-// backend) or in memory.
+// HTTPClient, on a data file in dir (durable, as the default backend) or in
+// memory. For a data file the timed region ends when Close returns — every
+// item is then in the bbolt file itself — and the check reopens the file.
 func engineIngest(ctx context.Context, dir string, inMemory bool, n, workers int) (ingestResult, error) {
 	path := ""
 	if !inMemory {
@@ -54,8 +55,18 @@ func engineIngest(ctx context.Context, dir string, inMemory bool, n, workers int
 	if err != nil {
 		return ingestResult{}, fmt.Errorf("open engine: %w", err)
 	}
-	defer eng.Close()
-	return ingestEdges(ctx, eng.HTTPClient(), n, workers)
+	defer func() { eng.Close() }()
+	finish, reopen := func() error { return nil }, func() (*http.Client, error) { return eng.HTTPClient(), nil }
+	if !inMemory {
+		finish = eng.Close
+		reopen = func() (*http.Client, error) {
+			if eng, err = local.Open(path, local.Options{}); err != nil {
+				return nil, fmt.Errorf("reopen engine: %w", err)
+			}
+			return eng.HTTPClient(), nil
+		}
+	}
+	return ingestEdges(ctx, eng.HTTPClient(), n, workers, finish, reopen)
 }
 
 // enginePaging runs benchPaging on a fresh in-memory engine in this process.
