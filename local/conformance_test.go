@@ -28,6 +28,30 @@ func TestConformanceEmbedded(t *testing.T) {
 	})
 }
 
+// TestConformanceEmbeddedCheckpointing runs the suite on a data file whose
+// write-ahead log checkpoints every 4 KiB: reads then go through the active
+// overlay, a frozen one being written in the background, and the bbolt file
+// at once, and every answer must stay the same.
+func TestConformanceEmbeddedCheckpointing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the file-backed run covers the same engine")
+	}
+	e, err := local.Open(filepath.Join(t.TempDir(), "conformance.db"), local.Options{})
+	if err != nil {
+		t.Fatalf("open engine: %v", err)
+	}
+	local.SetCheckpointBytes(e, 4<<10)
+	t.Cleanup(func() {
+		if err := e.Close(); err != nil {
+			t.Errorf("close engine: %v", err)
+		}
+	})
+	dyntest.Run(t, dyntest.Target{
+		Name:   "embedded-checkpointing",
+		Client: dyntest.NewClient("http://embedded.invalid", e.HTTPClient()),
+	})
+}
+
 // TestConformanceEmbeddedInMemory runs the suite against the in-memory mode
 // used by `adjl local serve --in-memory`.
 func TestConformanceEmbeddedInMemory(t *testing.T) {

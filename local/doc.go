@@ -17,18 +17,24 @@
 //
 // # Transactions and durability
 //
-// Each request's writes happen in one bbolt write transaction; bbolt fsyncs
-// on commit, so an acknowledged write survives kill -9. Concurrent writers are
-// group-committed (commit.go): whoever finds no commit in progress commits
-// everything queued so far in one transaction and one fsync. Reads use
-// read-only transactions (snapshots). Other processes wait for the file's
-// lock up to Options.LockTimeout and then get *LockedError.
+// Each request's writes happen in one transaction, made durable by a
+// write-ahead log beside the file (<file>-wal0 and <file>-wal1, walkv.go):
+// the transaction's changes are appended to the log, fsynced, and kept in an
+// in-memory overlay that reads merge over the bbolt file; checkpoints write
+// the overlay into bbolt in the background (every 16 MiB of log) and on
+// Close, so after a clean exit the bbolt file alone is complete. A killed
+// process loses nothing acknowledged: the next opener replays the logs.
+// Concurrent writers are group-committed (commit.go): whoever finds no commit
+// in progress runs everything queued so far as one transaction with one
+// fsync, and hands on before the fsync, so the next round's work overlaps it.
+// Readers wait for a running write (and for the fsync of what they read).
+// Other processes wait for the file's lock up to Options.LockTimeout and then
+// get *LockedError.
 //
 // # In memory
 //
-// Options.InMemory uses memKV instead of bbolt: sorted in-memory blocks
+// Options.InMemory uses memKV instead of a file: sorted in-memory blocks
 // behind the same small interface (kv.go), with an undo log for atomicity.
-// Nothing has to survive, so it skips page copies, page writes and syncs
-// and is several times faster — it is what `adjl local serve --in-memory`
-// and tests use.
+// Nothing has to survive, so it skips logs, page writes and syncs — it is
+// what `adjl local serve --in-memory` and most tests use.
 package local

@@ -2,43 +2,44 @@ package local
 
 import "bytes"
 
-// mergeCursor walks a bucket's overlay (o) over its bbolt-file entries (b,
-// nil when the overlay replaces the bucket): keys in order, the overlay's
-// entry winning a tie, tombstones hiding both. Both sub-cursors are kept on
-// the entry at or beyond the current key in the direction of travel; a
-// change of direction re-seeks them around the current key.
+// mergeCursor walks a bucket through its layers (src, newest first: active
+// overlay, frozen overlay, bbolt file): keys in order, the newest layer's
+// entry winning a tie, tombstones hiding the key in every older layer. Each
+// source stays on its entry at or beyond the current key in the direction of
+// travel; a change of direction re-seeks them around the current key.
 type mergeCursor struct {
-	o      *memCursor
-	b      kvCursor
-	ok, ov []byte // overlay's position (ok nil: exhausted)
-	bk, bv []byte // file's position
-	fwd    bool
-	key    []byte // the entry returned last; nil once exhausted
+	src []kvCursor
+	pos []cursorEntry // each source's entry; k nil when it is exhausted
+	fwd bool
+	key []byte // the key returned last; nil once exhausted
+}
+
+type cursorEntry struct{ k, v []byte }
+
+func newMergeCursor(src []kvCursor) *mergeCursor {
+	return &mergeCursor{src: src, pos: make([]cursorEntry, len(src))}
+}
+
+func (c *mergeCursor) each(move func(kvCursor) ([]byte, []byte)) {
+	for i, s := range c.src {
+		c.pos[i].k, c.pos[i].v = move(s)
+	}
 }
 
 func (c *mergeCursor) First() ([]byte, []byte) {
-	c.ok, c.ov = c.o.First()
-	if c.b != nil {
-		c.bk, c.bv = c.b.First()
-	}
+	c.each(kvCursor.First)
 	c.fwd = true
 	return c.settle()
 }
 
 func (c *mergeCursor) Last() ([]byte, []byte) {
-	c.ok, c.ov = c.o.Last()
-	if c.b != nil {
-		c.bk, c.bv = c.b.Last()
-	}
+	c.each(kvCursor.Last)
 	c.fwd = false
 	return c.settle()
 }
 
 func (c *mergeCursor) Seek(key []byte) ([]byte, []byte) {
-	c.ok, c.ov = c.o.Seek(key)
-	if c.b != nil {
-		c.bk, c.bv = c.b.Seek(key)
-	}
+	c.each(func(s kvCursor) ([]byte, []byte) { return s.Seek(key) })
 	c.fwd = true
 	return c.settle()
 }
@@ -47,19 +48,12 @@ func (c *mergeCursor) Next() ([]byte, []byte) {
 	if c.key == nil {
 		return nil, nil
 	}
+	key := c.key
 	if !c.fwd {
-		c.ok, c.ov = c.o.Seek(c.key)
-		if c.b != nil {
-			c.bk, c.bv = c.b.Seek(c.key)
-		}
+		c.each(func(s kvCursor) ([]byte, []byte) { return s.Seek(key) })
 		c.fwd = true
 	}
-	if c.ok != nil && bytes.Equal(c.ok, c.key) {
-		c.ok, c.ov = c.o.Next()
-	}
-	if c.bk != nil && bytes.Equal(c.bk, c.key) {
-		c.bk, c.bv = c.b.Next()
-	}
+	c.skip(key)
 	return c.settle()
 }
 
@@ -67,20 +61,26 @@ func (c *mergeCursor) Prev() ([]byte, []byte) {
 	if c.key == nil {
 		return nil, nil
 	}
+	key := c.key
 	if c.fwd {
-		c.ok, c.ov = seekAtOrBefore(c.o, c.key)
-		if c.b != nil {
-			c.bk, c.bv = seekAtOrBefore(c.b, c.key)
-		}
+		c.each(func(s kvCursor) ([]byte, []byte) { return seekAtOrBefore(s, key) })
 		c.fwd = false
 	}
-	if c.ok != nil && bytes.Equal(c.ok, c.key) {
-		c.ok, c.ov = c.o.Prev()
-	}
-	if c.bk != nil && bytes.Equal(c.bk, c.key) {
-		c.bk, c.bv = c.b.Prev()
-	}
+	c.skip(key)
 	return c.settle()
+}
+
+// skip moves every source that is on key one step on.
+func (c *mergeCursor) skip(key []byte) {
+	for i, s := range c.src {
+		if c.pos[i].k != nil && bytes.Equal(c.pos[i].k, key) {
+			if c.fwd {
+				c.pos[i].k, c.pos[i].v = s.Next()
+			} else {
+				c.pos[i].k, c.pos[i].v = s.Prev()
+			}
+		}
+	}
 }
 
 // seekAtOrBefore positions cur on the last key <= key.
@@ -95,48 +95,34 @@ func seekAtOrBefore(cur kvCursor, key []byte) ([]byte, []byte) {
 	return cur.Prev()
 }
 
-// settle returns the entry the sub-cursors point at in the direction of
-// travel, stepping over tombstones and the file entries they hide.
+// settle returns the entry the sources point at in the direction of travel,
+// stepping over tombstones and the older entries they hide.
 func (c *mergeCursor) settle() ([]byte, []byte) {
 	for {
-		useO, useB := false, false
-		switch {
-		case c.ok == nil && c.bk == nil:
+		best := -1
+		for i, p := range c.pos {
+			if p.k == nil {
+				continue
+			}
+			if best < 0 {
+				best = i
+				continue
+			}
+			// Strictly before only: on a tie the newer (lower) source wins.
+			if cmp := bytes.Compare(p.k, c.pos[best].k); cmp != 0 && (cmp < 0) == c.fwd {
+				best = i
+			}
+		}
+		if best < 0 {
 			c.key = nil
 			return nil, nil
-		case c.ok == nil:
-			useB = true
-		case c.bk == nil:
-			useO = true
-		default:
-			switch cmp := bytes.Compare(c.ok, c.bk); {
-			case cmp == 0:
-				useO, useB = true, true
-			case (cmp < 0) == c.fwd:
-				useO = true
-			default:
-				useB = true
-			}
 		}
-		if useO && isTombstone(c.ov) {
-			c.ok, c.ov = c.step(c.o)
-			if useB {
-				c.bk, c.bv = c.step(c.b)
-			}
+		e := c.pos[best]
+		if isTombstone(e.v) {
+			c.skip(e.k)
 			continue
 		}
-		if useO {
-			c.key = c.ok
-			return c.ok, c.ov
-		}
-		c.key = c.bk
-		return c.bk, c.bv
+		c.key = e.k
+		return e.k, e.v
 	}
-}
-
-func (c *mergeCursor) step(cur kvCursor) ([]byte, []byte) {
-	if c.fwd {
-		return cur.Next()
-	}
-	return cur.Prev()
 }

@@ -1,10 +1,12 @@
 package local
 
 import (
+	"bufio"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"os"
 	"path/filepath"
 	"sync"
@@ -66,7 +68,7 @@ type walLog struct {
 }
 
 // openLog opens (creating if needed) the log at path and returns it with the
-// current epoch's records, not yet applied.
+// records of its epoch, not yet applied.
 func openLog(path string) (*walLog, []byte, error) {
 	_, statErr := os.Stat(path)
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
@@ -79,16 +81,19 @@ func openLog(path string) (*walLog, []byte, error) {
 		f.Close()
 		return nil, nil, err
 	}
-	data, err := os.ReadFile(path)
+	st, err := f.Stat()
 	if err != nil {
 		return fail(fmt.Errorf("read write-ahead log: %w", err))
 	}
-	l.alloc = int64(len(data))
-	epoch, ok := readLogHeader(data)
+	l.alloc = st.Size()
+	header := make([]byte, logHeaderSize)
+	n, _ := f.ReadAt(header, 0)
+	epoch, ok := readLogHeader(header[:n])
 	if !ok {
 		// New, or torn while a checkpoint wrote the next epoch — after the
-		// data file had everything. Either way there is nothing to replay.
-		if err := l.writeHeader(epoch + 1); err != nil {
+		// data file had everything. Either way there is nothing to replay;
+		// epoch 0 is older than any epoch records are written in.
+		if err := l.writeHeader(0); err != nil {
 			return fail(err)
 		}
 		if os.IsNotExist(statErr) {
@@ -100,8 +105,12 @@ func openLog(path string) (*walLog, []byte, error) {
 		return l, nil, nil
 	}
 	l.epoch = epoch
-	l.end = logHeaderSize + int64(validRecords(data[logHeaderSize:], epoch))
-	return l, data[logHeaderSize:l.end], nil
+	// Read records, not the whole file: past them lie zeros or retired
+	// records, up to megabytes that every process would otherwise read.
+	size := l.alloc - logHeaderSize
+	records := readRecords(bufio.NewReader(io.NewSectionReader(f, logHeaderSize, size)), size, epoch)
+	l.end = logHeaderSize + int64(len(records))
+	return l, records, nil
 }
 
 func readLogHeader(data []byte) (epoch uint64, ok bool) {
@@ -131,22 +140,30 @@ func (l *walLog) writeHeader(epoch uint64) error {
 	return nil
 }
 
-// validRecords returns the length of the run of whole records of epoch at
-// the start of data.
-func validRecords(data []byte, epoch uint64) int {
-	off := 0
-	for off+8 <= len(data) {
-		n := int(binary.LittleEndian.Uint32(data[off:]))
-		if n == 0 || n > len(data)-off-8 {
-			break
+// readRecords returns the run of whole records of epoch at the start of r,
+// which holds size bytes.
+func readRecords(r *bufio.Reader, size int64, epoch uint64) []byte {
+	var out []byte
+	var head [8]byte
+	for {
+		if _, err := io.ReadFull(r, head[:]); err != nil {
+			return out // end of file, or a torn frame header
 		}
-		payload := data[off+8 : off+8+n]
-		if recordSum(epoch, payload) != binary.LittleEndian.Uint32(data[off+4:]) || !validPayload(payload) {
-			break
+		n := binary.LittleEndian.Uint32(head[:])
+		if n == 0 || int64(n) > size-int64(len(out))-8 {
+			return out // no record, or a length that only damage makes
 		}
-		off += 8 + n
+		start := len(out)
+		out = append(out, head[:]...)
+		out = append(out, make([]byte, n)...)
+		payload := out[start+8:]
+		if _, err := io.ReadFull(r, payload); err != nil {
+			return out[:start]
+		}
+		if recordSum(epoch, payload) != binary.LittleEndian.Uint32(head[4:]) || !validPayload(payload) {
+			return out[:start]
+		}
 	}
-	return off
 }
 
 func recordSum(epoch uint64, payload []byte) uint32 {

@@ -19,12 +19,14 @@ const (
 func benchIngest(ctx context.Context, cfg *config, rep *report, stderr io.Writer) {
 	const sec = "In-process ingest (BatchWriteItem of edge items, table with GSI1, batches of 25)"
 	// A data file commits with fsync, one per batch for the raw baseline: a
-	// tenth of the items keeps that run to seconds on an ordinary disk.
+	// fifth of the items keeps that run to seconds on an ordinary disk, and
+	// is still enough for the engine to checkpoint its log in the background
+	// once before the final checkpoint, which the timing includes.
 	for _, m := range []struct {
 		label    string
 		inMemory bool
 		items    int
-	}{{"data file", false, max(cfg.ingestItems/10, ingestBatch)}, {"in-memory", true, cfg.ingestItems}} {
+	}{{"data file", false, max(cfg.ingestItems/5, ingestBatch)}, {"in-memory", true, cfg.ingestItems}} {
 		if ctx.Err() != nil {
 			return
 		}
