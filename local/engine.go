@@ -84,6 +84,9 @@ func Open(path string, opt Options) (*Engine, error) {
 			}
 			return nil, fmt.Errorf("open data file %s: %w", path, err)
 		}
+		// With the large initial mapping bbolt would grow the file 16 MiB at
+		// a time; 1 MiB keeps a small data file small.
+		db.AllocSize = fileGrowBytes
 		kv, err := openWAL(db, path)
 		if err != nil {
 			db.Close()

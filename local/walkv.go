@@ -80,6 +80,9 @@ const defaultCheckpointBytes = 16 << 20
 // checkpoint has touched out of the old mapping first.
 const initialMmapSize = 1 << 30
 
+// fileGrowBytes is how much the bbolt file grows by when it is full.
+const fileGrowBytes = 1 << 20
+
 // openWAL opens the logs of an already opened (and locked) bbolt file and
 // recovers from a crash: the logs' records are replayed, oldest epoch
 // first, and checkpointed.
@@ -242,14 +245,7 @@ func (kv *walKV) Close() error {
 // file in the background. If the previous background checkpoint is still
 // running it waits for it: that is the writers' backpressure.
 func (kv *walKV) startCheckpoint() error {
-	kv.ckptMu.Lock()
-	defer kv.ckptMu.Unlock()
-	if kv.flushing != nil {
-		<-kv.flushing
-		kv.flushing = nil
-	}
-	kv.mu.Lock()
-	defer kv.mu.Unlock()
+	defer kv.lockForCheckpoint()()
 	if err := kv.usable(); err != nil {
 		return err
 	}
@@ -273,6 +269,21 @@ func (kv *walKV) startCheckpoint() error {
 	return nil
 }
 
+// lockForCheckpoint waits for a running background checkpoint and takes the
+// checkpoint and write locks; the function it returns releases them.
+func (kv *walKV) lockForCheckpoint() (unlock func()) {
+	kv.ckptMu.Lock()
+	if kv.flushing != nil {
+		<-kv.flushing // it takes kv.mu to finish: not held yet
+		kv.flushing = nil
+	}
+	kv.mu.Lock()
+	return func() {
+		kv.mu.Unlock()
+		kv.ckptMu.Unlock()
+	}
+}
+
 // flush is the background checkpoint: frozen into the bbolt file, then its
 // log retired. Readers keep seeing frozen until it is dropped, so no state
 // is ever missing; bbolt's snapshots keep readers that began before the
@@ -294,14 +305,7 @@ func (kv *walKV) flush(frozen overlay, log *walLog, done chan struct{}) {
 
 // checkpointNow writes everything into the bbolt file before it returns.
 func (kv *walKV) checkpointNow() error {
-	kv.ckptMu.Lock()
-	defer kv.ckptMu.Unlock()
-	if kv.flushing != nil {
-		<-kv.flushing
-		kv.flushing = nil
-	}
-	kv.mu.Lock()
-	defer kv.mu.Unlock()
+	defer kv.lockForCheckpoint()()
 	if len(kv.over) == 0 && kv.log.end == logHeaderSize {
 		return nil
 	}
