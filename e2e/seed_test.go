@@ -153,12 +153,39 @@ func bulkLinks(api ops.API, s *schema.Schema, rel *schema.Relation, first string
 	if counter == "" || len(rest) == 0 {
 		return nil
 	}
+	return addCounter(ctx, api, s.Table.Name, shared, counter, len(rest))
+}
+
+// addCounter adds n to the counter attribute of the item keyed (key, key) so
+// that a retried request cannot add twice (the SDK retries a request whose
+// answer it lost, and ADD is not idempotent): it sets the attribute to the
+// value read plus n, on condition that it still holds the value read or
+// already the new one.
+func addCounter(ctx context.Context, api ops.API, table, key, counter string, n int) error {
+	k := map[string]types.AttributeValue{"PK": str(key), "SK": str(key)}
+	names := map[string]string{"#c": counter}
+	got, err := api.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(table), Key: k,
+		ConsistentRead: aws.Bool(true), ProjectionExpression: aws.String("#c"), ExpressionAttributeNames: names})
+	if err != nil {
+		return err
+	}
+	before, cond := 0, "attribute_not_exists(#c) OR #c = :after"
+	values := map[string]types.AttributeValue{}
+	if v, ok := got.Item[counter].(*types.AttributeValueMemberN); ok {
+		if before, err = strconv.Atoi(v.Value); err != nil {
+			return fmt.Errorf("counter %s of %s: %w", counter, key, err)
+		}
+		cond = "#c = :before OR #c = :after"
+		values[":before"] = &types.AttributeValueMemberN{Value: v.Value}
+	}
+	values[":after"] = &types.AttributeValueMemberN{Value: strconv.Itoa(before + n)}
 	_, err = api.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName:                 aws.String(s.Table.Name),
-		Key:                       map[string]types.AttributeValue{"PK": str(shared), "SK": str(shared)},
-		UpdateExpression:          aws.String("ADD #c :n"),
-		ExpressionAttributeNames:  map[string]string{"#c": counter},
-		ExpressionAttributeValues: map[string]types.AttributeValue{":n": &types.AttributeValueMemberN{Value: strconv.Itoa(len(rest))}},
+		TableName:                 aws.String(table),
+		Key:                       k,
+		UpdateExpression:          aws.String("SET #c = :after"),
+		ConditionExpression:       aws.String(cond),
+		ExpressionAttributeNames:  names,
+		ExpressionAttributeValues: values,
 	})
 	return err
 }
