@@ -5,6 +5,8 @@ import (
 	"errors"
 	"sort"
 	"sync"
+
+	berrors "go.etcd.io/bbolt/errors"
 )
 
 // memKV is the store of InMemory engines: ordered maps in memory behind the
@@ -122,6 +124,9 @@ func (tx *memTx) CreateBucket(name []byte) (kvBucket, error) {
 	if !tx.writable {
 		return nil, errReadOnly
 	}
+	if len(name) == 0 {
+		return nil, berrors.ErrBucketNameRequired
+	}
 	if tx.kv.buckets[string(name)] != nil {
 		return nil, errBucketExist
 	}
@@ -164,6 +169,9 @@ func (b *memBucket) Get(key []byte) []byte {
 func (b *memBucket) Put(key, value []byte) error {
 	if !b.tx.writable {
 		return errReadOnly
+	}
+	if err := checkPut(key, value); err != nil { // as the file stores refuse
+		return err
 	}
 	// The slices are kept, not copied: like bbolt until commit, memKV needs
 	// them unchanged for ever, and every caller passes fresh memory.

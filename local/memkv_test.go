@@ -22,7 +22,7 @@ func TestMemKVMatchesSortedMap(t *testing.T) {
 		if err := kv.Update(func(tx kvTx) error { _, err := tx.CreateBucket(name); return err }); err != nil {
 			rt.Fatal(err)
 		}
-		keyGen := rapid.StringMatching(`[a-d]{0,3}`)
+		keyGen := rapid.StringMatching(`[a-d]{1,3}`) // bbolt, and so memKV, refuse empty keys
 		steps := rapid.IntRange(1, 400).Draw(rt, "steps")
 		for s := 0; s < steps; s++ {
 			abort := rapid.IntRange(0, 9).Draw(rt, "abort") == 0

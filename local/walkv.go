@@ -30,9 +30,10 @@ import (
 //     on meanwhile, seeing active over frozen over file. Close and Open (after
 //     a crash: both logs replayed oldest epoch first) checkpoint in place.
 //
-// Replaying a log over a bbolt file that already has its changes gives the
-// same state, and a log is retired only after bbolt's commit, so a crash at
-// any point loses nothing acknowledged. Concurrency within a process is
+// Each checkpoint records in the bbolt file, in the same transaction, the
+// newest log epoch it now holds; replay skips logs no newer than that, and a
+// log is retired only after bbolt's commit, so a crash at any point loses
+// nothing acknowledged and never replays old records over newer state. Concurrency within a process is
 // memKV's: one writer at a time, readers wait for it. Other processes are
 // kept out by bbolt's file lock, which also guards the logs.
 type walKV struct {
@@ -75,6 +76,34 @@ func isTombstone(v []byte) bool { return len(v) == 1 && &v[0] == &tombstone[0] }
 // the replay after a crash.
 const defaultCheckpointBytes = 16 << 20
 
+// walStateBucket is the bbolt bucket of the log state; a name no table
+// bucket can have ("d/…", "x/…").
+var walStateBucket, appliedKey = []byte("wal"), []byte("applied")
+
+func setAppliedEpoch(tx *bolt.Tx, epoch uint64) error {
+	b, err := tx.CreateBucketIfNotExists(walStateBucket)
+	if err != nil {
+		return err
+	}
+	return b.Put(appliedKey, binary.BigEndian.AppendUint64(nil, epoch))
+}
+
+// appliedEpoch is the newest log epoch whose records are in the bbolt file.
+func appliedEpoch(db *bolt.DB) (epoch uint64, err error) {
+	err = db.View(func(tx *bolt.Tx) error {
+		if b := tx.Bucket(walStateBucket); b != nil {
+			if v := b.Get(appliedKey); len(v) == 8 {
+				epoch = binary.BigEndian.Uint64(v)
+			}
+		}
+		return nil
+	})
+	return epoch, err
+}
+
+// flushFault, when set by a test, makes background checkpoints fail.
+var flushFault error
+
 // initialMmapSize is address space, not memory: mapping 1 GiB up front
 // spares a growing file bbolt's remaps, each of which copies every node a
 // checkpoint has touched out of the old mapping first.
@@ -84,10 +113,15 @@ const initialMmapSize = 1 << 30
 const fileGrowBytes = 1 << 20
 
 // openWAL opens the logs of an already opened (and locked) bbolt file and
-// recovers from a crash: the logs' records are replayed, oldest epoch
-// first, and checkpointed.
+// recovers from a crash: the records of logs newer than the file's applied
+// epoch are replayed, oldest epoch first, and checkpointed.
 func openWAL(db *bolt.DB, path string) (*walKV, error) {
 	kv := &walKV{db: db, over: overlay{}, checkpointBytes: defaultCheckpointBytes}
+	applied, err := appliedEpoch(db)
+	if err != nil {
+		return nil, fmt.Errorf("read data file: %w", err)
+	}
+	kv.epochs.Store(applied)
 	var logs [2]*walLog
 	var records [2][]byte
 	for i := range logs {
@@ -101,26 +135,48 @@ func openWAL(db *bolt.DB, path string) (*walKV, error) {
 		logs[i], records[i] = l, recs
 		kv.epochs.Store(max(kv.epochs.Load(), l.epoch))
 	}
-	kv.log, kv.spare = logs[0], logs[1]
-	if len(records[0])+len(records[1]) == 0 {
-		return kv, nil
-	}
-	first := 0
-	if logs[1].epoch < logs[0].epoch {
-		first = 1
-	}
-	kv.replay(records[first])
-	kv.replay(records[1-first])
-	err := kv.checkpointNow()
-	if err == nil {
-		err = kv.spare.writeHeader(kv.epochs.Add(1))
-	}
-	if err != nil {
+	if err := kv.recover(logs, records, applied); err != nil {
 		logs[0].f.Close()
 		logs[1].f.Close()
 		return nil, fmt.Errorf("recover from write-ahead logs %s-wal0 and -wal1: %w", path, err)
 	}
 	return kv, nil
+}
+
+// recover replays the logs the bbolt file does not have yet, writes them
+// into it, and leaves the active log (the newer) in a fresh epoch, so that
+// every record written from now on is newer than the file's applied epoch.
+func (kv *walKV) recover(logs [2]*walLog, records [2][]byte, applied uint64) error {
+	older, newer := 0, 1
+	if logs[1].epoch < logs[0].epoch {
+		older, newer = 1, 0
+	}
+	kv.log, kv.spare = logs[newer], logs[older]
+	var replayed []*walLog
+	for _, i := range []int{older, newer} {
+		if len(records[i]) > 0 && logs[i].epoch > applied {
+			kv.replay(records[i])
+			replayed = append(replayed, logs[i])
+		}
+	}
+	if len(replayed) > 0 {
+		last := replayed[len(replayed)-1].epoch
+		if err := kv.db.Update(func(tx *bolt.Tx) error { return applyOverlay(tx, kv.over, last) }); err != nil {
+			return err
+		}
+		kv.over = overlay{}
+	}
+	// Retire what was replayed, oldest first; give the active log a fresh
+	// epoch if its own is not newer than what the file has.
+	for _, l := range replayed {
+		if err := l.writeHeader(kv.epochs.Add(1)); err != nil {
+			return err
+		}
+	}
+	if kv.log.epoch <= applied || kv.log.end > logHeaderSize {
+		return kv.log.writeHeader(kv.epochs.Add(1))
+	}
+	return nil
 }
 
 // replay applies whole, checked records to the active overlay.
@@ -157,41 +213,54 @@ func (kv *walKV) Update(fn func(kvTx) error) error {
 // work overlaps the previous round's fsync; nothing is acknowledged, and no
 // read answered (see View), before the records it depends on are durable.
 func (kv *walKV) Commit(fn func(kvTx) error) (durable func() error, err error) {
+	log, lsn, full, err := kv.commitLocked(fn)
+	if err != nil {
+		return nil, err
+	}
+	if full {
+		// The commit stands whatever happens here: a failed checkpoint
+		// marks the store broken (usable) and fails later writes and Close.
+		kv.startCheckpoint()
+	}
+	return func() error { return log.syncTo(lsn) }, nil
+}
+
+// commitLocked is Commit's part under the write lock. lsn is the end of the
+// transaction's record, or, for a transaction that wrote nothing, of the log
+// it read: it must not answer before what it saw is durable either.
+func (kv *walKV) commitLocked(fn func(kvTx) error) (log *walLog, lsn int64, full bool, err error) {
 	kv.mu.Lock()
-	var lsn int64
-	log := kv.log
+	defer kv.mu.Unlock()
+	log = kv.log
 	err = kv.db.View(func(btx *bolt.Tx) error {
 		if err := kv.usable(); err != nil {
 			return err
 		}
 		tx := kv.newTx(btx, true)
 		kv.rec = kv.rec[:0]
+		committed := false
+		defer func() {
+			if !committed { // an error, or a panic in fn
+				tx.rollback()
+			}
+		}()
 		if err := fn(tx); err != nil {
-			tx.rollback()
 			return err
 		}
 		if len(kv.rec) == 0 {
+			lsn = log.written.Load()
+			committed = true
 			return nil
 		}
 		var err error
 		if lsn, err = log.write(kv.rec); err != nil {
-			tx.rollback()
 			kv.broken = err
 			return err
 		}
+		committed = true
 		return nil
 	})
-	full := log.end-logHeaderSize >= kv.checkpointBytes
-	kv.mu.Unlock()
-	if err != nil {
-		return nil, err
-	}
-	if full {
-		if err := kv.startCheckpoint(); err != nil {
-			return nil, err
-		}
-	}
-	return func() error { return log.syncTo(lsn) }, nil
+	return log, lsn, log.end-logHeaderSize >= kv.checkpointBytes, err
 }
 
 // usable reports why writes are refused: a log write or sync, or a
@@ -213,15 +282,20 @@ func (kv *walKV) usable() error {
 // cut could still take back. (A frozen overlay's log was synced when it
 // was frozen.)
 func (kv *walKV) View(fn func(kvTx) error) error {
-	kv.mu.RLock()
-	log := kv.log
-	lsn := log.written.Load()
-	err := kv.db.View(func(btx *bolt.Tx) error { return fn(kv.newTx(btx, false)) })
-	kv.mu.RUnlock()
+	log, lsn, err := kv.viewLocked(fn)
 	if serr := log.syncTo(lsn); err == nil {
 		err = serr
 	}
 	return err
+}
+
+func (kv *walKV) viewLocked(fn func(kvTx) error) (log *walLog, lsn int64, err error) {
+	kv.mu.RLock()
+	defer kv.mu.RUnlock()
+	log = kv.log
+	lsn = log.written.Load()
+	err = kv.db.View(func(btx *bolt.Tx) error { return fn(kv.newTx(btx, false)) })
+	return log, lsn, err
 }
 
 // Close checkpoints, so the bbolt file alone holds everything, and releases
@@ -243,30 +317,27 @@ func (kv *walKV) Close() error {
 
 // startCheckpoint freezes the active overlay and writes it into the bbolt
 // file in the background. If the previous background checkpoint is still
-// running it waits for it: that is the writers' backpressure.
-func (kv *walKV) startCheckpoint() error {
+// running it waits for it: that is the writers' backpressure. A failure
+// leaves the store broken (see usable), which fails later writes and Close.
+func (kv *walKV) startCheckpoint() {
 	defer kv.lockForCheckpoint()()
-	if err := kv.usable(); err != nil {
-		return err
-	}
-	if kv.log.end-logHeaderSize < kv.checkpointBytes {
-		return nil // another writer got here first
+	if kv.usable() != nil || kv.log.end-logHeaderSize < kv.checkpointBytes {
+		return // broken already, or another writer got here first
 	}
 	// The frozen records must be durable before their log stops being the
-	// one readers wait for.
-	if err := kv.log.syncTo(kv.log.written.Load()); err != nil {
-		return err
+	// one readers wait for (a failed sync marks the log failed).
+	if kv.log.syncTo(kv.log.written.Load()) != nil {
+		return
 	}
 	if err := kv.spare.writeHeader(kv.epochs.Add(1)); err != nil {
 		kv.broken = err
-		return err
+		return
 	}
 	kv.frozen, kv.over = kv.over, overlay{}
 	kv.log, kv.spare = kv.spare, kv.log
 	done := make(chan struct{})
 	kv.flushing = done
 	go kv.flush(kv.frozen, kv.spare, done)
-	return nil
 }
 
 // lockForCheckpoint waits for a running background checkpoint and takes the
@@ -290,7 +361,10 @@ func (kv *walKV) lockForCheckpoint() (unlock func()) {
 // commit consistent.
 func (kv *walKV) flush(frozen overlay, log *walLog, done chan struct{}) {
 	defer close(done)
-	err := kv.db.Update(func(tx *bolt.Tx) error { return applyOverlay(tx, frozen) })
+	err := flushFault
+	if err == nil {
+		err = kv.db.Update(func(tx *bolt.Tx) error { return applyOverlay(tx, frozen, log.epoch) })
+	}
 	if err == nil {
 		err = log.writeHeader(kv.epochs.Add(1))
 	}
@@ -306,13 +380,15 @@ func (kv *walKV) flush(frozen overlay, log *walLog, done chan struct{}) {
 // checkpointNow writes everything into the bbolt file before it returns.
 func (kv *walKV) checkpointNow() error {
 	defer kv.lockForCheckpoint()()
-	if len(kv.over) == 0 && kv.log.end == logHeaderSize {
-		return nil
-	}
+	// Broken first: a failed background checkpoint leaves records that only
+	// a reopen can bring back, even when nothing was written since.
 	if err := kv.usable(); err != nil {
 		return err
 	}
-	if err := kv.db.Update(func(tx *bolt.Tx) error { return applyOverlay(tx, kv.over) }); err != nil {
+	if len(kv.over) == 0 && kv.log.end == logHeaderSize {
+		return nil
+	}
+	if err := kv.db.Update(func(tx *bolt.Tx) error { return applyOverlay(tx, kv.over, kv.log.epoch) }); err != nil {
 		return err
 	}
 	if err := kv.log.writeHeader(kv.epochs.Add(1)); err != nil {
@@ -323,7 +399,13 @@ func (kv *walKV) checkpointNow() error {
 	return nil
 }
 
-func applyOverlay(tx *bolt.Tx, o overlay) error {
+// applyOverlay writes o into the bbolt file and records, in the same
+// transaction, that the log records of epochs up to epoch are in it: a
+// replay never applies them again over newer state.
+func applyOverlay(tx *bolt.Tx, o overlay, epoch uint64) error {
+	if err := setAppliedEpoch(tx, epoch); err != nil {
+		return fmt.Errorf("checkpoint: %w", err)
+	}
 	names := make([]string, 0, len(o))
 	for name := range o {
 		names = append(names, name)

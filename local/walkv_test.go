@@ -255,9 +255,9 @@ func TestWALTornTail(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			end := kv.log.end
+			end, active := kv.log.end, kv.log.f.Name()
 			kv.crash()
-			f, err := os.OpenFile(path+"-wal0", os.O_RDWR, 0)
+			f, err := os.OpenFile(active, os.O_RDWR, 0)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -92,7 +92,12 @@ func openLog(path string) (*walLog, []byte, error) {
 	if !ok {
 		// New, or torn while a checkpoint wrote the next epoch — after the
 		// data file had everything. Either way there is nothing to replay;
-		// epoch 0 is older than any epoch records are written in.
+		// the body goes too, so no stale record can ever pass for a new one
+		// (openWAL gives the log a fresh epoch before it takes records).
+		if err := f.Truncate(0); err != nil {
+			return fail(fmt.Errorf("reset write-ahead log: %w", err))
+		}
+		l.alloc = 0
 		if err := l.writeHeader(0); err != nil {
 			return fail(err)
 		}
@@ -250,11 +255,11 @@ func (l *walLog) zeroTo(size int64) error {
 	return nil
 }
 
-// close gives back space beyond logKeepBytes and closes the file. Called
-// after a checkpoint, so every record is retired.
+// close gives back space beyond logKeepBytes, if every record is retired,
+// and closes the file.
 func (l *walLog) close() error {
 	var err error
-	if l.alloc > logKeepBytes {
+	if l.alloc > logKeepBytes && l.end == logHeaderSize { // only a retired log
 		err = l.f.Truncate(logKeepBytes)
 	}
 	if cerr := l.f.Close(); err == nil {

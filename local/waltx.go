@@ -4,6 +4,7 @@ import (
 	"bytes"
 
 	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
 )
 
 // walTx is a transaction of walKV: a bbolt read transaction for the file's
@@ -93,6 +94,11 @@ func (tx *walTx) bucket(name []byte) *walBucket {
 func (tx *walTx) CreateBucket(name []byte) (kvBucket, error) {
 	if !tx.writable {
 		return nil, errReadOnly
+	}
+	if len(name) == 0 {
+		// Refused now, as bbolt would: accepted into the log, it would fail
+		// every checkpoint and every later open.
+		return nil, berrors.ErrBucketNameRequired
 	}
 	if tx.bucket(name) != nil {
 		return nil, errBucketExist
@@ -186,6 +192,9 @@ func (b *walBucket) set(op byte, key, value []byte) error {
 	if !tx.writable {
 		return errReadOnly
 	}
+	if err := checkPut(key, value); err != nil {
+		return err
+	}
 	if b.ob == nil {
 		ob, created := tx.kv.bucketForWrite(b.name)
 		if created {
@@ -226,6 +235,19 @@ func (b *walBucket) ForEach(fn func(k, v []byte) error) error {
 		if err := fn(k, v); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// checkPut refuses what bbolt's Put refuses, before it reaches the log.
+func checkPut(key, value []byte) error {
+	switch {
+	case len(key) == 0:
+		return berrors.ErrKeyRequired
+	case len(key) > bolt.MaxKeySize:
+		return berrors.ErrKeyTooLarge
+	case int64(len(value)) > bolt.MaxValueSize:
+		return berrors.ErrValueTooLarge
 	}
 	return nil
 }
