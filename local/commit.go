@@ -2,6 +2,7 @@ package local
 
 import (
 	"errors"
+	"fmt"
 	"sync"
 	"sync/atomic"
 )
@@ -55,7 +56,7 @@ func (e *Engine) update(fn func(w *writer) error) error {
 	c.queue = nil
 	c.mu.Unlock()
 
-	durable := e.runRound(batch)
+	durable, panicked := e.runRoundSafely(batch)
 
 	// The next round may start while this one's commit reaches the disk.
 	c.mu.Lock()
@@ -77,7 +78,26 @@ func (e *Engine) update(fn func(w *writer) error) error {
 			o.wake <- false
 		}
 	}
+	if panicked != nil {
+		panic(panicked) // the leader's own request reports the bug
+	}
 	return j.err
+}
+
+// runRoundSafely is runRound that survives a panic (a bug) in one request's
+// function: the round's requests fail with an internal error and the
+// committer goes on, instead of every later writer waiting for ever.
+func (e *Engine) runRoundSafely(batch []*commitJob) (durable func() error, panicked any) {
+	defer func() {
+		if p := recover(); p != nil {
+			err := fmt.Errorf("a request committed with this one failed: %v", p)
+			for _, o := range batch {
+				o.err = err
+			}
+			durable, panicked = noWait, p
+		}
+	}()
+	return e.runRound(batch), nil
 }
 
 // runRound commits batch in one transaction, or one by one if a request

@@ -25,11 +25,17 @@ func (m *memKV) Update(fn func(kvTx) error) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	tx := &memTx{kv: m, writable: true}
-	err := fn(tx)
-	if err != nil {
-		tx.rollback()
+	committed := false
+	defer func() {
+		if !committed { // an error, or a panic in fn
+			tx.rollback()
+		}
+	}()
+	if err := fn(tx); err != nil {
+		return err
 	}
-	return err
+	committed = true
+	return nil
 }
 
 // Commit is Update: nothing in memory waits for a disk.

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -312,5 +313,68 @@ func TestWALTornHeaderNoStaleRecords(t *testing.T) {
 	}
 	if got := walGet(t, kv, "b", "other"); got != "x" {
 		t.Errorf("the write after the torn header was lost: other=%q", got)
+	}
+}
+
+// TestPanicInWriteLeavesEngineUsable: a panic (a bug) inside a write must
+// reach its caller and leave neither the group committer nor the store
+// locked, with the half-done write rolled back, on both stores.
+func TestPanicInWriteLeavesEngineUsable(t *testing.T) {
+	for _, inMemory := range []bool{false, true} {
+		t.Run(fmt.Sprint("inMemory=", inMemory), func(t *testing.T) {
+			e, err := Open(filepath.Join(t.TempDir(), "data.db"), Options{InMemory: inMemory})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer e.Close()
+			write := func(v string, boom bool) (err error) {
+				return e.update(func(w *writer) error {
+					b, err := w.tx.CreateBucketIfNotExists([]byte("b"))
+					if err != nil {
+						return err
+					}
+					if err := b.Put([]byte("k"), []byte(v)); err != nil {
+						return err
+					}
+					if boom {
+						panic("boom")
+					}
+					return nil
+				})
+			}
+			if err := write("before", false); err != nil {
+				t.Fatal(err)
+			}
+			func() {
+				defer func() {
+					if p := recover(); p != "boom" {
+						t.Errorf("recovered %v, want the write's panic", p)
+					}
+				}()
+				write("during", true)
+			}()
+			e.db.View(func(tx kvTx) error {
+				if got := string(tx.Bucket([]byte("b")).Get([]byte("k"))); got != "before" {
+					t.Errorf("after the panic k=%q, want before: the write was not rolled back", got)
+				}
+				return nil
+			})
+			done := make(chan error, 1)
+			go func() { done <- write("after", false) }()
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Fatal(err)
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatal("a write after the panic is still waiting: the committer or the store stayed locked")
+			}
+			e.db.View(func(tx kvTx) error {
+				if got := string(tx.Bucket([]byte("b")).Get([]byte("k"))); got != "after" {
+					t.Errorf("k=%q, want after", got)
+				}
+				return nil
+			})
+		})
 	}
 }
