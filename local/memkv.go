@@ -25,16 +25,23 @@ func (m *memKV) Update(fn func(kvTx) error) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	tx := &memTx{kv: m, writable: true}
-	committed := false
+	return runOrRollback(tx.rollback, func() error { return fn(tx) })
+}
+
+// runOrRollback runs a transaction's body and calls rollback unless it
+// succeeds — on an error, and on a panic, which must not leave half a
+// transaction behind for the next one to see.
+func runOrRollback(rollback func(), body func() error) error {
+	ok := false
 	defer func() {
-		if !committed { // an error, or a panic in fn
-			tx.rollback()
+		if !ok {
+			rollback()
 		}
 	}()
-	if err := fn(tx); err != nil {
+	if err := body(); err != nil {
 		return err
 	}
-	committed = true
+	ok = true
 	return nil
 }
 

@@ -238,27 +238,20 @@ func (kv *walKV) commitLocked(fn func(kvTx) error) (log *walLog, lsn int64, full
 		}
 		tx := kv.newTx(btx, true)
 		kv.rec = kv.rec[:0]
-		committed := false
-		defer func() {
-			if !committed { // an error, or a panic in fn
-				tx.rollback()
+		return runOrRollback(tx.rollback, func() error {
+			if err := fn(tx); err != nil {
+				return err
 			}
-		}()
-		if err := fn(tx); err != nil {
+			if len(kv.rec) == 0 {
+				lsn = log.written.Load()
+				return nil
+			}
+			var err error
+			if lsn, err = log.write(kv.rec); err != nil {
+				kv.broken = err
+			}
 			return err
-		}
-		if len(kv.rec) == 0 {
-			lsn = log.written.Load()
-			committed = true
-			return nil
-		}
-		var err error
-		if lsn, err = log.write(kv.rec); err != nil {
-			kv.broken = err
-			return err
-		}
-		committed = true
-		return nil
+		})
 	})
 	return log, lsn, log.end-logHeaderSize >= kv.checkpointBytes, err
 }

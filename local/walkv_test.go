@@ -33,15 +33,20 @@ func openTestWAL(t testing.TB, path string, limit int64) *walKV {
 	return kv
 }
 
-// crash closes kv's files without a checkpoint, as kill -9 would leave them
-// once every fsync has returned (a running background checkpoint finishes
-// first: in-process, its bbolt transaction cannot be cut short).
-func (kv *walKV) crash() {
+// waitFlush waits for a running background checkpoint to end.
+func (kv *walKV) waitFlush() {
 	kv.ckptMu.Lock()
 	if kv.flushing != nil {
 		<-kv.flushing
 	}
 	kv.ckptMu.Unlock()
+}
+
+// crash closes kv's files without a checkpoint, as kill -9 would leave them
+// once every fsync has returned (a running background checkpoint finishes
+// first: in-process, its bbolt transaction cannot be cut short).
+func (kv *walKV) crash() {
+	kv.waitFlush()
 	kv.log.f.Close()
 	kv.spare.f.Close()
 	kv.db.Close()

@@ -132,9 +132,7 @@ func TestWALFailedCheckpointKeepsLog(t *testing.T) {
 		}
 		n++
 	}
-	kv.ckptMu.Lock()
-	<-kv.flushing
-	kv.ckptMu.Unlock()
+	kv.waitFlush()
 	kv.mu.RLock()
 	broken := kv.broken
 	kv.mu.RUnlock()
@@ -186,12 +184,7 @@ func TestWALCommitStandsWhenCheckpointFails(t *testing.T) {
 	if err := walPut(kv, "b", "a", "1"); err != nil {
 		t.Fatal(err) // 64 bytes: this first put may already start a checkpoint
 	}
-	kv.ckptMu.Lock()
-	if kv.flushing != nil {
-		<-kv.flushing
-		kv.flushing = nil
-	}
-	kv.ckptMu.Unlock()
+	kv.waitFlush()
 	kv.spare.f.Close() // the next freeze's header write fails
 	if err := walPut(kv, "b", "k", strings64()); err != nil {
 		t.Fatalf("a committed write reported %v", err)
