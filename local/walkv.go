@@ -39,12 +39,13 @@ import (
 type walKV struct {
 	mu     sync.RWMutex
 	db     *bolt.DB
-	log    *walLog // active: takes new records
-	spare  *walLog // holds the frozen overlay's records, or none
-	over   overlay // changes since the active log's epoch began
-	frozen overlay // being written into the bbolt file; nil when none
-	rec    []byte  // the record being built, reused between commits
-	broken error   // a log write or checkpoint failed: see usable
+	log    *walLog   // active: takes new records
+	spare  *walLog   // holds the frozen overlay's records, or none
+	over   overlay   // changes since the active log's epoch began
+	frozen overlay   // being written into the bbolt file; nil when none
+	rec    []byte    // the record being built, reused between commits
+	undo   []walUndo // the undo log's memory, reused between commits
+	broken error     // a log write or checkpoint failed: see usable
 
 	epochs   atomic.Uint64 // the newest epoch given to a log
 	ckptMu   sync.Mutex    // one checkpoint at a time
@@ -237,6 +238,7 @@ func (kv *walKV) commitLocked(fn func(kvTx) error) (log *walLog, lsn int64, full
 			return err
 		}
 		tx := kv.newTx(btx, true)
+		defer tx.done()
 		kv.rec = kv.rec[:0]
 		return runOrRollback(tx.rollback, func() error {
 			if err := fn(tx); err != nil {

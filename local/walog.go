@@ -50,6 +50,9 @@ const (
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
+// zeros is written ahead of the records to grow a log; never modified.
+var zeros = make([]byte, logGrowMin)
+
 // walLog is the log file and where its records end.
 type walLog struct {
 	f     *os.File
@@ -244,7 +247,6 @@ func (l *walLog) failed() error {
 
 // zeroTo extends the file with zeros up to size; the next sync writes them.
 func (l *walLog) zeroTo(size int64) error {
-	zeros := make([]byte, min(size-l.alloc, logGrowMax))
 	for l.alloc < size {
 		n := min(int64(len(zeros)), size-l.alloc)
 		if _, err := l.f.WriteAt(zeros[:n], l.alloc); err != nil {

@@ -20,7 +20,19 @@ type walTx struct {
 }
 
 func (kv *walKV) newTx(btx *bolt.Tx, writable bool) *walTx {
-	return &walTx{kv: kv, btx: btx, frozen: kv.frozen, writable: writable}
+	tx := &walTx{kv: kv, btx: btx, frozen: kv.frozen, writable: writable}
+	if writable {
+		// One writer at a time: its undo log reuses the last one's memory.
+		tx.undo, kv.undo = kv.undo[:0], nil
+	}
+	return tx
+}
+
+// done hands the undo log's memory back for the next writer, holding on to
+// none of its entries.
+func (tx *walTx) done() {
+	clear(tx.undo)
+	tx.kv.undo = tx.undo[:0]
 }
 
 // walUndo reverses one change to the active overlay: a bucket-level change
