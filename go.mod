@@ -19,6 +19,7 @@ require (
 	github.com/spf13/viper v1.21.0
 	go.etcd.io/bbolt v1.5.0
 	go.yaml.in/yaml/v3 v3.0.6
+	golang.org/x/sync v0.20.0
 	pgregory.net/rapid v1.3.0
 )
 

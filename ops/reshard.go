@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"golang.org/x/sync/errgroup"
 )
 
 // scanAPI is the one operation reshard needs beyond API. It is deliberately
@@ -262,26 +263,12 @@ func (r *resharder) countPage(_ context.Context, edges []Item) error {
 // movePage moves a page of edges, at most Options.Parallel at once; the
 // page's progress is recorded only once all of them are done.
 func (r *resharder) movePage(ctx context.Context, edges []Item) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var (
-		wg       sync.WaitGroup
-		firstErr error
-		errOnce  sync.Once
-	)
-	sem := make(chan struct{}, r.s.opt.Parallel)
+	g, ctx := errgroup.WithContext(ctx) // the first failure cancels the rest
+	g.SetLimit(r.s.opt.Parallel)
 	for _, it := range edges {
-		sem <- struct{}{}
-		wg.Add(1)
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			if err := r.moveEdge(ctx, it); err != nil {
-				errOnce.Do(func() { firstErr = err; cancel() })
-			}
-		}()
+		g.Go(func() error { return r.moveEdge(ctx, it) })
 	}
-	wg.Wait()
-	return firstErr
+	return g.Wait()
 }
 
 // moveEdge rewrites the GSI1PK of one edge if it is not in place yet.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"golang.org/x/sync/errgroup"
 )
 
 // verifyAttempts bounds how often the after-count is repeated while it
@@ -55,28 +56,22 @@ func (r *resharder) countPartitions(ctx context.Context, layouts []int) (map[str
 		parts = append(parts, r.partitions(k, layouts)...)
 	}
 	counts := make(map[string]int, len(parts))
-	var (
-		mu       sync.Mutex
-		firstErr error
-		wg       sync.WaitGroup
-	)
-	sem := make(chan struct{}, r.s.opt.Parallel)
+	var mu sync.Mutex
+	var g errgroup.Group
+	g.SetLimit(r.s.opt.Parallel)
 	for _, p := range parts {
-		sem <- struct{}{}
-		wg.Add(1)
-		go func() {
-			defer func() { <-sem; wg.Done() }()
+		g.Go(func() error {
 			n, err := r.countPartition(ctx, p)
-			mu.Lock()
-			defer mu.Unlock()
-			if err != nil && firstErr == nil {
-				firstErr = err
+			if err != nil {
+				return err
 			}
+			mu.Lock()
 			counts[p] = n
-		}()
+			mu.Unlock()
+			return nil
+		})
 	}
-	wg.Wait()
-	return counts, firstErr
+	return counts, g.Wait()
 }
 
 // countPartition counts the relation's edges in one index partition.
