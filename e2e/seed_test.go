@@ -7,7 +7,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/adjl/adjl/ops"
 	"github.com/adjl/adjl/schema"
@@ -15,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/rogpeppe/go-internal/testscript"
+	"golang.org/x/sync/errgroup"
 )
 
 // seedLinks links N generated keys to one key and writes the generated keys,
@@ -195,33 +195,15 @@ func str(s string) types.AttributeValue { return &types.AttributeValueMemberS{Va
 // parallel calls f for every key with at most n calls at once and returns
 // the first error (the remaining keys are skipped after one).
 func parallel(keys []string, n int, f func(string) error) error {
-	jobs := make(chan string)
-	var (
-		mu       sync.Mutex
-		firstErr error
-		wg       sync.WaitGroup
-	)
-	failed := func() bool { mu.Lock(); defer mu.Unlock(); return firstErr != nil }
-	for range n {
-		wg.Go(func() {
-			for k := range jobs {
-				if failed() {
-					continue
-				}
-				if err := f(k); err != nil {
-					mu.Lock()
-					if firstErr == nil {
-						firstErr = err
-					}
-					mu.Unlock()
-				}
+	g, ctx := errgroup.WithContext(context.Background())
+	g.SetLimit(n)
+	for _, k := range keys {
+		g.Go(func() error {
+			if ctx.Err() != nil {
+				return nil // an earlier key failed
 			}
+			return f(k)
 		})
 	}
-	for _, k := range keys {
-		jobs <- k
-	}
-	close(jobs)
-	wg.Wait()
-	return firstErr
+	return g.Wait()
 }
