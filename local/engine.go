@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
-
-	bolt "go.etcd.io/bbolt"
 )
 
 // DefaultLockTimeout bounds how long Open waits for another process to release
@@ -77,19 +75,8 @@ func Open(path string, opt Options) (*Engine, error) {
 		}
 		// Every commit is fsynced to the write-ahead log (walkv.go) before it
 		// is acknowledged; bbolt's flock makes other processes wait.
-		db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: opt.LockTimeout, FreelistType: bolt.FreelistMapType, InitialMmapSize: initialMmapSize})
+		kv, err := openFileKV(path, opt.LockTimeout)
 		if err != nil {
-			if errors.Is(err, bolt.ErrTimeout) {
-				return nil, &LockedError{Path: path, Timeout: opt.LockTimeout}
-			}
-			return nil, fmt.Errorf("open data file %s: %w", path, err)
-		}
-		// With the large initial mapping bbolt would grow the file 16 MiB at
-		// a time; 1 MiB keeps a small data file small.
-		db.AllocSize = fileGrowBytes
-		kv, err := openWAL(db, path)
-		if err != nil {
-			db.Close()
 			return nil, err
 		}
 		e.db = kv

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -112,6 +113,27 @@ const initialMmapSize = 1 << 30
 
 // fileGrowBytes is how much the bbolt file grows by when it is full.
 const fileGrowBytes = 1 << 20
+
+// openFileKV opens (creating it) the bbolt file at path, waiting up to
+// timeout for another process's lock (then *LockedError), and its logs.
+func openFileKV(path string, timeout time.Duration) (*walKV, error) {
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: timeout, FreelistType: bolt.FreelistMapType, InitialMmapSize: initialMmapSize})
+	if err != nil {
+		if errors.Is(err, bolt.ErrTimeout) {
+			return nil, &LockedError{Path: path, Timeout: timeout}
+		}
+		return nil, fmt.Errorf("open data file %s: %w", path, err)
+	}
+	// With the large initial mapping bbolt would grow the file 16 MiB at
+	// a time; 1 MiB keeps a small data file small.
+	db.AllocSize = fileGrowBytes
+	kv, err := openWAL(db, path)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return kv, nil
+}
 
 // openWAL opens the logs of an already opened (and locked) bbolt file and
 // recovers from a crash: the records of logs newer than the file's applied

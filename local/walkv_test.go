@@ -13,20 +13,14 @@ import (
 	"testing"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
 	"pgregory.net/rapid"
 )
 
 // openTestWAL opens a walKV on path whose logs checkpoint after limit bytes.
 func openTestWAL(t testing.TB, path string, limit int64) *walKV {
 	t.Helper()
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 5 * time.Second, FreelistType: bolt.FreelistMapType})
+	kv, err := openFileKV(path, 5*time.Second)
 	if err != nil {
-		t.Fatal(err)
-	}
-	kv, err := openWAL(db, path)
-	if err != nil {
-		db.Close()
 		t.Fatal(err)
 	}
 	kv.checkpointBytes = limit
