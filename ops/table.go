@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go/middleware"
 )
 
 // waitLimit caps how long CreateTable and DeleteTable wait for the table.
@@ -152,8 +153,15 @@ func (s *Store) DeleteTable(ctx context.Context, wait bool) error {
 		s.explain("DeleteTable", in)
 		return nil
 	}
-	if _, err := s.api.DeleteTable(ctx, in); err != nil {
-		return s.classify(err)
+	attempts := 0
+	if _, err := s.api.DeleteTable(ctx, in, countAttempts(&attempts)); err != nil {
+		err = s.classify(err)
+		var nf *TableNotFoundError
+		if !errors.As(err, &nf) || attempts < 2 {
+			return err
+		}
+		// DeleteTable is not idempotent: not found on a retry means an
+		// earlier attempt deleted the table and its answer was lost.
 	}
 	s.metaMu.Lock()
 	s.metaLoaded = false
@@ -287,4 +295,19 @@ func keySchemaString(ks []types.KeySchemaElement) string {
 		return "no keys"
 	}
 	return strings.Join(parts, ", ")
+}
+
+// countAttempts makes a call count its HTTP attempts in *n: the SDK's
+// retries happen inside the call, and a non-idempotent operation needs to
+// know whether the answer it got is to its first attempt.
+func countAttempts(n *int) func(*dynamodb.Options) {
+	return func(o *dynamodb.Options) {
+		o.APIOptions = append(o.APIOptions, func(st *middleware.Stack) error {
+			return st.Finalize.Insert(middleware.FinalizeMiddlewareFunc("adjlCountAttempts",
+				func(ctx context.Context, in middleware.FinalizeInput, next middleware.FinalizeHandler) (middleware.FinalizeOutput, middleware.Metadata, error) {
+					*n++
+					return next.HandleFinalize(ctx, in)
+				}), "Retry", middleware.After)
+		})
+	}
 }
