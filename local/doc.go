@@ -6,7 +6,7 @@
 //
 // # Storage
 //
-// One bbolt file holds every table. Bucket "d/<table>" maps the key
+// One bbolt file (64 KiB pages when new, see dataPageSize) holds every table. Bucket "d/<table>" maps the key
 // attr.AppendKey(partition)+attr.AppendKey(sort) to the item in attr's binary
 // encoding; bucket "x/<table>/<index>" maps (index partition, index sort,
 // table key) to the table key, so an index costs one small record per item

@@ -114,10 +114,19 @@ const initialMmapSize = 1 << 30
 // fileGrowBytes is how much the bbolt file grows by when it is full.
 const fileGrowBytes = 1 << 20
 
+// dataPageSize is the bbolt page size of new data files (an existing file
+// keeps the size it was created with). A checkpoint of a bulk load dirties
+// most index leaves, and bbolt writes each dirty page with its own pwrite:
+// with 4 KiB pages a 100,000-edge ingest made 11,806 writes and its final
+// checkpoint took 290–380 ms here; with 64 KiB pages, 705 writes and
+// 180–230 ms. A one-edge command costs the same (22 ms), and a new file
+// starts at 1.5 MB instead of 1.1 MB.
+const dataPageSize = 64 << 10
+
 // openFileKV opens (creating it) the bbolt file at path, waiting up to
 // timeout for another process's lock (then *LockedError), and its logs.
 func openFileKV(path string, timeout time.Duration) (*walKV, error) {
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: timeout, FreelistType: bolt.FreelistMapType, InitialMmapSize: initialMmapSize})
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: timeout, FreelistType: bolt.FreelistMapType, InitialMmapSize: initialMmapSize, PageSize: dataPageSize})
 	if err != nil {
 		if errors.Is(err, bolt.ErrTimeout) {
 			return nil, &LockedError{Path: path, Timeout: timeout}

@@ -101,12 +101,15 @@ func countItems(ctx context.Context, c *dynamodb.Client, table string) (n, pages
 }
 
 // rawBboltIngest is the baseline for ingest: the same n items, the same
-// batches of 25 and the same bbolt options, written straight into bbolt with
+// batches of 25 and the engine's freelist type, written straight into bbolt with
 // no protocol, parsing, validation or expression work: per item one record
 // in the table bucket (key PK,SK, value the item in the engine's binary
 // encoding) and one in the index bucket (key GSI1PK,GSI1SK,PK,SK, value the
 // table key), exactly the records the engine writes (local/store.go). One bbolt
-// transaction per batch, as one BatchWriteItem is one transaction.
+// transaction per batch, as one BatchWriteItem is one transaction. The page
+// size stays bbolt's default, the raw store's best case for commits of 25
+// items (with the engine's 64 KiB pages it measured 11,800 items/s against
+// 16,400).
 func rawBboltIngest(ctx context.Context, dir string, n int, noSync bool) (ingestResult, error) {
 	path := filepath.Join(dir, "raw.db")
 	opt := &bolt.Options{Timeout: time.Second, FreelistType: bolt.FreelistMapType,
