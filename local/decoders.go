@@ -128,6 +128,11 @@ func decodeQuery(body []byte, in *queryIn) error {
 	})
 }
 
+// batchItems recycles BatchWriteItem's item maps: see releaseBatchWrite.
+var batchItems attr.ItemPool
+
+// decodeBatchWrite reads a BatchWriteItem request; its items' maps come
+// from batchItems, and the caller hands them back with releaseBatchWrite.
 func decodeBatchWrite(body []byte, in *batchWriteIn) error {
 	return decodeWith(body, func(r *jreader, k string) error {
 		var err error
@@ -136,6 +141,7 @@ func decodeBatchWrite(body []byte, in *batchWriteIn) error {
 			if r.null() {
 				return nil
 			}
+			r.items = &batchItems
 			in.RequestItems = map[string][]writeRequest{}
 			err = r.object(func(table string) error {
 				reqs := []writeRequest{}

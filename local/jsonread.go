@@ -16,6 +16,8 @@ type jreader struct {
 	b []byte
 	i int
 	s string // string(b), made when the first item is read
+	// items, when set, gives the maps of items read (see attr.ItemPool).
+	items *attr.ItemPool
 }
 
 var errSyntax = errors.New("malformed JSON")
@@ -299,7 +301,11 @@ func (r *jreader) item() (attr.Item, error) {
 	if r.s == "" {
 		r.s = string(r.b) // once per request: items' strings are substrings of it
 	}
-	if it, end, err := attr.DecodeItemAt(r.s, r.i); err == nil {
+	decode := attr.DecodeItemAt
+	if r.items != nil {
+		decode = r.items.DecodeItemAt
+	}
+	if it, end, err := decode(r.s, r.i); err == nil {
 		r.i = end
 		return it, nil
 	}

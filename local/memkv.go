@@ -287,10 +287,12 @@ func (t *memTree) put(key, value []byte) (old []byte, had bool) {
 		t.blocks[bi] = b
 		return nil, false
 	}
+	// Split: the left half keeps the block's memory, only the right half
+	// is new.
 	half := len(b) / 2
-	left := append(make([]memEntry, 0, memBlockMax+1), b[:half]...)
 	right := append(make([]memEntry, 0, memBlockMax+1), b[half:]...)
-	t.blocks[bi] = left
+	clear(b[half:])
+	t.blocks[bi] = b[:half]
 	t.blocks = append(t.blocks, nil)
 	copy(t.blocks[bi+2:], t.blocks[bi+1:])
 	t.blocks[bi+1] = right

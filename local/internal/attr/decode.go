@@ -204,10 +204,17 @@ func (d *decoder) hex4() (rune, bool) {
 }
 
 func (d *decoder) valueMap() (map[string]Value, error) {
+	return d.valueMapInto(nil)
+}
+
+// valueMapInto is valueMap filling m (a new map when nil).
+func (d *decoder) valueMapInto(m map[string]Value) (map[string]Value, error) {
 	if err := d.expect('{'); err != nil {
 		return nil, err
 	}
-	m := make(map[string]Value, 8)
+	if m == nil {
+		m = make(map[string]Value, 8)
+	}
 	if d.peek() == '}' {
 		d.pos++
 		return m, nil

@@ -208,9 +208,13 @@ func (it *Item) UnmarshalJSON(b []byte) error {
 // one string copy of a body and decode each item where it stands, instead
 // of first finding its extent; the item's strings are substrings of src.
 func DecodeItemAt(src string, off int) (Item, int, error) {
+	return decodeItemAt(src, off, nil)
+}
+
+func decodeItemAt(src string, off int, m Item) (Item, int, error) {
 	d := decoder{data: src, pos: off}
 	d.ws()
-	m, err := d.valueMap()
+	m, err := d.valueMapInto(m)
 	if err != nil {
 		return nil, 0, err
 	}
