@@ -316,7 +316,9 @@ func TestParseFlagsClientModes(t *testing.T) {
 }
 
 func TestMedianIngestPicksMiddleRate(t *testing.T) {
-	mk := func(items int, ms int) ingestResult { return ingestResult{Items: items, Elapsed: time.Duration(ms) * time.Millisecond} }
+	mk := func(items int, ms int) ingestResult {
+		return ingestResult{Items: items, Elapsed: time.Duration(ms) * time.Millisecond}
+	}
 	med, rounds := medianIngest([]ingestResult{mk(1000, 10), mk(1000, 40), mk(1000, 20)})
 	if med.Elapsed != 20*time.Millisecond || rounds != "; rounds: 100,000 / 25,000 / 50,000 (median)" {
 		t.Errorf("median %v, rounds %q", med.Elapsed, rounds)
