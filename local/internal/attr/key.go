@@ -1,6 +1,9 @@
 package attr
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Key encoding
 //
@@ -59,16 +62,18 @@ func AppendKeyPrefix(dst []byte, v Value) []byte {
 	panic("attr.AppendKeyPrefix: kind " + v.Kind.String() + " has no prefix encoding")
 }
 
+// appendEscaped appends s with each 0x00 byte written as 0x00 0xFF, so the
+// 0x00 0x01 terminator sorts before any continuation. Runs without a zero
+// byte (nearly every key) are copied whole.
 func appendEscaped(dst []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == 0 {
-			dst = append(dst, 0x00, 0xFF)
-		} else {
-			dst = append(dst, c)
+	for {
+		i := strings.IndexByte(s, 0)
+		if i < 0 {
+			return append(dst, s...)
 		}
+		dst = append(append(dst, s[:i]...), 0x00, 0xFF)
+		s = s[i+1:]
 	}
-	return dst
 }
 
 func appendDecimalKey(dst []byte, d Decimal) []byte {
