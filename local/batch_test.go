@@ -2,7 +2,6 @@ package local
 
 import (
 	"fmt"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"sync"
@@ -107,73 +106,66 @@ func TestBatchGetUnprocessedKeysPastSixteenMegabytes(t *testing.T) {
 // different attributes, on both stores, must read back exactly as written —
 // no attribute of a recycled map may reach a stored item or an index.
 func TestBatchWriteRecycledItemsKeepStoredItems(t *testing.T) {
-	for _, mem := range []bool{true, false} {
-		t.Run(fmt.Sprintf("inMemory=%v", mem), func(t *testing.T) {
-			e, err := Open(filepath.Join(t.TempDir(), "data.db"), Options{InMemory: mem})
+	eachStore(t, func(t *testing.T, e *Engine, _ bool) {
+		c := clientFor(e)
+		createGraphTable(t, c, "school")
+		want := map[string]map[string]av{}
+		var mu sync.Mutex
+		var g errgroup.Group
+		for w := range 4 {
+			g.Go(func() error {
+				for b := range 10 {
+					var reqs []types.WriteRequest
+					for i := range 25 {
+						sk := fmt.Sprintf("w%d-b%02d-i%02d", w, b, i)
+						item := map[string]av{"PK": s("P"), "SK": s(sk)}
+						if i%2 == 0 { // every other item is in the index and has extras
+							item["GSI1PK"], item["GSI1SK"] = s("G"), s(sk)
+							item[fmt.Sprintf("extra%d", b%3)] = s(sk)
+						}
+						reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: item}})
+						mu.Lock()
+						want[sk] = item
+						mu.Unlock()
+					}
+					if _, err := c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"school": reqs}}); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+		}
+		if err := g.Wait(); err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]map[string]av{}
+		p := dynamodb.NewQueryPaginator(c, &dynamodb.QueryInput{TableName: aws.String("school"),
+			KeyConditionExpression: aws.String("PK = :p"), ExpressionAttributeValues: map[string]av{":p": s("P")}})
+		for p.HasMorePages() {
+			out, err := p.NextPage(ctx)
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer e.Close()
-			c := clientFor(e)
-			createGraphTable(t, c, "school")
-			want := map[string]map[string]av{}
-			var mu sync.Mutex
-			var g errgroup.Group
-			for w := range 4 {
-				g.Go(func() error {
-					for b := range 10 {
-						var reqs []types.WriteRequest
-						for i := range 25 {
-							sk := fmt.Sprintf("w%d-b%02d-i%02d", w, b, i)
-							item := map[string]av{"PK": s("P"), "SK": s(sk)}
-							if i%2 == 0 { // every other item is in the index and has extras
-								item["GSI1PK"], item["GSI1SK"] = s("G"), s(sk)
-								item[fmt.Sprintf("extra%d", b%3)] = s(sk)
-							}
-							reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: item}})
-							mu.Lock()
-							want[sk] = item
-							mu.Unlock()
-						}
-						if _, err := c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"school": reqs}}); err != nil {
-							return err
-						}
-					}
-					return nil
-				})
+			for _, it := range out.Items {
+				got[str(it, "SK")] = it
 			}
-			if err := g.Wait(); err != nil {
-				t.Fatal(err)
+		}
+		if len(got) != len(want) {
+			t.Fatalf("read %d items, wrote %d", len(got), len(want))
+		}
+		indexed := 0
+		for sk, w := range want {
+			if !reflect.DeepEqual(got[sk], w) {
+				t.Fatalf("item %s reads back as %v, written as %v", sk, got[sk], w)
 			}
-			got := map[string]map[string]av{}
-			p := dynamodb.NewQueryPaginator(c, &dynamodb.QueryInput{TableName: aws.String("school"),
-				KeyConditionExpression: aws.String("PK = :p"), ExpressionAttributeValues: map[string]av{":p": s("P")}})
-			for p.HasMorePages() {
-				out, err := p.NextPage(ctx)
-				if err != nil {
-					t.Fatal(err)
-				}
-				for _, it := range out.Items {
-					got[str(it, "SK")] = it
-				}
+			if _, ok := w["GSI1PK"]; ok {
+				indexed++
 			}
-			if len(got) != len(want) {
-				t.Fatalf("read %d items, wrote %d", len(got), len(want))
-			}
-			indexed := 0
-			for sk, w := range want {
-				if !reflect.DeepEqual(got[sk], w) {
-					t.Fatalf("item %s reads back as %v, written as %v", sk, got[sk], w)
-				}
-				if _, ok := w["GSI1PK"]; ok {
-					indexed++
-				}
-			}
-			q, err := c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("school"), IndexName: aws.String("GSI1"), Select: types.SelectCount,
-				KeyConditionExpression: aws.String("GSI1PK = :g"), ExpressionAttributeValues: map[string]av{":g": s("G")}})
-			if err != nil || int(q.Count) != indexed {
-				t.Fatalf("index holds %d items, want %d (err %v)", q.Count, indexed, err)
-			}
-		})
-	}
+		}
+		q, err := c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("school"), IndexName: aws.String("GSI1"), Select: types.SelectCount,
+			KeyConditionExpression: aws.String("GSI1PK = :g"), ExpressionAttributeValues: map[string]av{":g": s("G")}})
+		if err != nil || int(q.Count) != indexed {
+			t.Fatalf("index holds %d items, want %d (err %v)", q.Count, indexed, err)
+		}
+	})
 }

@@ -8,3 +8,6 @@ func SetCheckpointBytes(e *Engine, n int64) {
 	kv.checkpointBytes = n
 	kv.mu.Unlock()
 }
+
+// SetFlagDefault is setFlagDefault for the package's external tests.
+var SetFlagDefault = setFlagDefault

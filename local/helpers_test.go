@@ -3,7 +3,10 @@ package local
 import (
 	"context"
 	"errors"
+	"flag"
+	"fmt"
 	"net/http/httptest"
+	"path/filepath"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -116,4 +119,33 @@ func num(it map[string]av, name string) string {
 		return v.Value
 	}
 	return ""
+}
+
+// setFlagDefault sets a flag (rapid's, say) for one test unless the command
+// line set it.
+func setFlagDefault(t *testing.T, name, value string) {
+	f := flag.Lookup(name)
+	explicit := false
+	flag.Visit(func(v *flag.Flag) { explicit = explicit || v.Name == name })
+	if f == nil || explicit {
+		return
+	}
+	old := f.Value.String()
+	f.Value.Set(value)
+	t.Cleanup(func() { f.Value.Set(old) })
+}
+
+// eachStore runs fn as a subtest on a fresh engine of each store: in memory
+// and on a data file (closed after fn).
+func eachStore(t *testing.T, fn func(t *testing.T, e *Engine, inMemory bool)) {
+	for _, inMemory := range []bool{true, false} {
+		t.Run(fmt.Sprint("inMemory=", inMemory), func(t *testing.T) {
+			e, err := Open(filepath.Join(t.TempDir(), "data.db"), Options{InMemory: inMemory})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer e.Close()
+			fn(t, e, inMemory)
+		})
+	}
 }

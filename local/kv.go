@@ -1,6 +1,11 @@
 package local
 
-import "errors"
+import (
+	"errors"
+
+	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
+)
 
 // The engine stores everything through these small interfaces: walKV (bbolt
 // plus a write-ahead log, walkv.go) for data files, and memKV (memkv.go) for
@@ -44,3 +49,29 @@ type kvCursor interface {
 }
 
 var errNoBucket = errors.New("bucket not found")
+
+// Both stores refuse what bbolt refuses, when it is asked, so the in-memory
+// engine behaves as a data file does, and nothing bbolt would reject reaches
+// the write-ahead log — where it would fail every checkpoint and every later
+// open.
+
+// checkBucketName refuses what bbolt's CreateBucket refuses.
+func checkBucketName(name []byte) error {
+	if len(name) == 0 {
+		return berrors.ErrBucketNameRequired
+	}
+	return nil
+}
+
+// checkPut refuses what bbolt's Put refuses.
+func checkPut(key, value []byte) error {
+	switch {
+	case len(key) == 0:
+		return berrors.ErrKeyRequired
+	case len(key) > bolt.MaxKeySize:
+		return berrors.ErrKeyTooLarge
+	case int64(len(value)) > bolt.MaxValueSize:
+		return berrors.ErrValueTooLarge
+	}
+	return nil
+}

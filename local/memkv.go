@@ -5,8 +5,6 @@ import (
 	"errors"
 	"sort"
 	"sync"
-
-	berrors "go.etcd.io/bbolt/errors"
 )
 
 // memKV is the store of InMemory engines: ordered maps in memory behind the
@@ -137,8 +135,8 @@ func (tx *memTx) CreateBucket(name []byte) (kvBucket, error) {
 	if !tx.writable {
 		return nil, errReadOnly
 	}
-	if len(name) == 0 {
-		return nil, berrors.ErrBucketNameRequired
+	if err := checkBucketName(name); err != nil {
+		return nil, err
 	}
 	if tx.kv.buckets[string(name)] != nil {
 		return nil, errBucketExist

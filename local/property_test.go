@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"sort"
 	"strconv"
@@ -30,11 +29,11 @@ func propEngine(t *testing.T) (*dynamodb.Client, string) {
 	t.Helper()
 	// Failures print the seed; keep rapid from writing into the engine's
 	// testdata directory.
-	setFlagDefault(t, "rapid.nofailfile", "true")
+	local.SetFlagDefault(t, "rapid.nofailfile", "true")
 	// Steps are a few requests each (a write costs a bbolt commit); 20 steps
 	// over a four-key space reach every interesting state while keeping the
 	// -race run short. An explicit -rapid.steps wins.
-	setFlagDefault(t, "rapid.steps", "20")
+	local.SetFlagDefault(t, "rapid.steps", "20")
 	e, err := local.Open("", local.Options{InMemory: true})
 	if err != nil {
 		t.Fatalf("open engine: %v", err)
@@ -60,22 +59,6 @@ func propEngine(t *testing.T) (*dynamodb.Client, string) {
 		t.Fatalf("create table: %v", err)
 	}
 	return c, "prop"
-}
-
-// setFlagDefault sets a flag for this test unless the command line set it.
-func setFlagDefault(t *testing.T, name, value string) {
-	f := flag.Lookup(name)
-	if f == nil {
-		return
-	}
-	explicit := false
-	flag.Visit(func(v *flag.Flag) { explicit = explicit || v.Name == name })
-	if explicit {
-		return
-	}
-	old := f.Value.String()
-	_ = f.Value.Set(value)
-	t.Cleanup(func() { _ = f.Value.Set(old) })
 }
 
 // modelItem is the model's view of one item: a counter, a label and a tag set.

@@ -3,7 +3,6 @@ package local
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -46,19 +45,6 @@ func (kv *walKV) crash() {
 	kv.db.Close()
 }
 
-// setRapidDefault sets a rapid flag for one test unless the command line set it.
-func setRapidDefault(t *testing.T, name, value string) {
-	f := flag.Lookup(name)
-	explicit := false
-	flag.Visit(func(v *flag.Flag) { explicit = explicit || v.Name == name })
-	if f == nil || explicit {
-		return
-	}
-	old := f.Value.String()
-	f.Value.Set(value)
-	t.Cleanup(func() { f.Value.Set(old) })
-}
-
 // walModel is what the store should hold: bucket -> key -> value.
 type walModel map[string]map[string]string
 
@@ -80,8 +66,8 @@ func (m walModel) clone() walModel {
 // read back as the model says, through Get and through cursor walks in both
 // directions from random seeks.
 func TestWALMatchesModel(t *testing.T) {
-	setRapidDefault(t, "rapid.nofailfile", "true")
-	setRapidDefault(t, "rapid.steps", "30")
+	setFlagDefault(t, "rapid.nofailfile", "true")
+	setFlagDefault(t, "rapid.steps", "30")
 	defer func(n int) { memBlockMax = n }(memBlockMax)
 	memBlockMax = 4
 	dir := t.TempDir()

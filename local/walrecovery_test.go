@@ -295,7 +295,7 @@ func TestWALTornHeaderNoStaleRecords(t *testing.T) {
 	if got := walGet(t, kv, "b", "k"); got != "new" {
 		t.Fatalf("after a torn header k=%q, want new", got)
 	}
-	if err := kv.Update(func(tx kvTx) error { return tx.Bucket([]byte("b")).Put([]byte("other"), []byte("x")) }); err != nil {
+	if err := walPut(kv, "b", "other", "x"); err != nil {
 		t.Fatal(err)
 	}
 	kv.crash()
@@ -313,61 +313,54 @@ func TestWALTornHeaderNoStaleRecords(t *testing.T) {
 // reach its caller and leave neither the group committer nor the store
 // locked, with the half-done write rolled back, on both stores.
 func TestPanicInWriteLeavesEngineUsable(t *testing.T) {
-	for _, inMemory := range []bool{false, true} {
-		t.Run(fmt.Sprint("inMemory=", inMemory), func(t *testing.T) {
-			e, err := Open(filepath.Join(t.TempDir(), "data.db"), Options{InMemory: inMemory})
+	eachStore(t, func(t *testing.T, e *Engine, _ bool) {
+		write := func(v string, boom bool) (err error) {
+			return e.update(func(w *writer) error {
+				b, err := w.tx.CreateBucketIfNotExists([]byte("b"))
+				if err != nil {
+					return err
+				}
+				if err := b.Put([]byte("k"), []byte(v)); err != nil {
+					return err
+				}
+				if boom {
+					panic("boom")
+				}
+				return nil
+			})
+		}
+		if err := write("before", false); err != nil {
+			t.Fatal(err)
+		}
+		func() {
+			defer func() {
+				if p := recover(); p != "boom" {
+					t.Errorf("recovered %v, want the write's panic", p)
+				}
+			}()
+			write("during", true)
+		}()
+		e.db.View(func(tx kvTx) error {
+			if got := string(tx.Bucket([]byte("b")).Get([]byte("k"))); got != "before" {
+				t.Errorf("after the panic k=%q, want before: the write was not rolled back", got)
+			}
+			return nil
+		})
+		done := make(chan error, 1)
+		go func() { done <- write("after", false) }()
+		select {
+		case err := <-done:
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer e.Close()
-			write := func(v string, boom bool) (err error) {
-				return e.update(func(w *writer) error {
-					b, err := w.tx.CreateBucketIfNotExists([]byte("b"))
-					if err != nil {
-						return err
-					}
-					if err := b.Put([]byte("k"), []byte(v)); err != nil {
-						return err
-					}
-					if boom {
-						panic("boom")
-					}
-					return nil
-				})
+		case <-time.After(5 * time.Second):
+			t.Fatal("a write after the panic is still waiting: the committer or the store stayed locked")
+		}
+		e.db.View(func(tx kvTx) error {
+			if got := string(tx.Bucket([]byte("b")).Get([]byte("k"))); got != "after" {
+				t.Errorf("k=%q, want after", got)
 			}
-			if err := write("before", false); err != nil {
-				t.Fatal(err)
-			}
-			func() {
-				defer func() {
-					if p := recover(); p != "boom" {
-						t.Errorf("recovered %v, want the write's panic", p)
-					}
-				}()
-				write("during", true)
-			}()
-			e.db.View(func(tx kvTx) error {
-				if got := string(tx.Bucket([]byte("b")).Get([]byte("k"))); got != "before" {
-					t.Errorf("after the panic k=%q, want before: the write was not rolled back", got)
-				}
-				return nil
-			})
-			done := make(chan error, 1)
-			go func() { done <- write("after", false) }()
-			select {
-			case err := <-done:
-				if err != nil {
-					t.Fatal(err)
-				}
-			case <-time.After(5 * time.Second):
-				t.Fatal("a write after the panic is still waiting: the committer or the store stayed locked")
-			}
-			e.db.View(func(tx kvTx) error {
-				if got := string(tx.Bucket([]byte("b")).Get([]byte("k"))); got != "after" {
-					t.Errorf("k=%q, want after", got)
-				}
-				return nil
-			})
+			return nil
 		})
-	}
+	})
 }

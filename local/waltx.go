@@ -4,7 +4,6 @@ import (
 	"bytes"
 
 	bolt "go.etcd.io/bbolt"
-	berrors "go.etcd.io/bbolt/errors"
 )
 
 // walTx is a transaction of walKV: a bbolt read transaction for the file's
@@ -107,10 +106,8 @@ func (tx *walTx) CreateBucket(name []byte) (kvBucket, error) {
 	if !tx.writable {
 		return nil, errReadOnly
 	}
-	if len(name) == 0 {
-		// Refused now, as bbolt would: accepted into the log, it would fail
-		// every checkpoint and every later open.
-		return nil, berrors.ErrBucketNameRequired
+	if err := checkBucketName(name); err != nil {
+		return nil, err
 	}
 	if tx.bucket(name) != nil {
 		return nil, errBucketExist
@@ -247,19 +244,6 @@ func (b *walBucket) ForEach(fn func(k, v []byte) error) error {
 		if err := fn(k, v); err != nil {
 			return err
 		}
-	}
-	return nil
-}
-
-// checkPut refuses what bbolt's Put refuses, before it reaches the log.
-func checkPut(key, value []byte) error {
-	switch {
-	case len(key) == 0:
-		return berrors.ErrKeyRequired
-	case len(key) > bolt.MaxKeySize:
-		return berrors.ErrKeyTooLarge
-	case int64(len(value)) > bolt.MaxValueSize:
-		return berrors.ErrValueTooLarge
 	}
 	return nil
 }

@@ -1,12 +1,10 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"io"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -243,15 +241,12 @@ func fmtDur(d time.Duration) string {
 // medianRun picks the round with the median rate and lists every round's
 // rate; errs counts failed requests over all rounds.
 func medianRun(runs []runStats) (runStats, string, int) {
-	sorted := slices.Clone(runs)
-	slices.SortFunc(sorted, func(a, b runStats) int { return cmp.Compare(a.PerSec(), b.PerSec()) })
-	var rates []string
+	med, rates := medianRound(runs)
 	errs := 0
 	for _, r := range runs {
-		rates = append(rates, thousands(r.PerSec()))
 		errs += r.Errors
 	}
-	return sorted[len(sorted)/2], strings.Join(rates, ", "), errs
+	return med, strings.Join(rates, ", "), errs
 }
 
 func firstErr(runs []runStats) error {

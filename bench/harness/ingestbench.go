@@ -1,12 +1,10 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strings"
 )
 
@@ -97,15 +95,9 @@ func benchIngest(ctx context.Context, cfg *config, rep *report, stderr io.Writer
 // medianIngest returns the round with the median rate and, when there was
 // more than one, every round's rate for the report.
 func medianIngest(rounds []ingestResult) (ingestResult, string) {
-	sorted := slices.Clone(rounds)
-	slices.SortFunc(sorted, func(a, b ingestResult) int { return cmp.Compare(a.PerSec(), b.PerSec()) })
-	med := sorted[(len(sorted)-1)/2]
+	med, rates := medianRound(rounds)
 	if len(rounds) == 1 {
 		return med, ""
-	}
-	rates := make([]string, len(rounds))
-	for i, r := range rounds {
-		rates[i] = fmtNum(r.PerSec(), "")
 	}
 	return med, "; rounds: " + strings.Join(rates, " / ") + " (median)"
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"strings"
@@ -134,4 +135,16 @@ func selfCPU() time.Duration {
 // retryer retries it.
 func isClientTransportError(err error) bool {
 	return strings.Contains(err.Error(), "use of closed network connection")
+}
+
+// medianRound picks, of rounds measured alike, the one with the median rate
+// (the upper one of an even count), and gives every round's rate in order.
+func medianRound[R interface{ PerSec() float64 }](rounds []R) (R, []string) {
+	sorted := slices.Clone(rounds)
+	slices.SortFunc(sorted, func(a, b R) int { return cmp.Compare(a.PerSec(), b.PerSec()) })
+	rates := make([]string, len(rounds))
+	for i, r := range rounds {
+		rates[i] = thousands(r.PerSec())
+	}
+	return sorted[len(sorted)/2], rates
 }
