@@ -67,11 +67,13 @@ func isURL(s string) bool {
 
 // localConfig is the SDK configuration for the embedded engine: the SDK's
 // HTTP client is replaced by one that hands requests to the engine in
-// process, so the code path is the same as for AWS.
+// process, so the code path is the same as for AWS. Requests go unsigned:
+// the engine checks no signature, and signing (a SigV4 HMAC chain per
+// request) was 4-6% of a bulk write's CPU.
 func localConfig(httpClient aws.HTTPClient) aws.Config {
 	return aws.Config{
 		Region:       fallbackRegion,
-		Credentials:  dummyCredentials(),
+		Credentials:  aws.AnonymousCredentials{},
 		HTTPClient:   httpClient,
 		BaseEndpoint: aws.String(localEndpoint),
 	}

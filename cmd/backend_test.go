@@ -53,6 +53,9 @@ func TestLocalConfigNeverAWS(t *testing.T) {
 	if aws.ToString(cfg.BaseEndpoint) != localEndpoint || cfg.Region != fallbackRegion {
 		t.Errorf("local config: %+v", cfg)
 	}
+	if _, ok := cfg.Credentials.(aws.AnonymousCredentials); !ok {
+		t.Errorf("local credentials %T: the in-process engine needs no signature", cfg.Credentials)
+	}
 	if !strings.HasPrefix(localEndpoint, "http://") || strings.Contains(localEndpoint, "amazonaws") {
 		t.Errorf("local endpoint %q", localEndpoint)
 	}

@@ -33,7 +33,7 @@ type pagingResult struct {
 // GC every few pages — is the engine's memory plus a constant for the
 // harness; what paging leaves behind shows up as growth.
 func benchPaging(ctx context.Context, hc *http.Client, n int, stderr io.Writer) (pagingResult, error) {
-	c := newClient("http://adjl.local", hc)
+	c := newInProcessClient(hc)
 	const table = "bench_paging"
 	if err := createEdgeTable(ctx, c, table); err != nil {
 		return pagingResult{}, err

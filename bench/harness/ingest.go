@@ -44,7 +44,7 @@ func (r ingestResult) PerSec() float64 {
 // writes the write-ahead log into the bbolt file, and that work counts);
 // reopen then gives a client for checking what was written.
 func ingestEdges(ctx context.Context, hc *http.Client, n, workers int, finish func() error, reopen func() (*http.Client, error)) (ingestResult, error) {
-	c := newClient("http://adjl.local", hc)
+	c := newInProcessClient(hc)
 	const table = "ingest"
 	if err := createEdgeTable(ctx, c, table); err != nil {
 		return ingestResult{}, err
@@ -61,7 +61,7 @@ func ingestEdges(ctx context.Context, hc *http.Client, n, workers int, finish fu
 	if hc, err = reopen(); err != nil {
 		return res, err
 	}
-	return res, checkIngest(ctx, newClient("http://adjl.local", hc), table, &res)
+	return res, checkIngest(ctx, newInProcessClient(hc), table, &res)
 }
 
 // checkIngest runs outside the timed region: a rate means nothing if items
