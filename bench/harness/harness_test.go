@@ -327,3 +327,23 @@ func TestMedianIngestPicksMiddleRate(t *testing.T) {
 		t.Errorf("one round: %+v %q", med, rounds)
 	}
 }
+
+func TestPaddedZeroPadsToWidth(t *testing.T) {
+	for _, c := range []struct {
+		prefix   string
+		n, width int
+		want     string
+	}{
+		{"ACTOR#u", 42, 8, "ACTOR#u00000042"},
+		{"TARGET#t", 0, 6, "TARGET#t000000"},
+		{"TARGET#t", 1234567, 6, "TARGET#t1234567"}, // wider than width: all digits kept
+		{"", 7, 1, "7"},
+	} {
+		if got := padded(c.prefix, c.n, c.width); got != c.want {
+			t.Errorf("padded(%q, %d, %d) = %q, want %q", c.prefix, c.n, c.width, got, c.want)
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { _ = padded("ACTOR#u", 123, 8) }); n != 1 {
+		t.Errorf("padded allocates %.0f times, want 1", n)
+	}
+}

@@ -102,7 +102,7 @@ func TestRawClientReportsFailures(t *testing.T) {
 	}
 	for i := 1; i < hotEdges-pageSize+1; i++ {
 		if _, err := b.cs[0].DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String(queryTable), Key: map[string]types.AttributeValue{
-			"PK": &types.AttributeValueMemberS{Value: "ACTOR#u" + pad(50_000_000+i, 8)}, "SK": &types.AttributeValueMemberS{Value: "TARGET#t999999"}}}); err != nil {
+			"PK": &types.AttributeValueMemberS{Value: padded("ACTOR#u", 50_000_000+i, 8)}, "SK": &types.AttributeValueMemberS{Value: "TARGET#t999999"}}}); err != nil {
 			t.Fatal(err)
 		}
 	}
