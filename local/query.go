@@ -181,7 +181,10 @@ func (s source) walk(tx kvTx, o walkOpts) (*page, error) {
 		tableKey := k
 		raw := v
 		if s.x != nil {
-			tableKey = v
+			var err error
+			if tableKey, err = s.x.tableKeyOf(k, v); err != nil {
+				return nil, err
+			}
 			raw = data.Get(tableKey)
 			if raw == nil {
 				continue // index entry without item: cannot happen in one transaction

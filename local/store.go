@@ -193,7 +193,7 @@ func (w *writer) reindex(t *table, pk primaryKey, old, item attr.Item, oldItemSi
 			}
 		}
 		if newKey != nil {
-			if err := xb.Put(newKey, pk.enc); err != nil {
+			if err := xb.Put(newKey, indexEntryValue); err != nil {
 				return fmt.Errorf("update index %s: %w", x.name, err)
 			}
 		}

@@ -237,7 +237,7 @@ func (e *Engine) createGSI(tx kvTx, t *table, st *storedTable, mode string, newD
 		}
 		c.items++
 		c.bytes += int64(nx.projectedSize(nt, it))
-		return xb.Put(append([]byte(nil), kb...), append([]byte(nil), k...))
+		return xb.Put(append([]byte(nil), kb...), indexEntryValue)
 	})
 	if err != nil {
 		return fmt.Errorf("backfill index %s: %w", x.IndexName, err)

@@ -162,3 +162,49 @@ func DecodeKey(b []byte, k Kind) (Value, []byte, error) {
 	}
 	return Value{}, nil, fmt.Errorf("decode key: kind %s cannot be a key", k)
 }
+
+// SkipKey returns what follows the one key value of kind k at the front of
+// b: DecodeKey's remainder, without building the value. An index entry's
+// key is the index key values followed by the table key, so this is how a
+// reader finds the table key without storing it twice.
+func SkipKey(b []byte, k Kind) ([]byte, error) {
+	switch k {
+	case S, B:
+		for i := 0; i+1 < len(b); i++ {
+			if b[i] != 0 {
+				continue
+			}
+			switch b[i+1] {
+			case 0x01:
+				return b[i+2:], nil
+			case 0xFF:
+				i++ // an escaped 0x00 byte
+			default:
+				return nil, fmt.Errorf("decode key: bad escape 0x%02x", b[i+1])
+			}
+		}
+		return nil, fmt.Errorf("decode key: unterminated %s value", k)
+	case N:
+		if len(b) == 0 {
+			return nil, fmt.Errorf("decode key: empty number")
+		}
+		switch b[0] {
+		case keyZero:
+			return b[1:], nil
+		case keyPos, keyNeg:
+			term := byte(0x00)
+			if b[0] == keyNeg {
+				term = 0xFF
+			}
+			// Digits start after the exponent byte, which may equal term.
+			for i := 2; i < len(b); i++ {
+				if b[i] == term {
+					return b[i+1:], nil
+				}
+			}
+			return nil, fmt.Errorf("decode key: unterminated number")
+		}
+		return nil, fmt.Errorf("decode key: bad number tag 0x%02x", b[0])
+	}
+	return nil, fmt.Errorf("decode key: kind %s cannot be a key", k)
+}

@@ -112,3 +112,31 @@ func TestKeyNumbersSortNumerically(t *testing.T) {
 		prev = enc
 	}
 }
+
+func TestSkipKeyFindsWhatFollows(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		k := rapid.SampledFrom([]Kind{S, N, B}).Draw(t, "kind")
+		v := genKey(k).Draw(t, "v")
+		rest := rapid.SliceOfN(rapid.Byte(), 0, 8).Draw(t, "rest")
+		enc := append(AppendKey(nil, v), rest...)
+		got, err := SkipKey(enc, k)
+		if err != nil || !bytes.Equal(got, rest) {
+			t.Fatalf("SkipKey(%x, %s) = %x, %v; want %x", enc, k, got, err, rest)
+		}
+	})
+}
+
+func TestSkipKeyAgreesWithDecodeKey(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		k := rapid.SampledFrom([]Kind{S, N, B}).Draw(t, "kind")
+		b := rapid.SliceOfN(rapid.SampledFrom([]byte{0, 1, 2, 3, '5', 0xCA, 0xFE, 0xFF}), 0, 10).Draw(t, "b")
+		_, want, derr := DecodeKey(b, k)
+		got, serr := SkipKey(b, k) // must not panic on any input
+		if derr == nil && (serr != nil || !bytes.Equal(got, want)) {
+			t.Fatalf("SkipKey(%x, %s) = %x, %v; DecodeKey leaves %x", b, k, got, serr, want)
+		}
+	})
+	if _, err := SkipKey([]byte("a"), M); err == nil {
+		t.Error("SkipKey accepted a map kind")
+	}
+}

@@ -1,0 +1,155 @@
+package local
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/adjl/adjl/local/internal/attr"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// Index entries are written key-only: the table key is the entry key's
+// tail. Data files written before held the table key as the value; an index
+// holding both kinds of entry must read exactly as one of either kind.
+func TestIndexEntriesKeyOnlyReadLikeOldOnes(t *testing.T) {
+	eachStore(t, func(t *testing.T, e *Engine, inMemory bool) {
+		c := clientFor(e)
+		createGraphTable(t, c, "ggg")
+		if _, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{
+			TableName:   aws.String("nnn"),
+			BillingMode: types.BillingModePayPerRequest,
+			AttributeDefinitions: []types.AttributeDefinition{
+				{AttributeName: aws.String("PK"), AttributeType: types.ScalarAttributeTypeB},
+				{AttributeName: aws.String("score"), AttributeType: types.ScalarAttributeTypeN},
+			},
+			KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash}},
+			GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{
+				IndexName:  aws.String("byScore"),
+				KeySchema:  []types.KeySchemaElement{{AttributeName: aws.String("score"), KeyType: types.KeyTypeHash}},
+				Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly},
+			}},
+		}); err != nil {
+			t.Fatal(err)
+		}
+		// Key values with 0x00 bytes (escaped in keys), numbers of every sign.
+		targets := []string{"T#a", "T#\x00b", "T#c\x00"}
+		scores := []string{"-12.5", "0", "7", "1E+20"}
+		for i := range 12 {
+			a := fmt.Sprintf("A#%d\x00%d", i, i)
+			tg := targets[i%len(targets)]
+			if _, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("ggg"), Item: map[string]types.AttributeValue{
+				"PK": &types.AttributeValueMemberS{Value: a}, "SK": &types.AttributeValueMemberS{Value: tg},
+				"GSI1PK": &types.AttributeValueMemberS{Value: tg}, "GSI1SK": &types.AttributeValueMemberS{Value: a},
+			}}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("nnn"), Item: map[string]types.AttributeValue{
+				"PK": &types.AttributeValueMemberB{Value: []byte{byte(i), 0, 0xFF}}, "score": &types.AttributeValueMemberN{Value: scores[i%len(scores)]},
+			}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		read := func() []string {
+			var out []string
+			for _, tg := range targets {
+				q, err := c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("ggg"), IndexName: aws.String("GSI1"),
+					KeyConditionExpression: aws.String("GSI1PK = :t"), ExpressionAttributeValues: map[string]types.AttributeValue{":t": &types.AttributeValueMemberS{Value: tg}}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, it := range q.Items {
+					out = append(out, fmt.Sprintf("g %q %q", str(it, "PK"), str(it, "SK")))
+				}
+			}
+			for _, sc := range scores {
+				q, err := c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("nnn"), IndexName: aws.String("byScore"),
+					KeyConditionExpression: aws.String("score = :s"), ExpressionAttributeValues: map[string]types.AttributeValue{":s": &types.AttributeValueMemberN{Value: sc}}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, it := range q.Items {
+					out = append(out, fmt.Sprintf("n %s %x", sc, it["PK"].(*types.AttributeValueMemberB).Value))
+				}
+			}
+			slices.Sort(out)
+			return out
+		}
+		want := read()
+		if len(want) != 24 {
+			t.Fatalf("read %d items through the indexes, want 24: %q", len(want), want)
+		}
+		indexes := []struct {
+			bucket []byte
+			kinds  []attr.Kind // the index key's kinds, in order
+		}{{indexBucketName("ggg", "GSI1"), []attr.Kind{attr.S, attr.S}}, {indexBucketName("nnn", "byScore"), []attr.Kind{attr.N}}}
+		// Rewrite every other entry as an older engine wrote it: the table
+		// key as value, found by skipping the index key values by hand.
+		if err := e.db.Update(func(tx kvTx) error {
+			for _, x := range indexes {
+				b := tx.Bucket(x.bucket)
+				var keys [][]byte
+				if err := b.ForEach(func(k, v []byte) error {
+					if len(v) != 0 {
+						return fmt.Errorf("new entry %x has value %x", k, v)
+					}
+					keys = append(keys, bytes.Clone(k))
+					return nil
+				}); err != nil {
+					return err
+				}
+				for i, k := range keys {
+					if i%2 == 1 {
+						continue
+					}
+					tableKey := k
+					for _, kind := range x.kinds {
+						var err error
+						if tableKey, err = attr.SkipKey(tableKey, kind); err != nil {
+							return err
+						}
+					}
+					if tx.Bucket(dataBucketName(string(x.bucket[2:bytes.LastIndexByte(x.bucket, '/')]))).Get(tableKey) == nil {
+						return fmt.Errorf("entry %x: no item at %x", k, tableKey)
+					}
+					if err := b.Put(k, bytes.Clone(tableKey)); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if got := read(); !slices.Equal(got, want) {
+			t.Fatalf("mixed old and new entries read\n%q\nwant\n%q", got, want)
+		}
+		// Deleting items removes both kinds of entry.
+		for i := range 12 {
+			if _, err := c.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String("nnn"), Key: map[string]types.AttributeValue{
+				"PK": &types.AttributeValueMemberB{Value: []byte{byte(i), 0, 0xFF}}}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		e.db.View(func(tx kvTx) error {
+			k, _ := tx.Bucket(indexBucketName("nnn", "byScore")).Cursor().First()
+			if k != nil {
+				t.Errorf("index entry %x left after every item was deleted", k)
+			}
+			return nil
+		})
+	})
+}
+
+func TestTableKeyOfMalformedEntry(t *testing.T) {
+	x := &index{name: "GSI1", hash: "h", hashKind: attr.S, rng: "r", rngKind: attr.N}
+	if _, err := x.tableKeyOf([]byte("abc"), nil); err == nil {
+		t.Error("an entry key without a terminated hash value was accepted")
+	}
+	if got, err := x.tableKeyOf([]byte("ignored"), []byte("tk")); err != nil || string(got) != "tk" {
+		t.Errorf("an old entry's value: %q, %v", got, err)
+	}
+}
