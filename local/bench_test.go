@@ -132,6 +132,17 @@ func benchIngestParallel(b *testing.B) {
 		}
 	})
 	b.ReportMetric(float64(next.Load())/b.Elapsed().Seconds(), "items/s")
+	reportItemsPerFsync(b, e, int(next.Load()))
+}
+
+// reportItemsPerFsync reports how many items shared each log fsync: group
+// commit's effect, for a data-file engine.
+func reportItemsPerFsync(b *testing.B, e *Engine, items int) {
+	if kv, ok := e.db.(*walKV); ok {
+		if n := kv.log.syncs.Load() + kv.spare.syncs.Load(); n > 0 {
+			b.ReportMetric(float64(items)/float64(n), "items/fsync")
+		}
+	}
 }
 
 func benchIngest(b *testing.B, mem bool) {
@@ -155,6 +166,7 @@ func benchIngest(b *testing.B, mem bool) {
 		}
 	}
 	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "items/s")
+	reportItemsPerFsync(b, e, n)
 }
 
 // BenchmarkRawBboltIngest writes the same keys and bytes (item, index entry)

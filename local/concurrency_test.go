@@ -86,7 +86,9 @@ func TestGroupCommitSharesTransactions(t *testing.T) {
 	defer e.Close()
 	c := clientFor(e)
 	createGraphTable(t, c, "school")
-	r0, j0 := e.commits.rounds.Load(), e.commits.jobs.Load()
+	kv := e.db.(*walKV)
+	syncs := func() int64 { return kv.log.syncs.Load() + kv.spare.syncs.Load() }
+	r0, j0, s0 := e.commits.rounds.Load(), e.commits.jobs.Load(), syncs()
 	var wg sync.WaitGroup
 	for g := 0; g < 8; g++ {
 		wg.Add(1)
@@ -109,7 +111,10 @@ func TestGroupCommitSharesTransactions(t *testing.T) {
 	if rounds >= jobs {
 		t.Fatalf("%d commits for %d concurrent writes: nothing was shared", rounds, jobs)
 	}
-	t.Logf("%d writes in %d commits", jobs, rounds)
+	if fsyncs := syncs() - s0; fsyncs >= rounds {
+		t.Fatalf("%d log fsyncs for %d commits: none was shared", fsyncs, rounds)
+	}
+	t.Logf("%d writes in %d commits, %d log fsyncs", jobs, rounds, syncs()-s0)
 	d, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("school")})
 	if err != nil || *d.Table.ItemCount != 200 {
 		t.Fatalf("ItemCount: %v", err)
