@@ -16,9 +16,10 @@ import (
 // round's work overlaps it; every request still returns only once durable.
 // A lone writer commits at once, so there is no added latency; concurrent
 // writers (import workers, server clients) share fsyncs instead of waiting
-// for one each. A new leader yields once before it takes the queue (and the
-// log's syncer before it notes what to sync, see walLog.syncTo), so writers
-// that are already runnable join this round rather than the next.
+// for one each. While other requests are being served, a new leader yields
+// once before it takes the queue (and the log's syncer before it notes what
+// to sync, see walLog.syncTo), so writers that are already runnable join
+// this round rather than the next.
 //
 // A write function must not write before it has decided to succeed: an error
 // returned before any write fails that request alone; an error after a write
@@ -54,12 +55,14 @@ func (e *Engine) update(fn func(w *writer) error) error {
 		c.mu.Lock()
 	} else {
 		c.busy = true
-		// Writers runnable at this moment are likely about to queue: let
-		// them, so that this round (one transaction, one log record) carries
-		// them too. With nothing else runnable the yield returns at once.
-		c.mu.Unlock()
-		runtime.Gosched()
-		c.mu.Lock()
+		if e.othersServed() {
+			// Other requests may be about to queue: let those that are
+			// runnable run first, so that this round (one transaction, one
+			// log record) carries them too. A lone writer does not yield.
+			c.mu.Unlock()
+			runtime.Gosched()
+			c.mu.Lock()
+		}
 	}
 	batch := c.queue
 	c.queue = nil

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -51,7 +52,15 @@ type Engine struct {
 	tokens  *tokenCache
 	commits committer
 	now     func() time.Time
+
+	// requests counts requests being served, so that group commit waits for
+	// company only when there can be some (see Engine.update).
+	requests atomic.Int64
 }
+
+// othersServed reports whether requests other than the caller's are being
+// served.
+func (e *Engine) othersServed() bool { return e.requests.Load() > 1 }
 
 // Open opens (creating if needed, with parent directories and mode 0600) the
 // data file at path. It waits up to opt.LockTimeout for another process to
@@ -79,6 +88,7 @@ func Open(path string, opt Options) (*Engine, error) {
 		if err != nil {
 			return nil, err
 		}
+		kv.othersWriting = e.othersServed
 		e.db = kv
 		e.path = path
 	}

@@ -90,7 +90,9 @@ func (e *Engine) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, &apiError{Type: errInternal, Message: "engine is closed", Status: http.StatusInternalServerError})
 		return
 	}
+	e.requests.Add(1)
 	out, err := op(e, buf.Bytes())
+	e.requests.Add(-1)
 	if err != nil {
 		writeError(w, r, err)
 		return

@@ -53,6 +53,9 @@ type walKV struct {
 	flushing chan struct{} // closed when the background checkpoint ends
 
 	checkpointBytes int64
+	// othersWriting, when set, reports whether other writers may be about
+	// to commit: a sync then yields first so that it covers them (syncTo).
+	othersWriting func() bool
 }
 
 // overlay maps bucket names to their changes.
@@ -254,7 +257,7 @@ func (kv *walKV) Commit(fn func(kvTx) error) (durable func() error, err error) {
 		// marks the store broken (usable) and fails later writes and Close.
 		kv.startCheckpoint()
 	}
-	return func() error { return log.syncTo(lsn) }, nil
+	return func() error { return log.syncTo(lsn, kv.company()) }, nil
 }
 
 // commitLocked is Commit's part under the write lock. lsn is the end of the
@@ -289,6 +292,9 @@ func (kv *walKV) commitLocked(fn func(kvTx) error) (log *walLog, lsn int64, full
 	return log, lsn, log.end-logHeaderSize >= kv.checkpointBytes, err
 }
 
+// company reports whether a sync should yield to other writers first.
+func (kv *walKV) company() bool { return kv.othersWriting != nil && kv.othersWriting() }
+
 // usable reports why writes are refused: a log write or sync, or a
 // checkpoint, failed, after which the overlays and the files may disagree
 // until the file is reopened (which replays exactly what the logs hold).
@@ -309,7 +315,7 @@ func (kv *walKV) usable() error {
 // was frozen.)
 func (kv *walKV) View(fn func(kvTx) error) error {
 	log, lsn, err := kv.viewLocked(fn)
-	if serr := log.syncTo(lsn); err == nil {
+	if serr := log.syncTo(lsn, kv.company()); err == nil {
 		err = serr
 	}
 	return err
@@ -352,7 +358,7 @@ func (kv *walKV) startCheckpoint() {
 	}
 	// The frozen records must be durable before their log stops being the
 	// one readers wait for (a failed sync marks the log failed).
-	if kv.log.syncTo(kv.log.written.Load()) != nil {
+	if kv.log.syncTo(kv.log.written.Load(), false) != nil {
 		return
 	}
 	if err := kv.spare.writeHeader(kv.epochs.Add(1)); err != nil {

@@ -91,7 +91,7 @@ func TestWALStaleLogNotReplayed(t *testing.T) {
 			if _, err := l.write(appendOp(nil, opPut, []byte("b"), []byte("k"), []byte(st.v))); err != nil {
 				t.Fatal(err)
 			}
-			if err := l.syncTo(l.written.Load()); err != nil {
+			if err := l.syncTo(l.written.Load(), false); err != nil {
 				t.Fatal(err)
 			}
 		}
