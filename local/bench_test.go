@@ -212,7 +212,7 @@ func benchRawIngest(b *testing.B, nosync bool) {
 					return err
 				}
 				xk := attr.AppendKey(attr.AppendKey(nil, it["GSI1PK"]), it["GSI1SK"])
-				if err := x.Put(append(xk, k...), k); err != nil {
+				if err := x.Put(append(xk, k...), indexEntryValue); err != nil {
 					return err
 				}
 			}
