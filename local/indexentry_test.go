@@ -2,8 +2,11 @@ package local
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/adjl/adjl/local/internal/attr"
@@ -151,5 +154,49 @@ func TestTableKeyOfMalformedEntry(t *testing.T) {
 	}
 	if got, err := x.tableKeyOf([]byte("ignored"), []byte("tk")); err != nil || string(got) != "tk" {
 		t.Errorf("an old entry's value: %q, %v", got, err)
+	}
+}
+
+// The file records its format: an engine upgrades an older record (or none,
+// as files from before the record have) and refuses a newer format, whose
+// layout it could misread (an older adjl would read key-only index entries
+// as entries without items and answer index queries with nothing).
+func TestDataFormatRecorded(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "data.db")
+	format := func() int {
+		e, err := Open(path, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer e.Close()
+		var f int
+		e.db.View(func(tx kvTx) error { f = readFormat(tx); return nil })
+		return f
+	}
+	setFormat := func(fn func(tx kvTx) error) {
+		e, err := Open(path, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := e.db.Update(fn); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if f := format(); f != dataFormat {
+		t.Fatalf("a new file records format %d, want %d", f, dataFormat)
+	}
+	setFormat(func(tx kvTx) error { return tx.DeleteBucket(versionBucket) }) // as before the record
+	if f := format(); f != dataFormat {
+		t.Fatalf("a file without a format record was not upgraded: %d", f)
+	}
+	setFormat(func(tx kvTx) error {
+		return tx.Bucket(versionBucket).Put(formatKey, binary.BigEndian.AppendUint64(nil, dataFormat+1))
+	})
+	_, err := Open(path, Options{})
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("data file format %d is newer than this adjl reads (%d)", dataFormat+1, dataFormat)) {
+		t.Fatalf("a newer format opened: %v", err)
 	}
 }

@@ -18,6 +18,36 @@ var (
 	tokensBucket = []byte("tokens")
 )
 
+// dataFormat is the layout of the buckets, recorded in the file so that an
+// engine never misreads a file a newer one wrote. 1 (no record): index entry
+// values hold the table key; 2: index entries are key-only, and either kind
+// reads right (see indexEntryValue). An engine upgrades the record when it
+// opens an older file and refuses a newer one.
+const dataFormat = 2
+
+// versionBucket holds the format record; a name no table bucket can have.
+var versionBucket, formatKey = []byte("version"), []byte("format")
+
+func readFormat(tx kvTx) int {
+	if b := tx.Bucket(versionBucket); b != nil {
+		if v := b.Get(formatKey); len(v) == 8 {
+			return int(binary.BigEndian.Uint64(v))
+		}
+	}
+	return 1
+}
+
+func writeFormat(tx kvTx) error {
+	b, err := tx.CreateBucketIfNotExists(versionBucket)
+	if err == nil {
+		err = b.Put(formatKey, binary.BigEndian.AppendUint64(nil, dataFormat))
+	}
+	if err != nil {
+		return fmt.Errorf("record data file format: %w", err)
+	}
+	return nil
+}
+
 const (
 	region  = "us-east-1"
 	account = "000000000000"
@@ -38,22 +68,27 @@ func tableArn(name string) string {
 // table description into the in-memory cache.
 func (e *Engine) load() error {
 	missing := false
+	format := 0
 	e.db.View(func(tx kvTx) error {
 		for _, name := range [][]byte{metaBucket, statsBucket, tokensBucket} {
 			if tx.Bucket(name) == nil {
 				missing = true
 			}
 		}
+		format = readFormat(tx)
 		return nil
 	})
-	if missing {
+	if format > dataFormat {
+		return fmt.Errorf("data file format %d is newer than this adjl reads (%d): use a newer adjl", format, dataFormat)
+	}
+	if missing || format < dataFormat {
 		err := e.db.Update(func(tx kvTx) error {
 			for _, name := range [][]byte{metaBucket, statsBucket, tokensBucket} {
 				if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 					return fmt.Errorf("create bucket %s: %w", name, err)
 				}
 			}
-			return nil
+			return writeFormat(tx)
 		})
 		if err != nil {
 			return err
