@@ -27,7 +27,11 @@
 // Concurrent writers are group-committed (commit.go): whoever finds no commit
 // in progress runs everything queued so far as one transaction with one
 // fsync, and hands on before the fsync, so the next round's work overlaps it.
-// Readers wait for a running write (and for the fsync of what they read).
+// While other requests are being served, the leader and the syncer first
+// yield once, so writers that are already runnable join their round and
+// fsync. Index entries are key-only (the table key is the key's tail); the
+// file records its format, and an engine refuses a format newer than its
+// own. Readers wait for a running write (and for the fsync of what they read).
 // Other processes wait for the file's lock up to Options.LockTimeout and then
 // get *LockedError.
 //
