@@ -139,7 +139,7 @@ func benchIngestParallel(b *testing.B) {
 // commit's effect, for a data-file engine.
 func reportItemsPerFsync(b *testing.B, e *Engine, items int) {
 	if kv, ok := e.db.(*walKV); ok {
-		if n := kv.log.syncs.Load() + kv.spare.syncs.Load(); n > 0 {
+		if n := logSyncs(kv); n > 0 {
 			b.ReportMetric(float64(items)/float64(n), "items/fsync")
 		}
 	}

@@ -831,9 +831,6 @@ func TestReview3IndexEntriesReplayFromTheLog(t *testing.T) {
 	}
 }
 
-// r3Syncs counts the log fsyncs made for records so far.
-func r3Syncs(kv *walKV) int64 { return kv.log.syncs.Load() + kv.spare.syncs.Load() }
-
 // TestReview3GroupCommitOneProc: with a single P, whether writers share a
 // round depends on timing (see TestGroupCommitSharesTransactions), but
 // fsyncs never outnumber commits, and every acknowledged write is there
@@ -844,24 +841,7 @@ func TestReview3GroupCommitOneProc(t *testing.T) {
 	e := r3Open(t, path, false)
 	c := clientFor(e)
 	createGraphTable(t, c, "ggg")
-	kv := e.db.(*walKV)
-	r0, j0, s0 := e.commits.rounds.Load(), e.commits.jobs.Load(), r3Syncs(kv)
-	var wg sync.WaitGroup
-	for g := 0; g < 8; g++ {
-		wg.Add(1)
-		go func(g int) {
-			defer wg.Done()
-			for i := 0; i < 25; i++ {
-				if _, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("ggg"),
-					Item: map[string]av{"PK": s(fmt.Sprint(g)), "SK": s(fmt.Sprint(i)), "GSI1PK": s("all"), "GSI1SK": s(fmt.Sprint(g, "/", i))}}); err != nil {
-					t.Error(err)
-					return
-				}
-			}
-		}(g)
-	}
-	wg.Wait()
-	rounds, jobs, fsyncs := e.commits.rounds.Load()-r0, e.commits.jobs.Load()-j0, r3Syncs(kv)-s0
+	rounds, jobs, fsyncs := putConcurrently(t, e, c, "ggg")
 	t.Logf("GOMAXPROCS=1: %d writes in %d commits, %d log fsyncs", jobs, rounds, fsyncs)
 	if jobs != 200 {
 		t.Fatalf("%d writes committed, want 200", jobs)
@@ -892,7 +872,7 @@ func TestReview3CommitsCheckpointsAndReadersTogether(t *testing.T) {
 	createGraphTable(t, c, "ggg")
 	SetCheckpointBytes(e, 2048)
 	kv := e.db.(*walKV)
-	epochs0, r0, s0 := kv.epochs.Load(), e.commits.rounds.Load(), r3Syncs(kv)
+	epochs0, r0, s0 := kv.epochs.Load(), e.commits.rounds.Load(), logSyncs(kv)
 	const writers, each = 6, 30
 	var acked [writers]int // per writer: items acknowledged so far
 	var mu sync.Mutex
@@ -962,7 +942,7 @@ func TestReview3CommitsCheckpointsAndReadersTogether(t *testing.T) {
 	if n := kv.epochs.Load() - epochs0; n < 4 {
 		t.Fatalf("only %d new log epochs: the checkpoints did not run", n)
 	}
-	if rounds, fsyncs := e.commits.rounds.Load()-r0, r3Syncs(kv)-s0; fsyncs > rounds {
+	if rounds, fsyncs := e.commits.rounds.Load()-r0, logSyncs(kv)-s0; fsyncs > rounds {
 		t.Fatalf("%d log fsyncs for %d commits", fsyncs, rounds)
 	}
 	r3Crash(e)
