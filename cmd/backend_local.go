@@ -43,6 +43,10 @@ type dataFileError struct {
 
 func (e *dataFileError) Error() string {
 	var pe *fs.PathError
+	var fe *local.FormatError
+	if errors.As(e.err, &fe) {
+		return fmt.Sprintf("cannot open data file %s: its format (%d) is newer than this adjl reads (%d)", e.path, fe.Format, fe.Supported)
+	}
 	if errors.As(e.err, &pe) {
 		if pe.Path == e.path {
 			return fmt.Sprintf("cannot open data file %s: %v", e.path, pe.Err)

@@ -8,6 +8,7 @@ import (
 	"net"
 	"strings"
 
+	"github.com/adjl/adjl/local"
 	"github.com/adjl/adjl/ops"
 	"github.com/adjl/adjl/schema"
 	"github.com/spf13/cobra"
@@ -160,6 +161,7 @@ func hint(err error) string {
 		unauth   *ops.UnauthorizedError
 		thr      *ops.ThrottledError
 		dataFile *dataFileError
+		format   *local.FormatError
 	)
 	switch {
 	case errors.As(err, &usage) && usage.hint != "":
@@ -177,6 +179,8 @@ func hint(err error) string {
 		return "check your AWS credentials (--profile, AWS_PROFILE, AWS_ACCESS_KEY_ID)"
 	case errors.As(err, &unreach):
 		return "check --endpoint (or ADJL_ENDPOINT); for a local server start `adjl local serve`"
+	case errors.As(err, &format):
+		return "a newer adjl wrote this data file: use that adjl (or a later one), or another --data FILE"
 	case errors.As(err, &dataFile):
 		return "choose a writable location with --data FILE (or ADJL_DATA), or use --endpoint URL"
 	case errors.As(err, &thr):

@@ -1,16 +1,22 @@
 package cmd
 
 import (
+	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"net"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
 )
 
 // TestAllWithEntityPagesOn is the bug where --all --with-entity continued
@@ -94,6 +100,36 @@ func TestDataFileUnopenable(t *testing.T) {
 	r = adjl(t, runOpts{dir: dir}, "--schema", example(t, "school.yaml"), "--data", filepath.Join(file, "data.db"), "table", "create")
 	if r.code != ExitUnreachable || !strings.Contains(r.err, "cannot open data file "+filepath.Join(file, "data.db")+": mkdir "+file+": not a directory") {
 		t.Errorf("exit %d: %q", r.code, r.err)
+	}
+}
+
+// TestDataFileFromNewerAdjl: a data file whose recorded format is newer is
+// refused before anything is read or written, with exit 6 and advice.
+func TestDataFileFromNewerAdjl(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data.db")
+	if r := adjl(t, runOpts{dir: dir}, "--schema", example(t, "school.yaml"), "--data", data, "table", "create"); r.code != 0 {
+		t.Fatalf("table create: exit %d: %s", r.code, r.err)
+	}
+	db, err := bolt.Open(data, 0o600, &bolt.Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket([]byte("version")).Put([]byte("format"), binary.BigEndian.AppendUint64(nil, 99))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	before, _ := os.ReadFile(data)
+	r := adjl(t, runOpts{dir: dir}, "--schema", example(t, "school.yaml"), "--data", data, "members", "math204")
+	want := "adjl: cannot open data file " + data + ": its format (99) is newer than this adjl reads (2)\nhint: a newer adjl wrote this data file"
+	if r.code != ExitUnreachable || !strings.HasPrefix(r.err, want) {
+		t.Errorf("exit %d, want 6\n got %q\nwant prefix %q", r.code, r.err, want)
+	}
+	if after, _ := os.ReadFile(data); !bytes.Equal(before, after) {
+		t.Error("the refused open changed the data file")
 	}
 }
 

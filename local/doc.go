@@ -8,12 +8,14 @@
 //
 // One bbolt file (64 KiB pages when new, see dataPageSize) holds every table. Bucket "d/<table>" maps the key
 // attr.AppendKey(partition)+attr.AppendKey(sort) to the item in attr's binary
-// encoding; bucket "x/<table>/<index>" maps (index partition, index sort,
-// table key) to the table key, so an index costs one small record per item
-// and projections are applied when reading. "meta" holds table descriptions
-// as JSON (cached in memory), "stats" item counts and sizes, "tokens"
-// TransactWriteItems ClientRequestTokens. Items missing an index key are not
-// indexed (sparse indexes).
+// encoding; bucket "x/<table>/<index>" holds the key (index partition,
+// index sort, table key) with an empty value (files from before the format
+// record held the table key there; both read the same), so an index costs
+// one small record per item and projections are applied when reading.
+// "meta" holds table descriptions as JSON (cached in memory), "stats" item
+// counts and sizes, "tokens" TransactWriteItems ClientRequestTokens,
+// "version" the file's format, "wal" the newest log epoch the file holds.
+// Items missing an index key are not indexed (sparse indexes).
 //
 // # Transactions and durability
 //
@@ -29,9 +31,8 @@
 // fsync, and hands on before the fsync, so the next round's work overlaps it.
 // While other requests are being served, the leader and the syncer first
 // yield once, so writers that are already runnable join their round and
-// fsync. Index entries are key-only (the table key is the key's tail); the
-// file records its format, and an engine refuses a format newer than its
-// own. Readers wait for a running write (and for the fsync of what they read).
+// fsync. An engine refuses a file whose recorded format is newer than its
+// own before it reads the file's logs. Readers wait for a running write (and for the fsync of what they read).
 // Other processes wait for the file's lock up to Options.LockTimeout and then
 // get *LockedError.
 //

@@ -36,6 +36,17 @@ func (e *LockedError) Error() string {
 		e.Path, e.Timeout)
 }
 
+// FormatError reports a data file written by a newer engine, in a layout
+// this one could misread.
+type FormatError struct {
+	Path              string
+	Format, Supported int
+}
+
+func (e *FormatError) Error() string {
+	return fmt.Sprintf("data file %s has format %d, newer than this adjl reads (%d)", e.Path, e.Format, e.Supported)
+}
+
 // Engine is one open data file. It is safe for concurrent use; bbolt
 // serialises writers inside the process and the file lock across processes.
 type Engine struct {

@@ -90,14 +90,20 @@ func (e *Engine) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, &apiError{Type: errInternal, Message: "engine is closed", Status: http.StatusInternalServerError})
 		return
 	}
-	e.requests.Add(1)
-	out, err := op(e, buf.Bytes())
-	e.requests.Add(-1)
+	out, err := e.serve(op, buf.Bytes())
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
 	writeBody(w, r, http.StatusOK, out)
+}
+
+// serve runs op, counted in Engine.requests until it returns or panics (a
+// panic reaches the caller: net/http recovers it per connection).
+func (e *Engine) serve(op opFunc, body []byte) ([]byte, error) {
+	e.requests.Add(1)
+	defer e.requests.Add(-1)
+	return op(e, body)
 }
 
 var jsonContentType = []string{"application/x-amz-json-1.0"}

@@ -3,6 +3,7 @@ package local
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -196,7 +197,9 @@ func TestDataFormatRecorded(t *testing.T) {
 		return tx.Bucket(versionBucket).Put(formatKey, binary.BigEndian.AppendUint64(nil, dataFormat+1))
 	})
 	_, err := Open(path, Options{})
-	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("data file format %d is newer than this adjl reads (%d)", dataFormat+1, dataFormat)) {
+	var fe *FormatError
+	if !errors.As(err, &fe) || fe.Format != dataFormat+1 || fe.Supported != dataFormat || fe.Path != path ||
+		!strings.Contains(err.Error(), fmt.Sprintf("has format %d, newer than this adjl reads (%d)", dataFormat+1, dataFormat)) {
 		t.Fatalf("a newer format opened: %v", err)
 	}
 }

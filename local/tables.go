@@ -18,11 +18,13 @@ var (
 	tokensBucket = []byte("tokens")
 )
 
-// dataFormat is the layout of the buckets, recorded in the file so that an
-// engine never misreads a file a newer one wrote. 1 (no record): index entry
-// values hold the table key; 2: index entries are key-only, and either kind
-// reads right (see indexEntryValue). An engine upgrades the record when it
-// opens an older file and refuses a newer one.
+// dataFormat is the layout of the buckets and logs, recorded in the file so
+// that an engine never misreads a file a newer one wrote. 1 (no record):
+// index entry values hold the table key; 2: index entries are key-only, and
+// either kind reads right (see indexEntryValue). An engine upgrades the
+// record when it opens an older file and refuses a newer one — for a data
+// file before it reads the logs (checkFileFormat), whose records a newer
+// engine may have written differently.
 const dataFormat = 2
 
 // versionBucket holds the format record; a name no table bucket can have.
@@ -30,9 +32,15 @@ var versionBucket, formatKey = []byte("version"), []byte("format")
 
 func readFormat(tx kvTx) int {
 	if b := tx.Bucket(versionBucket); b != nil {
-		if v := b.Get(formatKey); len(v) == 8 {
-			return int(binary.BigEndian.Uint64(v))
-		}
+		return formatOf(b.Get(formatKey))
+	}
+	return 1
+}
+
+// formatOf decodes a format record; none (nil) is format 1.
+func formatOf(v []byte) int {
+	if len(v) == 8 {
+		return int(binary.BigEndian.Uint64(v))
 	}
 	return 1
 }
@@ -63,9 +71,10 @@ func tableArn(name string) string {
 	return "arn:aws:dynamodb:" + region + ":" + account + ":table/" + name
 }
 
-// load creates the fixed buckets (on a new file only: an existing one is
-// opened without a write, so a read-only command never syncs) and reads every
-// table description into the in-memory cache.
+// load creates the fixed buckets and the format record (on a new or, once,
+// an older file: a current one is opened without a write, so a read-only
+// command never syncs) and reads every table description into the in-memory
+// cache.
 func (e *Engine) load() error {
 	missing := false
 	format := 0
@@ -78,8 +87,8 @@ func (e *Engine) load() error {
 		format = readFormat(tx)
 		return nil
 	})
-	if format > dataFormat {
-		return fmt.Errorf("data file format %d is newer than this adjl reads (%d): use a newer adjl", format, dataFormat)
+	if format > dataFormat { // a data file's was checked before its logs were read: see checkFileFormat
+		return &FormatError{Path: e.path, Format: format, Supported: dataFormat}
 	}
 	if missing || format < dataFormat {
 		err := e.db.Update(func(tx kvTx) error {

@@ -53,8 +53,9 @@ type walKV struct {
 	flushing chan struct{} // closed when the background checkpoint ends
 
 	checkpointBytes int64
-	// othersWriting, when set, reports whether other writers may be about
-	// to commit: a sync then yields first so that it covers them (syncTo).
+	// othersWriting, when set, reports whether other requests (reads too)
+	// are being served, so that writers may be about to commit: a sync then
+	// yields first so that it covers them (syncTo).
 	othersWriting func() bool
 }
 
@@ -139,12 +140,50 @@ func openFileKV(path string, timeout time.Duration) (*walKV, error) {
 	// With the large initial mapping bbolt would grow the file 16 MiB at
 	// a time; 1 MiB keeps a small data file small.
 	db.AllocSize = fileGrowBytes
+	if err := checkFileFormat(db, path); err != nil {
+		db.Close()
+		return nil, err
+	}
 	kv, err := openWAL(db, path)
 	if err != nil {
 		db.Close()
 		return nil, err
 	}
 	return kv, nil
+}
+
+// checkFileFormat refuses a file of a newer format before its logs are
+// replayed (a newer engine may frame their records differently; replaying
+// them here would retire what this engine cannot read) and records the
+// current format in the bbolt file itself when it is older or missing —
+// one bbolt commit when a file is created or upgraded, none otherwise.
+func checkFileFormat(db *bolt.DB, path string) error {
+	format := 1
+	if err := db.View(func(tx *bolt.Tx) error {
+		if b := tx.Bucket(versionBucket); b != nil {
+			format = formatOf(b.Get(formatKey))
+		}
+		return nil
+	}); err != nil {
+		return fmt.Errorf("read data file %s: %w", path, err)
+	}
+	switch {
+	case format > dataFormat:
+		return &FormatError{Path: path, Format: format, Supported: dataFormat}
+	case format == dataFormat:
+		return nil
+	}
+	err := db.Update(func(tx *bolt.Tx) error {
+		b, err := tx.CreateBucketIfNotExists(versionBucket)
+		if err != nil {
+			return err
+		}
+		return b.Put(formatKey, binary.BigEndian.AppendUint64(nil, dataFormat))
+	})
+	if err != nil {
+		return fmt.Errorf("record data file format in %s: %w", path, err)
+	}
+	return nil
 }
 
 // openWAL opens the logs of an already opened (and locked) bbolt file and
