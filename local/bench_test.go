@@ -108,13 +108,7 @@ func BenchmarkBatchWriteIngest(b *testing.B) {
 // benchIngestParallel ingests into a data file from four writers, as an
 // import with concurrent workers does: group commit shares each fsync.
 func benchIngestParallel(b *testing.B) {
-	e, err := Open(filepath.Join(b.TempDir(), "data.db"), Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer e.Close()
-	c := clientFor(e)
-	createGraphTable(b, c, "school")
+	e, c := openGraphFile(b)
 	var next atomic.Int64
 	b.SetParallelism(2)
 	b.ResetTimer()

@@ -3,7 +3,6 @@ package local
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -18,13 +17,7 @@ import (
 // items: group commit must keep them serialisable, so every counter equals
 // the number of edges that were really created.
 func TestConcurrentLinksKeepCountersExact(t *testing.T) {
-	e, err := Open(filepath.Join(t.TempDir(), "data.db"), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
-	c := clientFor(e)
-	createGraphTable(t, c, "school")
+	_, c := openGraphFile(t)
 	var created atomic.Int64
 	var wg sync.WaitGroup
 	for g := 0; g < 8; g++ {
@@ -80,13 +73,7 @@ func TestConcurrentLinksKeepCountersExact(t *testing.T) {
 // TestGroupCommitSharesTransactions checks that concurrent writers to a data
 // file share commits (and so fsyncs) instead of taking one each.
 func TestGroupCommitSharesTransactions(t *testing.T) {
-	e, err := Open(filepath.Join(t.TempDir(), "data.db"), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
-	c := clientFor(e)
-	createGraphTable(t, c, "school")
+	e, c := openGraphFile(t)
 	rounds, jobs, fsyncs := putConcurrently(t, e, c, "school")
 	if jobs != 200 {
 		t.Fatalf("%d jobs committed, want 200", jobs)

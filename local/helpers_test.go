@@ -62,6 +62,20 @@ func createGraphTable(t testing.TB, c *dynamodb.Client, name string) {
 	}
 }
 
+// openGraphFile opens a data-file engine in a temporary directory, closed
+// when the test ends, with the graph table "school" created.
+func openGraphFile(tb testing.TB) (*Engine, *dynamodb.Client) {
+	tb.Helper()
+	e, err := Open(filepath.Join(tb.TempDir(), "data.db"), Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { e.Close() })
+	c := clientFor(e)
+	createGraphTable(tb, c, "school")
+	return e, c
+}
+
 func graphTableInput(name string) *dynamodb.CreateTableInput {
 	return &dynamodb.CreateTableInput{
 		TableName:   aws.String(name),

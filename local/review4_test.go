@@ -161,13 +161,7 @@ func TestReview4RequestCountBalanced(t *testing.T) {
 // leader's and the syncer's yields in play, and a write-ahead log - must
 // delete exactly the expired items and lose no write.
 func TestReview4SweepAmongWriters(t *testing.T) {
-	e, err := Open(filepath.Join(t.TempDir(), "data.db"), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
-	c := clientFor(e)
-	createGraphTable(t, c, "school")
+	e, c := openGraphFile(t)
 	if _, err := c.UpdateTimeToLive(ctx, &dynamodb.UpdateTimeToLiveInput{TableName: aws.String("school"),
 		TimeToLiveSpecification: &types.TimeToLiveSpecification{AttributeName: aws.String("exp"), Enabled: aws.Bool(true)}}); err != nil {
 		t.Fatal(err)
