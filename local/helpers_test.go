@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"net/http/httptest"
 	"path/filepath"
+	"runtime"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
@@ -59,6 +61,20 @@ func createGraphTable(t testing.TB, c *dynamodb.Client, name string) {
 	t.Helper()
 	if _, err := c.CreateTable(ctx, graphTableInput(name)); err != nil {
 		t.Fatalf("create table: %v", err)
+	}
+}
+
+// waitOrDump runs wait and fails the test, with every goroutine's stack, if
+// it has not returned within d: a hang then shows where each one is stuck.
+func waitOrDump(t *testing.T, d time.Duration, what string, wait func()) {
+	t.Helper()
+	finished := make(chan struct{})
+	go func() { wait(); close(finished) }()
+	select {
+	case <-finished:
+	case <-time.After(d):
+		buf := make([]byte, 1<<20)
+		t.Fatalf("%s\n%s", what, buf[:runtime.Stack(buf, true)])
 	}
 }
 

@@ -928,14 +928,7 @@ func TestReview3CommitsCheckpointsAndReadersTogether(t *testing.T) {
 			}
 		}(r)
 	}
-	finished := make(chan struct{})
-	go func() { wg.Wait(); close(done); readers.Wait(); close(finished) }()
-	select {
-	case <-finished:
-	case <-time.After(30 * time.Second):
-		buf := make([]byte, 1<<20)
-		t.Fatalf("stuck: writers and readers did not finish\n%s", buf[:runtime.Stack(buf, true)])
-	}
+	waitOrDump(t, 30*time.Second, "stuck: writers and readers did not finish", func() { wg.Wait(); close(done); readers.Wait() })
 	if t.Failed() {
 		return
 	}
@@ -1024,13 +1017,7 @@ func TestReview3SyncToCoversItsRecord(t *testing.T) {
 					}
 				}(g)
 			}
-			finished := make(chan struct{})
-			go func() { wg.Wait(); close(finished) }()
-			select {
-			case <-finished:
-			case <-time.After(20 * time.Second):
-				t.Fatal("syncTo waiters hung")
-			}
+			waitOrDump(t, 20*time.Second, "syncTo waiters hung", wg.Wait)
 			if n := l.syncs.Load(); n > records || n == 0 {
 				t.Fatalf("%d fsyncs for %d records", n, records)
 			}
@@ -1081,14 +1068,7 @@ func TestReview3FailingLogUnderConcurrentWriters(t *testing.T) {
 			}
 		}(g)
 	}
-	finished := make(chan struct{})
-	go func() { wg.Wait(); close(finished) }()
-	select {
-	case <-finished:
-	case <-time.After(30 * time.Second):
-		buf := make([]byte, 1<<20)
-		t.Fatalf("writers hung after the log failed\n%s", buf[:runtime.Stack(buf, true)])
-	}
+	waitOrDump(t, 30*time.Second, "writers hung after the log failed", wg.Wait)
 	if failed == 0 {
 		t.Fatal("no write failed after the log file was closed")
 	}

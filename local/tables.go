@@ -22,9 +22,9 @@ var (
 // that an engine never misreads a file a newer one wrote. 1 (no record):
 // index entry values hold the table key; 2: index entries are key-only, and
 // either kind reads right (see indexEntryValue). An engine upgrades the
-// record when it opens an older file and refuses a newer one — for a data
-// file before it reads the logs (checkFileFormat), whose records a newer
-// engine may have written differently.
+// record when it opens an older file and refuses a newer one, before it
+// reads the logs, whose records a newer engine may have written
+// differently (checkFileFormat).
 const dataFormat = 2
 
 // versionBucket holds the format record; a name no table bucket can have.
@@ -37,6 +37,9 @@ func readFormat(tx kvTx) int {
 	return 1
 }
 
+// formatRecord encodes the current format.
+func formatRecord() []byte { return binary.BigEndian.AppendUint64(nil, dataFormat) }
+
 // formatOf decodes a format record; none (nil) is format 1.
 func formatOf(v []byte) int {
 	if len(v) == 8 {
@@ -48,7 +51,7 @@ func formatOf(v []byte) int {
 func writeFormat(tx kvTx) error {
 	b, err := tx.CreateBucketIfNotExists(versionBucket)
 	if err == nil {
-		err = b.Put(formatKey, binary.BigEndian.AppendUint64(nil, dataFormat))
+		err = b.Put(formatKey, formatRecord())
 	}
 	if err != nil {
 		return fmt.Errorf("record data file format: %w", err)
@@ -87,9 +90,8 @@ func (e *Engine) load() error {
 		format = readFormat(tx)
 		return nil
 	})
-	if format > dataFormat { // a data file's was checked before its logs were read: see checkFileFormat
-		return &FormatError{Path: e.path, Format: format, Supported: dataFormat}
-	}
+	// A data file's format was checked (and upgraded) before its logs were
+	// read, by checkFileFormat; an in-memory store starts without a record.
 	if missing || format < dataFormat {
 		err := e.db.Update(func(tx kvTx) error {
 			for _, name := range [][]byte{metaBucket, statsBucket, tokensBucket} {

@@ -178,7 +178,7 @@ func checkFileFormat(db *bolt.DB, path string) error {
 		if err != nil {
 			return err
 		}
-		return b.Put(formatKey, binary.BigEndian.AppendUint64(nil, dataFormat))
+		return b.Put(formatKey, formatRecord())
 	})
 	if err != nil {
 		return fmt.Errorf("record data file format in %s: %w", path, err)
