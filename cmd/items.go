@@ -132,7 +132,7 @@ func appendAttrs(rec orderedObject, declared []schema.Attribute, item ops.Item) 
 	}
 	var rest []string
 	for k := range item {
-		if !seen[k] {
+		if !seen[k] && !schema.IsReservedAttribute(k) {
 			rest = append(rest, k)
 		}
 	}

@@ -28,7 +28,7 @@ func TestLinkWithCounterShardsAddsToOneShardItem(t *testing.T) {
 	sc := socialCounterShards(4, 8)
 	rel := sc.Relations[0]
 	st := New(m, sc, Options{})
-	must[Outcome](t)(first(st.Link(ctx, rel, "alice", "bob", nil))) // records the metadata
+	must[Outcome](t)(first(st.Link(ctx, rel, "alice", "bob", nil)))
 	must[Outcome](t)(first(st.Unlink(ctx, rel, "alice", "bob")))
 	m.reset()
 	eq(t, "link", must[Outcome](t)(first(st.Link(ctx, rel, "alice", "bob", nil))), Created)
@@ -41,13 +41,15 @@ func TestLinkWithCounterShardsAddsToOneShardItem(t *testing.T) {
 	actor, shard := tx.TransactItems[1].Update, tx.TransactItems[2].Update
 	eq(t, "actor key", itemString(actor.Key), `PK="ACTOR#alice" SK="ACTOR#alice"`)
 	eq(t, "shard key", itemString(shard.Key), fmt.Sprintf(`PK="TARGET#bob" SK="ADJL#COUNT#followerCount#%d"`, j))
-	eq(t, "shard update", render(shard.UpdateExpression, shard.ExpressionAttributeNames, shard.ExpressionAttributeValues), "ADD followerCount 1")
+	eq(t, "shard update", render(shard.UpdateExpression, shard.ExpressionAttributeNames, shard.ExpressionAttributeValues), "ADD followerCount 1\nSET ADJL#shards#follow = 4")
+	eq(t, "shard condition", render(shard.ConditionExpression, shard.ExpressionAttributeNames, shard.ExpressionAttributeValues),
+		"(attribute_not_exists (ADJL#shards#follow)) OR (ADJL#shards#follow = 4)")
 	// The celebrity's role item is not written at all: it is the hot item.
 	if it := m.get("TARGET#bob", "TARGET#bob"); it != nil {
 		t.Errorf("role item written: %v", itemString(it))
 	}
 	eq(t, "shard item", itemString(m.get("TARGET#bob", schema.CounterSK("followerCount", j))),
-		fmt.Sprintf(`PK="TARGET#bob" SK="ADJL#COUNT#followerCount#%d" followerCount=1`, j))
+		fmt.Sprintf(`ADJL#shards#follow=4 PK="TARGET#bob" SK="ADJL#COUNT#followerCount#%d" followerCount=1`, j))
 	// A repeat changes nothing; unlink decrements the same shard.
 	eq(t, "repeat", must[Outcome](t)(first(st.Link(ctx, rel, "alice", "bob", nil))), Unchanged)
 	eq(t, "unlink", must[Outcome](t)(first(st.Unlink(ctx, rel, "alice", "bob"))), Deleted)

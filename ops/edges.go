@@ -3,6 +3,8 @@ package ops
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strconv"
 
 	"github.com/adjl/adjl/schema"
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -37,6 +39,13 @@ type counterUpdate struct {
 	pk, sk  string
 	entity  string // value of "type" if a side item is new
 	counter map[string]int
+	// stamp, when set, is the relation's shard stamp attribute: the update
+	// records shards in it and requires the item to record no other count.
+	stamp  string
+	shards int
+	// mustExist makes the update require the item to exist (a link with
+	// RequireEntities whose counter lives on the entity item itself).
+	mustExist bool
 }
 
 // counterUpdates lists the counter items that change by delta when an edge
@@ -76,7 +85,9 @@ func addCounterUpdate(ups []counterUpdate, rel *schema.Relation, end schema.End,
 // sideUpdate builds the Update of a counter item: ADD the counters. A side
 // item also gets its index keys and type, so a counter item created by the
 // first link is a proper entity (or role) item. A counter shard item gets
-// nothing else: it carries no index keys, so no list ever returns it.
+// nothing else: it carries no index keys, so no list ever returns it. A
+// link's updates also record the relation's shard count (see
+// schema.ShardStampPrefix) on condition that the item recorded no other.
 func (s *Store) sideUpdate(u counterUpdate) (*types.Update, error) {
 	var upd expression.UpdateBuilder
 	for _, name := range sortedKeys(u.counter) {
@@ -87,7 +98,26 @@ func (s *Store) sideUpdate(u counterUpdate) (*types.Update, error) {
 			Set(expression.Name(schema.AttrGSI1SK), expression.Value(u.pk)).
 			Set(expression.Name(schema.AttrType), expression.IfNotExists(expression.Name(schema.AttrType), expression.Value(u.entity)))
 	}
-	ex, err := expression.NewBuilder().WithUpdate(upd).Build()
+	b := expression.NewBuilder()
+	var cond expression.ConditionBuilder
+	hasCond := false
+	if u.stamp != "" {
+		upd = upd.Set(expression.NameNoDotSplit(u.stamp), expression.Value(u.shards))
+		cond, hasCond = stampCondition(u.stamp, u.shards), true
+	}
+	if u.mustExist {
+		exists := expression.AttributeExists(expression.Name(schema.AttrPK))
+		if hasCond {
+			cond = exists.And(cond)
+		} else {
+			cond, hasCond = exists, true
+		}
+	}
+	b = b.WithUpdate(upd)
+	if hasCond {
+		b = b.WithCondition(cond)
+	}
+	ex, err := b.Build()
 	if err != nil {
 		return nil, fmt.Errorf("build counter update: %w", err)
 	}
@@ -95,6 +125,7 @@ func (s *Store) sideUpdate(u counterUpdate) (*types.Update, error) {
 		TableName:                 aws.String(s.schema.Table.Name),
 		Key:                       keyOf(u.pk, u.sk),
 		UpdateExpression:          ex.Update(),
+		ConditionExpression:       ex.Condition(),
 		ExpressionAttributeNames:  ex.Names(),
 		ExpressionAttributeValues: ex.Values(),
 	}, nil
@@ -108,11 +139,32 @@ func condition(c expression.ConditionBuilder) (expression.Expression, error) {
 	return ex, nil
 }
 
+// LinkOptions tune a link.
+type LinkOptions struct {
+	// RequireEntities refuses the link, in the same transaction, when either
+	// side's entity item does not exist (a relation can ask for it in the
+	// schema too).
+	RequireEntities bool
+}
+
+// linkStep says what one item of a link's transaction is, so a cancelled
+// transaction can be explained.
+type linkStep struct {
+	pk, sk string
+	stamp  bool // records the relation's shard count
+	entity bool // must exist: an entity item under RequireEntities
+}
+
 // Link writes the edge once. With counters it is one TransactWriteItems: the
 // conditional Put of the edge plus the counter ADDs, so a repeated link changes
 // nothing and counts nothing twice. An existing edge gets new attributes
 // (without touching counters) or reports "unchanged".
 func (s *Store) Link(ctx context.Context, rel *schema.Relation, from, to string, attrs map[string]any) (Outcome, schema.Keys, error) {
+	return s.LinkWith(ctx, rel, from, to, attrs, LinkOptions{})
+}
+
+// LinkWith is Link with options.
+func (s *Store) LinkWith(ctx context.Context, rel *schema.Relation, from, to string, attrs map[string]any, opt LinkOptions) (Outcome, schema.Keys, error) {
 	k, err := edgeKeys(rel, from, to)
 	if err != nil {
 		return "", k, err
@@ -121,45 +173,25 @@ func (s *Store) Link(ctx context.Context, rel *schema.Relation, from, to string,
 	if err != nil {
 		return "", k, err
 	}
-	if err := s.checkShards(ctx, rel, true); err != nil {
-		return "", k, err
-	}
-	item := Item{
-		schema.AttrPK: str(k.PK), schema.AttrSK: str(k.SK),
-		schema.AttrGSI1PK: str(k.GSI1PK), schema.AttrGSI1SK: str(k.GSI1SK),
-		schema.AttrType: str(rel.Name),
-	}
-	for name, v := range values {
-		item[name] = v
-	}
-	cond, err := condition(expression.AttributeNotExists(expression.Name(schema.AttrPK)))
+	put, steps, in, err := s.linkInput(rel, k, values, opt.RequireEntities || rel.RequireEntities)
 	if err != nil {
 		return "", k, err
 	}
-	ups := counterUpdates(rel, k.GSI1SK, k.SK[len(rel.Edge):], 1)
-	if len(ups) == 0 {
-		_, err = s.putItem(ctx, &dynamodb.PutItemInput{
-			TableName: aws.String(s.schema.Table.Name), Item: item,
-			ConditionExpression: cond.Condition(), ExpressionAttributeNames: cond.Names(),
-		})
+	if in == nil {
+		_, err = s.putItem(ctx, put)
 		if err != nil && conditionFailed(err) {
 			return s.relink(ctx, rel, k, names, values)
 		}
 	} else {
-		in := &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{{Put: &types.Put{
-			TableName: aws.String(s.schema.Table.Name), Item: item,
-			ConditionExpression: cond.Condition(), ExpressionAttributeNames: cond.Names(),
-		}}}}
-		for _, u := range ups {
-			upd, err := s.sideUpdate(u)
-			if err != nil {
-				return "", k, err
-			}
-			in.TransactItems = append(in.TransactItems, types.TransactWriteItem{Update: upd})
-		}
 		_, err = s.transact(ctx, in)
-		if err != nil && cancelledByCondition(err, 0) {
-			return s.relink(ctx, rel, k, names, values)
+		if failed := cancelledSteps(err); len(failed) > 0 {
+			if failed[0] != 0 {
+				return "", k, s.explainRefusal(ctx, rel, steps, failed, err)
+			}
+			if len(failed) == 1 {
+				return s.relink(ctx, rel, k, names, values)
+			}
+			return "", k, s.explainRefusal(ctx, rel, steps, failed[1:], err)
 		}
 	}
 	if err != nil {
@@ -169,6 +201,76 @@ func (s *Store) Link(ctx context.Context, rel *schema.Relation, from, to string,
 		return "", k, nil
 	}
 	return Created, k, nil
+}
+
+// linkInput builds a link's request: a lone conditional PutItem (put) when
+// nothing else has to change or be checked, else a TransactWriteItems (in)
+// with steps describing its items.
+func (s *Store) linkInput(rel *schema.Relation, k schema.Keys, values Item, requireEntities bool) (put *dynamodb.PutItemInput, steps []linkStep, in *dynamodb.TransactWriteItemsInput, err error) {
+	item := Item{
+		schema.AttrPK: str(k.PK), schema.AttrSK: str(k.SK),
+		schema.AttrGSI1PK: str(k.GSI1PK), schema.AttrGSI1SK: str(k.GSI1SK),
+		schema.AttrType: str(rel.Name),
+	}
+	if rel.Shards > 1 {
+		item[rel.ShardStamp()] = &types.AttributeValueMemberN{Value: strconv.Itoa(rel.Shards)}
+	}
+	for name, v := range values {
+		item[name] = v
+	}
+	cond, err := condition(expression.AttributeNotExists(expression.Name(schema.AttrPK)))
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	fromKey, toKey := k.GSI1SK, k.SK[len(rel.Edge):]
+	ups := counterUpdates(rel, fromKey, toKey, 1)
+	// The entity items that must exist: those holding a counter get the
+	// condition on their update, the others a ConditionCheck.
+	var checks []string
+	if requireEntities {
+		for _, key := range []string{rel.From.Entity.Prefix + fromKey[len(rel.From.Prefix):], rel.To.Entity.Prefix + toKey[len(rel.To.Prefix):]} {
+			i := slices.IndexFunc(ups, func(u counterUpdate) bool { return u.pk == key && u.sk == key })
+			switch {
+			case i >= 0:
+				ups[i].mustExist = true
+			case !slices.Contains(checks, key):
+				checks = append(checks, key)
+			}
+		}
+	}
+	put = &dynamodb.PutItemInput{
+		TableName: aws.String(s.schema.Table.Name), Item: item,
+		ConditionExpression: cond.Condition(), ExpressionAttributeNames: cond.Names(),
+	}
+	if len(ups) == 0 && len(checks) == 0 {
+		return put, nil, nil, nil
+	}
+	in = &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{{Put: &types.Put{
+		TableName: put.TableName, Item: item,
+		ConditionExpression: put.ConditionExpression, ExpressionAttributeNames: put.ExpressionAttributeNames,
+	}}}}
+	steps = []linkStep{{pk: k.PK, sk: k.SK}}
+	for _, u := range ups {
+		u.stamp, u.shards = rel.ShardStamp(), shardsOf(rel)
+		upd, err := s.sideUpdate(u)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		in.TransactItems = append(in.TransactItems, types.TransactWriteItem{Update: upd})
+		steps = append(steps, linkStep{pk: u.pk, sk: u.sk, stamp: true, entity: u.mustExist})
+	}
+	exists, err := condition(expression.AttributeExists(expression.Name(schema.AttrPK)))
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	for _, key := range checks {
+		in.TransactItems = append(in.TransactItems, types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{
+			TableName: put.TableName, Key: keyOf(key, key),
+			ConditionExpression: exists.Condition(), ExpressionAttributeNames: exists.Names(),
+		}})
+		steps = append(steps, linkStep{pk: key, sk: key, entity: true})
+	}
+	return nil, steps, in, nil
 }
 
 // relink handles a link whose edge already exists: new attribute values are
@@ -212,9 +314,6 @@ func (s *Store) relink(ctx context.Context, rel *schema.Relation, k schema.Keys,
 func (s *Store) Unlink(ctx context.Context, rel *schema.Relation, from, to string) (Outcome, schema.Keys, error) {
 	k, err := edgeKeys(rel, from, to)
 	if err != nil {
-		return "", k, err
-	}
-	if err := s.checkShards(ctx, rel, false); err != nil {
 		return "", k, err
 	}
 	cond, err := condition(expression.AttributeExists(expression.Name(schema.AttrPK)))

@@ -29,20 +29,21 @@ func TestLinkSendsOneTransactionWithConditionalPutAndCounters(t *testing.T) {
 	}
 	put := in.TransactItems[0].Put
 	eq(t, "put condition", render(put.ConditionExpression, put.ExpressionAttributeNames, put.ExpressionAttributeValues), "attribute_not_exists (PK)")
+	// An unsharded relation's edge carries no shard stamp.
 	eq(t, "edge item", itemString(put.Item),
 		`GSI1PK="CRS#math204" GSI1SK="STU#a91" PK="STU#a91" SK="ENROLL#CRS#math204" credits=5 grade="A" type="enrollment"`)
 	for i, want := range []struct{ key, upd string }{
 		{"STU#a91", `ADD courseCount 1
-SET GSI1PK = "STU#a91", GSI1SK = "STU#a91", type = if_not_exists(type, "student")`},
+SET GSI1PK = "STU#a91", GSI1SK = "STU#a91", type = if_not_exists(type, "student"), ADJL#shards#enrollment = 1`},
 		{"CRS#math204", `ADD studentCount 1
-SET GSI1PK = "CRS#math204", GSI1SK = "CRS#math204", type = if_not_exists(type, "course")`},
+SET GSI1PK = "CRS#math204", GSI1SK = "CRS#math204", type = if_not_exists(type, "course"), ADJL#shards#enrollment = 1`},
 	} {
 		u := in.TransactItems[i+1].Update
 		eq(t, "update key", itemString(u.Key), `PK="`+want.key+`" SK="`+want.key+`"`)
 		eq(t, "update expression", render(u.UpdateExpression, u.ExpressionAttributeNames, u.ExpressionAttributeValues), want.upd)
-		if u.ConditionExpression != nil {
-			t.Errorf("counter update has a condition %q", *u.ConditionExpression)
-		}
+		// The layout check: the item records no shard count, or the schema's.
+		eq(t, "update condition", render(u.ConditionExpression, u.ExpressionAttributeNames, u.ExpressionAttributeValues),
+			"(attribute_not_exists (ADJL#shards#enrollment)) OR (ADJL#shards#enrollment = 1)")
 	}
 	// The stored state: edge and two counter items.
 	eq(t, "student count", nOf(m.get("STU#a91", "STU#a91"), "courseCount"), "1")

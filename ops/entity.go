@@ -149,11 +149,6 @@ func (s *Store) DeleteEntity(ctx context.Context, key string, cascade bool) (Del
 	id := key[len(prefix):]
 	rep := DeleteReport{Key: ent.Prefix + id}
 	sides := s.sidesOf(ent, id)
-	for _, sd := range sides {
-		if err := s.checkShards(ctx, sd.rel, false); err != nil {
-			return rep, err
-		}
-	}
 	if !cascade {
 		n, err := s.probeEdges(ctx, sides)
 		if err != nil {
@@ -217,6 +212,9 @@ func (s *Store) probeEdges(ctx context.Context, sides []side) (int, error) {
 				if err != nil {
 					return 0, fmt.Errorf("look for edges of %s: %w", sd.key, err)
 				}
+				if err := s.checkSideStamps(ctx, sd, out.Items); err != nil {
+					return 0, err
+				}
 				found := 0
 				for _, it := range out.Items {
 					if isEdgeItem(it) {
@@ -234,6 +232,15 @@ func (s *Store) probeEdges(ctx context.Context, sides []side) (int, error) {
 	return n, nil
 }
 
+// checkSideStamps refuses a page of a reverse side's edges written under
+// another shard count: the side's other shards would be missed.
+func (s *Store) checkSideStamps(ctx context.Context, sd side, items []Item) error {
+	if sd.forward {
+		return nil
+	}
+	return s.checkEdgeStamps(ctx, sd.rel, items)
+}
+
 // cascade removes every edge of one side, page by page, each with the other
 // side's counter decremented. An edge already gone (removed concurrently, or
 // a self-edge met from both sides) is skipped.
@@ -248,6 +255,9 @@ func (s *Store) cascade(ctx context.Context, sd side) (int, error) {
 			out, err := s.query(ctx, in)
 			if err != nil {
 				return removed, fmt.Errorf("list edges of %s: %w", sd.key, err)
+			}
+			if err := s.checkSideStamps(ctx, sd, out.Items); err != nil {
+				return removed, err
 			}
 			for _, it := range out.Items {
 				if !isEdgeItem(it) {

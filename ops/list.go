@@ -13,7 +13,7 @@ import (
 // for few round trips, small enough that N shards' read-ahead stays a few MB.
 const listAllLimit = 1000
 
-func (s *Store) startList(ctx context.Context, q ListQuery) (*plan, cursor, error) {
+func (s *Store) startList(q ListQuery) (*plan, cursor, error) {
 	p, err := s.plan(q)
 	if err != nil {
 		return nil, cursor{}, err
@@ -24,9 +24,6 @@ func (s *Store) startList(ctx context.Context, q ListQuery) (*plan, cursor, erro
 			return nil, c, err
 		}
 	}
-	if err := s.checkShards(ctx, p.rel, false); err != nil {
-		return nil, c, err
-	}
 	return p, c, nil
 }
 
@@ -35,7 +32,7 @@ func (s *Store) startList(ctx context.Context, q ListQuery) (*plan, cursor, erro
 // Next is built from the last item returned, and only when one more exists.
 // A sharded reverse list queries every shard and merges them in index order.
 func (s *Store) List(ctx context.Context, q ListQuery) (*Page, error) {
-	p, c, err := s.startList(ctx, q)
+	p, c, err := s.startList(q)
 	if err != nil {
 		return nil, err
 	}
@@ -86,7 +83,7 @@ func (s *Store) List(ctx context.Context, q ListQuery) (*Page, error) {
 // merge, so memory stays bounded by a page per shard whatever the list's size.
 // A cursor, if given, is where the stream starts.
 func (s *Store) ListAll(ctx context.Context, q ListQuery, emit func(Item) error) (Item, error) {
-	p, c, err := s.startList(ctx, q)
+	p, c, err := s.startList(q)
 	if err != nil {
 		return nil, err
 	}

@@ -83,8 +83,14 @@ func (m *merger) fetch(ctx context.Context, src *source, esk Item) pageResult {
 	return pageResult{items: out.Items, next: out.LastEvaluatedKey}
 }
 
-// take files a page: edges into the buffer, the entity aside.
-func (m *merger) take(src *source, r pageResult) {
+// take files a page: edges into the buffer, the entity aside. A reverse
+// page holding an edge written under another shard count is refused.
+func (m *merger) take(ctx context.Context, src *source, r pageResult) error {
+	if m.p.dir == Reverse {
+		if err := m.s.checkEdgeStamps(ctx, m.p.rel, r.items); err != nil {
+			return err
+		}
+	}
 	for _, it := range r.items {
 		switch {
 		case m.p.isEdge(it):
@@ -98,6 +104,7 @@ func (m *merger) take(src *source, r pageResult) {
 	}
 	src.esk = r.next
 	src.more = len(r.next) > 0
+	return nil
 }
 
 // prefetch starts one goroutine per source that reads pages ahead (one page
@@ -161,7 +168,9 @@ func (m *merger) fillAll(ctx context.Context) error {
 		if results[i].err != nil {
 			return results[i].err
 		}
-		m.take(src, results[i])
+		if err := m.take(ctx, src, results[i]); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -184,7 +193,9 @@ func (m *merger) fill(ctx context.Context, src *source) error {
 		if r.err != nil {
 			return r.err
 		}
-		m.take(src, r)
+		if err := m.take(ctx, src, r); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -13,13 +13,11 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// reshardHint replaces the generic "recreate the table" advice, which would
-// lose every edge, for shard-count differences.
-const reshardHint = "run the reshard command named above, or put the table's shard count back in the schema"
-
 // MetaKey is the PK and SK of the item that records, per relation, the shard
-// count the table's edges were written with. It carries no index keys, so no
-// Query of adjl ever returns it.
+// count the table's edges were written with, and any unfinished reshard.
+// Table commands and reshard read it; relation commands never do (see
+// layout.go), except on the way to a layout error. It carries no index keys,
+// so no Query of adjl ever returns it.
 const MetaKey = "ADJL#META"
 
 const metaShardsAttr = "shards"
@@ -54,86 +52,50 @@ func (s *Store) loadMeta(ctx context.Context, reload bool) error {
 }
 
 // shardMismatch is the difference between the schema's and the recorded
-// shard count of rel, or "".
-func (s *Store) shardMismatch(rel *schema.Relation) string {
+// shard count of rel, or "", and the remedy.
+func (s *Store) shardMismatch(rel *schema.Relation) (diff, hint string) {
 	if st, ok := s.metaReshard[rel.Name]; ok {
-		return fmt.Sprintf("relation %s is being resharded from %d to %d shards and the reshard has not finished; run `adjl reshard %s --to %d` to finish it",
-			rel.Name, st.From, st.To, rel.Name, st.To)
+		return reshardingMessage(rel.Name, st), fmt.Sprintf("run `adjl reshard %s --to %d --yes` to finish it", rel.Name, st.To)
 	}
 	got, ok := s.metaShards[rel.Name]
 	if !ok || got == shardsOf(rel) {
-		return ""
+		return "", ""
 	}
-	return fmt.Sprintf("relation %s has shards: %d but table %s was created with %d; run `adjl reshard %s --to %d`",
-		rel.Name, shardsOf(rel), s.schema.Table.Name, got, rel.Name, shardsOf(rel))
+	return shardsMessage(rel, got), reshardHint(rel, got)
 }
 
-// checkShards refuses to read or write rel's edges when the table recorded
-// another shard count: reverse reads would miss edges and links would put the
-// same edge on two shards. A write records the count of a relation the table
-// has not seen yet.
-func (s *Store) checkShards(ctx context.Context, rel *schema.Relation, write bool) error {
-	if s.explaining() {
-		return nil
-	}
-	s.metaMu.Lock()
-	defer s.metaMu.Unlock()
-	if err := s.loadMeta(ctx, false); err != nil {
-		return err
-	}
-	if d := s.shardMismatch(rel); d != "" {
-		return &TableMismatchError{Table: s.schema.Table.Name, Differences: []string{d},
-			Hint: reshardHint}
-	}
-	if _, ok := s.metaShards[rel.Name]; ok || !write {
-		return nil
-	}
-	if err := s.recordShards(ctx, rel); err != nil {
-		return err
-	}
-	if d := s.shardMismatch(rel); d != "" {
-		return &TableMismatchError{Table: s.schema.Table.Name, Differences: []string{d},
-			Hint: reshardHint}
-	}
-	return nil
-}
-
-// recordShards writes the metadata item (all relations) if it is missing, or
-// adds rel to it; a concurrent writer wins and its value is re-read.
-func (s *Store) recordShards(ctx context.Context, rel *schema.Relation) error {
-	var err error
+// recordRelations adds to the metadata item the relations of the schema it
+// does not record yet (a relation added to the schema after the table was
+// created), so that it names every relation's shard count. The caller
+// holds metaMu and has loaded the item.
+func (s *Store) recordRelations(ctx context.Context) error {
 	if !s.metaExists {
-		err = s.putMeta(ctx)
-	} else {
+		if err := s.putMeta(ctx); err != nil && !conditionFailed(err) {
+			return fmt.Errorf("record table metadata: %w", err)
+		}
+		return s.loadMeta(ctx, true)
+	}
+	wrote := false
+	for _, rel := range s.schema.Relations {
+		if _, ok := s.metaShards[rel.Name]; ok {
+			continue
+		}
+		wrote = true
 		path := expression.Name(metaShardsAttr).AppendName(expression.NameNoDotSplit(rel.Name))
-		var ex expression.Expression
-		ex, err = expression.NewBuilder().
+		ex, err := expression.NewBuilder().
 			WithUpdate(expression.Set(path, expression.Value(shardsOf(rel)))).
 			WithCondition(expression.AttributeNotExists(path)).Build()
 		if err != nil {
 			return fmt.Errorf("build metadata update: %w", err)
 		}
-		_, err = s.updateItem(ctx, &dynamodb.UpdateItemInput{
-			TableName: aws.String(s.schema.Table.Name), Key: keyOf(MetaKey, MetaKey),
-			UpdateExpression: ex.Update(), ConditionExpression: ex.Condition(),
-			ExpressionAttributeNames: ex.Names(), ExpressionAttributeValues: ex.Values(),
-		})
-	}
-	switch {
-	case err == nil && !s.metaExists:
-		for _, r := range s.schema.Relations {
-			s.metaShards[r.Name] = shardsOf(r)
+		if err := s.updateMeta(ctx, ex); err != nil && !conditionFailed(err) {
+			return fmt.Errorf("record shards of %s: %w", rel.Name, err)
 		}
-		s.metaExists = true
-		return nil
-	case err == nil:
-		s.metaShards[rel.Name] = shardsOf(rel)
-		return nil
-	case !conditionFailed(err):
-		return fmt.Errorf("record shards of %s: %w", rel.Name, err)
 	}
-	// Someone else recorded it first: theirs is the truth.
-	return s.loadMeta(ctx, true)
+	if !wrote {
+		return nil
+	}
+	return s.loadMeta(ctx, true) // a concurrent writer's count wins: read it back
 }
 
 // putMeta creates the metadata item with every relation's shard count.
@@ -158,22 +120,26 @@ func (s *Store) putMeta(ctx context.Context) error {
 }
 
 // metaDifferences compares every relation's recorded shard count with the
-// schema (used by CreateTable on an existing table).
-func (s *Store) metaDifferences(ctx context.Context) ([]string, error) {
+// schema (used by CreateTable on an existing table), after recording the
+// relations the metadata item does not name yet.
+func (s *Store) metaDifferences(ctx context.Context) (diffs []string, hint string, err error) {
 	s.metaMu.Lock()
 	defer s.metaMu.Unlock()
 	if err := s.loadMeta(ctx, true); err != nil {
 		var nf *TableNotFoundError
 		if errors.As(err, &nf) {
-			return nil, nil
+			return nil, "", nil
 		}
-		return nil, err
+		return nil, "", err
 	}
-	var diffs []string
+	if err := s.recordRelations(ctx); err != nil {
+		return nil, "", err
+	}
 	for _, r := range s.schema.Relations {
-		if d := s.shardMismatch(r); d != "" {
+		if d, h := s.shardMismatch(r); d != "" {
 			diffs = append(diffs, d)
+			hint = h
 		}
 	}
-	return diffs, nil
+	return diffs, hint, nil
 }

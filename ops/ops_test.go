@@ -19,8 +19,8 @@ func TestAPIHasNoScan(t *testing.T) {
 	}
 }
 
-// TestOperationsPerMethod lists the requests each Store method sends, on a
-// table whose metadata was already read (one GetItem per Store otherwise).
+// TestOperationsPerMethod lists the requests each Store method sends: a
+// relation command sends its access pattern and nothing else.
 func TestOperationsPerMethod(t *testing.T) {
 	m := newMem()
 	sc := school()

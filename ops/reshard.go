@@ -96,21 +96,39 @@ func (s *Store) Reshard(ctx context.Context, rel *schema.Relation, opt ReshardOp
 	if err := s.loadMeta(ctx, true); err != nil {
 		return nil, err
 	}
-	from, recorded := s.metaShards[rel.Name]
-	if !recorded {
-		from = shardsOf(rel) // no edge was ever written: nothing to move
-	}
 	st, resuming := s.metaReshard[rel.Name]
 	if resuming && st.To != opt.To {
 		// Its edges are partly in a third layout; one unfinished target at a time.
-		return nil, &InputError{Msg: fmt.Sprintf("a reshard of %s from %d to %d shards is unfinished; finish it first with `adjl reshard %s --to %d`, then reshard again",
+		return nil, &InputError{Msg: fmt.Sprintf("a reshard of %s from %d to %d shards is unfinished; finish it first with `adjl reshard %s --to %d --yes`, then reshard again",
 			rel.Name, st.From, st.To, rel.Name, st.To)}
 	}
-	rep := &ReshardReport{Relation: rel.Name, From: from, To: opt.To, DryRun: opt.DryRun, Resumed: resuming}
-	r := &resharder{s: s, scan: scanner, rel: rel, opt: opt, rep: rep, layouts: []int{from, opt.To}}
+	rep := &ReshardReport{Relation: rel.Name, To: opt.To, DryRun: opt.DryRun, Resumed: resuming}
+	r := &resharder{s: s, scan: scanner, rel: rel, opt: opt, rep: rep}
 
-	// Record the reshard first: from now on other commands refuse the
-	// relation, so the counts below are not overtaken by new links.
+	// Count: every edge, by to-key, noting the layouts the edges are in.
+	if err := r.scanEdges(ctx, "count", nil, r.countPage); err != nil {
+		return rep, err
+	}
+	// The layout the edges are in: the unfinished reshard's, the recorded
+	// one, else the one most edges say they are in (a table whose metadata
+	// item does not name the relation), else the schema's.
+	from, recorded := s.metaShards[rel.Name]
+	switch {
+	case resuming:
+		from = st.From
+	case !recorded:
+		from = r.commonLayout(shardsOf(rel))
+	}
+	rep.From = from
+	r.layouts = []int{from}
+	for _, n := range append(sortedKeys(r.seen), opt.To) {
+		if !slices.Contains(r.layouts, n) {
+			r.layouts = append(r.layouts, n)
+		}
+	}
+
+	// Record the reshard: until it finishes, a command that meets an edge or
+	// counter item in the other layout names the reshard in its error.
 	if !opt.DryRun {
 		if !resuming {
 			st = reshardState{From: from, To: opt.To}
@@ -123,10 +141,6 @@ func (s *Store) Reshard(ctx context.Context, rel *schema.Relation, opt ReshardOp
 		}
 	}
 
-	// Count: every edge, by to-key, through every layout it may be in.
-	if err := r.scanEdges(ctx, "count", nil, r.countPage); err != nil {
-		return rep, err
-	}
 	before, err := r.countKeys(ctx, r.layouts)
 	if err != nil {
 		return rep, err
@@ -167,6 +181,7 @@ type resharder struct {
 	opt        ReshardOptions
 	rep        *ReshardReport
 	layouts    []int          // shard counts whose partitions may hold edges
+	seen       map[int]int    // edges per layout they record, as the counting Scan found them
 	tableCount map[string]int // edges per to-key, as the counting Scan found them
 	expected   map[string]int // edges per partition of the new layout, likewise
 	savedMoved int
@@ -197,12 +212,15 @@ func (r *resharder) target(it Item) string {
 }
 
 // scanEdges Scans the relation's edges from start, handing each page's edges
-// to each and then, if given, the page's LastEvaluatedKey to pageDone.
-func (r *resharder) scanEdges(ctx context.Context, phase string, start Item, each func(context.Context, []Item) error, pageDone ...func(Item) error) error {
+// and the other items recording the relation's shard count (counter items
+// stamped by links) to each and then, if given, the page's LastEvaluatedKey
+// to pageDone.
+func (r *resharder) scanEdges(ctx context.Context, phase string, start Item, each func(ctx context.Context, edges, stamped []Item) error, pageDone ...func(Item) error) error {
+	stamp := expression.NameNoDotSplit(r.rel.ShardStamp())
 	ex, err := expression.NewBuilder().
-		WithFilter(expression.Name(schema.AttrType).Equal(expression.Value(r.rel.Name))).
+		WithFilter(expression.Name(schema.AttrType).Equal(expression.Value(r.rel.Name)).Or(expression.AttributeExists(stamp))).
 		WithProjection(expression.NamesList(expression.Name(schema.AttrPK), expression.Name(schema.AttrSK),
-			expression.Name(schema.AttrGSI1PK), expression.Name(schema.AttrGSI1SK))).Build()
+			expression.Name(schema.AttrGSI1PK), expression.Name(schema.AttrGSI1SK), stamp)).Build()
 	if err != nil {
 		return fmt.Errorf("build scan: %w", err)
 	}
@@ -219,9 +237,17 @@ func (r *resharder) scanEdges(ctx context.Context, phase string, start Item, eac
 		if err != nil {
 			return fmt.Errorf("reshard %s: scan edges: %w", r.rel.Name, err)
 		}
-		edges := slices.DeleteFunc(out.Items, func(it Item) bool { return !r.isEdge(it) })
+		var edges, stamped []Item
+		for _, it := range out.Items {
+			switch {
+			case r.isEdge(it):
+				edges = append(edges, it)
+			case it[r.rel.ShardStamp()] != nil:
+				stamped = append(stamped, it)
+			}
+		}
 		scanned += len(edges)
-		if err := each(ctx, edges); err != nil {
+		if err := each(ctx, edges, stamped); err != nil {
 			return err
 		}
 		if len(out.LastEvaluatedKey) == 0 {
@@ -243,45 +269,131 @@ func (r *resharder) scanEdges(ctx context.Context, phase string, start Item, eac
 	return nil
 }
 
-// countPage tallies a page of edges by to-key and by new partition.
-func (r *resharder) countPage(_ context.Context, edges []Item) error {
+// countPage tallies a page of edges by to-key and by new partition and,
+// unless this is a dry run, records the new shard count on the page's
+// counter items: from then on a link under the old schema that touches them
+// is refused by its own transaction.
+func (r *resharder) countPage(ctx context.Context, edges, stamped []Item) error {
+	if !r.opt.DryRun {
+		if err := r.movePage(ctx, nil, stamped); err != nil {
+			return err
+		}
+	}
 	if r.tableCount == nil {
-		r.tableCount, r.expected = map[string]int{}, map[string]int{}
+		r.tableCount, r.expected, r.seen = map[string]int{}, map[string]int{}, map[int]int{}
 	}
 	for _, it := range edges {
+		if n, ok := r.layoutOf(it); ok {
+			r.seen[n]++
+		}
 		want := r.target(it)
 		r.tableCount[r.toKey(it)]++
 		r.expected[want]++
 		r.rep.Edges++
-		if sOf(it, schema.AttrGSI1PK) != want {
+		if !r.inPlace(it) {
 			r.rep.ToMove++
 		}
 	}
 	return nil
 }
 
-// movePage moves a page of edges, at most Options.Parallel at once; the
-// page's progress is recorded only once all of them are done.
-func (r *resharder) movePage(ctx context.Context, edges []Item) error {
+// layoutOf is the shard count an edge was written with: its stamp, or 1 for
+// an unstamped edge indexed under the to-key itself. Edges of a sharded
+// layout written before edges were stamped give no answer.
+func (r *resharder) layoutOf(it Item) (int, bool) {
+	if n, ok := stampOf(it, r.rel.ShardStamp()); ok {
+		return n, true
+	}
+	if sOf(it, schema.AttrGSI1PK) == r.toKey(it) {
+		return 1, true
+	}
+	return 0, false
+}
+
+// commonLayout is the layout most edges were found in; def when none was.
+func (r *resharder) commonLayout(def int) int {
+	best, count := def, 0
+	for _, n := range sortedKeys(r.seen) {
+		if r.seen[n] > count {
+			best, count = n, r.seen[n]
+		}
+	}
+	return best
+}
+
+// movePage moves a page of edges and restamps its counter items, at most
+// Options.Parallel at once; the page's progress is recorded only once all of
+// them are done.
+func (r *resharder) movePage(ctx context.Context, edges, stamped []Item) error {
 	g, ctx := errgroup.WithContext(ctx) // the first failure cancels the rest
 	g.SetLimit(r.s.opt.Parallel)
 	for _, it := range edges {
 		g.Go(func() error { return r.moveEdge(ctx, it) })
 	}
+	for _, it := range stamped {
+		g.Go(func() error { return r.restamp(ctx, it) })
+	}
 	return g.Wait()
 }
 
-// moveEdge rewrites the GSI1PK of one edge if it is not in place yet.
+// edgeStampUpdate records the new layout's shard count on an edge: only
+// sharded relations stamp their edges.
+func (r *resharder) edgeStampUpdate(upd expression.UpdateBuilder) expression.UpdateBuilder {
+	stamp := expression.NameNoDotSplit(r.rel.ShardStamp())
+	if r.opt.To > 1 {
+		return upd.Set(stamp, expression.Value(r.opt.To))
+	}
+	return upd.Remove(stamp)
+}
+
+// inPlace reports whether an edge already has the new layout's GSI1PK and
+// stamp.
+func (r *resharder) inPlace(it Item) bool {
+	if sOf(it, schema.AttrGSI1PK) != r.target(it) {
+		return false
+	}
+	n, stamped := stampOf(it, r.rel.ShardStamp())
+	if r.opt.To > 1 {
+		return stamped && n == r.opt.To
+	}
+	return it[r.rel.ShardStamp()] == nil
+}
+
+// restamp records the new shard count on a counter item a link stamped.
+func (r *resharder) restamp(ctx context.Context, it Item) error {
+	if n, ok := stampOf(it, r.rel.ShardStamp()); ok && n == r.opt.To {
+		return nil
+	}
+	pk, sk := sOf(it, schema.AttrPK), sOf(it, schema.AttrSK)
+	ex, err := expression.NewBuilder().
+		WithUpdate(expression.Set(expression.NameNoDotSplit(r.rel.ShardStamp()), expression.Value(r.opt.To))).
+		WithCondition(expression.AttributeExists(expression.Name(schema.AttrPK))).Build()
+	if err != nil {
+		return fmt.Errorf("build stamp update: %w", err)
+	}
+	_, err = r.s.updateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName: aws.String(r.s.schema.Table.Name), Key: keyOf(pk, sk),
+		UpdateExpression: ex.Update(), ConditionExpression: ex.Condition(),
+		ExpressionAttributeNames: ex.Names(), ExpressionAttributeValues: ex.Values(),
+	})
+	if err != nil && !conditionFailed(err) { // deleted since the Scan: nothing to restamp
+		return fmt.Errorf("record %d shards on %s %s: %w", r.opt.To, pk, sk, err)
+	}
+	return nil
+}
+
+// moveEdge rewrites the GSI1PK (and shard stamp) of one edge if it is not
+// in place yet.
 func (r *resharder) moveEdge(ctx context.Context, it Item) error {
 	old, want := sOf(it, schema.AttrGSI1PK), r.target(it)
-	if old == want {
+	if r.inPlace(it) {
 		return nil
 	}
 	pk, sk := sOf(it, schema.AttrPK), sOf(it, schema.AttrSK)
 	cond := expression.AttributeExists(expression.Name(schema.AttrPK)).
 		And(expression.Name(schema.AttrGSI1PK).Equal(expression.Value(old)))
 	ex, err := expression.NewBuilder().
-		WithUpdate(expression.Set(expression.Name(schema.AttrGSI1PK), expression.Value(want))).
+		WithUpdate(r.edgeStampUpdate(expression.Set(expression.Name(schema.AttrGSI1PK), expression.Value(want)))).
 		WithCondition(cond).Build()
 	if err != nil {
 		return fmt.Errorf("build edge move: %w", err)

@@ -15,12 +15,16 @@ import (
 	"pgregory.net/rapid"
 )
 
-// seedFollowers links n followers (f000..) to each target through a Store
-// with the given shard count, so the metadata records it.
+// seedFollowers creates the table with the given shard count (so the
+// metadata item records it) and links n followers (f000..) to each target.
 func seedFollowers(t *testing.T, m *memAPI, shards int, targets map[string]int) {
 	t.Helper()
 	sc := social(shards)
 	st := New(m, sc, Options{})
+	st.sleep = instant
+	if _, err := st.CreateTable(ctx, true); err != nil {
+		t.Fatal(err)
+	}
 	for target, n := range targets {
 		for i := range n {
 			if _, _, err := st.Link(ctx, sc.Relations[0], fmt.Sprintf("f%03d", i), target, nil); err != nil {
@@ -102,10 +106,21 @@ func TestReshardMovesVerifiesAndRecords(t *testing.T) {
 				t.Errorf("followers after reshard: %v %v", len(got), err)
 			}
 			if tc.from != tc.to {
+				// A reverse read under the old count sees the new stamps when
+				// both layouts are sharded; an unsharded read of a sharded
+				// table (or the reverse) finds no edge at all. table create
+				// compares the metadata item in every case.
 				_, err = followers(t, m, tc.from, "bob")
 				var mm *TableMismatchError
-				if !errors.As(err, &mm) || !strings.Contains(err.Error(), fmt.Sprintf("run `adjl reshard follow --to %d`", tc.from)) {
-					t.Errorf("old schema not refused: %v", err)
+				if tc.from > 1 && tc.to > 1 {
+					if !errors.As(err, &mm) || !strings.Contains(err.Error(), fmt.Sprintf("the table's follow relation has %d shards; the schema says %d", tc.to, tc.from)) ||
+						!strings.Contains(mm.Hint, fmt.Sprintf("adjl reshard follow --to %d --yes", tc.from)) {
+						t.Errorf("old schema not refused: %v", err)
+					}
+				}
+				_, err = New(m, social(tc.from), Options{}).CreateTable(ctx, false)
+				if !errors.As(err, &mm) || !strings.Contains(err.Error(), fmt.Sprintf("the table's follow relation has %d shard", tc.to)) {
+					t.Errorf("table create with the old schema: %v", err)
 				}
 			}
 			// Running it again is harmless.
@@ -140,19 +155,28 @@ func TestReshardEdgeUpdateIsConditional(t *testing.T) {
 	if _, err := st.Reshard(ctx, st.schema.Relations[0], ReshardOptions{To: 4}); err != nil {
 		t.Fatal(err)
 	}
-	n := 0
+	edges, stamps := 0, 0
 	for _, in := range findUpdates(m) {
-		if sOf(in.Key, "PK") == MetaKey {
-			continue
-		}
-		n++
-		eq(t, "condition", render(in.ConditionExpression, in.ExpressionAttributeNames, in.ExpressionAttributeValues),
-			`(attribute_exists (PK)) AND (GSI1PK = "TARGET#bob")`)
-		if !strings.HasPrefix(render(in.UpdateExpression, in.ExpressionAttributeNames, in.ExpressionAttributeValues), `SET GSI1PK = "TARGET#bob#`) {
-			t.Errorf("update %s", render(in.UpdateExpression, in.ExpressionAttributeNames, in.ExpressionAttributeValues))
+		pk, sk := sOf(in.Key, "PK"), sOf(in.Key, "SK")
+		cond := render(in.ConditionExpression, in.ExpressionAttributeNames, in.ExpressionAttributeValues)
+		upd := render(in.UpdateExpression, in.ExpressionAttributeNames, in.ExpressionAttributeValues)
+		switch {
+		case pk == MetaKey:
+		case pk == sk || strings.HasPrefix(sk, schema.CounterSKPrefix):
+			// A counter item a link stamped gets the new count.
+			stamps++
+			eq(t, "stamp condition", cond, `attribute_exists (PK)`)
+			eq(t, "stamp update", upd, `SET ADJL#shards#follow = 4`)
+		default:
+			edges++
+			eq(t, "condition", cond, `(attribute_exists (PK)) AND (GSI1PK = "TARGET#bob")`)
+			if !strings.HasPrefix(upd, `SET GSI1PK = "TARGET#bob#`) || !strings.HasSuffix(upd, `, ADJL#shards#follow = 4`) {
+				t.Errorf("update %s", upd)
+			}
 		}
 	}
-	eq(t, "edge updates", n, 3)
+	eq(t, "edge updates", edges, 3)
+	eq(t, "counter items restamped", stamps, 4) // three followers' actor items and bob's one counter item
 }
 
 func TestReshardResumesAfterInterruption(t *testing.T) {
@@ -160,7 +184,8 @@ func TestReshardResumesAfterInterruption(t *testing.T) {
 	seedFollowers(t, m, 2, map[string]int{"bob": 90})
 	var edgeUpdates atomic.Int32
 	m.inject = func(op string, in any) error {
-		if u, ok := in.(*dynamodb.UpdateItemInput); ok && sOf(u.Key, "PK") != MetaKey && edgeUpdates.Add(1) == 40 {
+		if u, ok := in.(*dynamodb.UpdateItemInput); ok && isEdgeItem(u.Key) && sOf(u.Key, "PK") != MetaKey &&
+			!strings.HasPrefix(sOf(u.Key, "SK"), schema.CounterSKPrefix) && edgeUpdates.Add(1) == 40 {
 			return errors.New("connection reset")
 		}
 		return nil
@@ -175,16 +200,23 @@ func TestReshardResumesAfterInterruption(t *testing.T) {
 	if sOf(state, "lastPK") == "" || nOf(state, "to") != "8" || nOf(state, "from") != "2" {
 		t.Fatalf("progress not recorded: %v", itemString(state))
 	}
-	// Meanwhile every command refuses the relation, whatever its schema says.
+	// Meanwhile reverse reads meet edges of both layouts and name the
+	// reshard, whatever the schema says. The counting Scan has stamped bob's
+	// counter item with the new count: a link under the old schema is
+	// refused, one under the new schema writes its edge where the reshard
+	// is taking the others.
 	for _, shards := range []int{2, 8} {
 		_, err := followers(t, m, shards, "bob")
 		if err == nil || !strings.Contains(err.Error(), "is being resharded from 2 to 8") {
 			t.Errorf("shards %d during reshard: %v", shards, err)
 		}
-		sc := social(shards)
-		if _, _, err := New(m, sc, Options{}).Link(ctx, sc.Relations[0], "new", "bob", nil); err == nil {
-			t.Errorf("link with shards %d accepted during reshard", shards)
-		}
+	}
+	old := social(2)
+	if _, _, err := New(m, old, Options{}).Link(ctx, old.Relations[0], "new", "bob", nil); err == nil || !strings.Contains(err.Error(), "is being resharded from 2 to 8") {
+		t.Errorf("link with the old schema during reshard: %v", err)
+	}
+	if _, _, err := New(m, social(8), Options{}).Link(ctx, rel, "new", "bob", nil); err != nil {
+		t.Errorf("link with the new schema during reshard: %v", err)
 	}
 	// Another target is refused until this one is finished.
 	if _, err := New(m, social(4), Options{}).Reshard(ctx, rel, ReshardOptions{To: 4}); err == nil || !strings.Contains(err.Error(), "--to 8") {
@@ -195,7 +227,7 @@ func TestReshardResumesAfterInterruption(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !rep.Resumed || rep.Before != 90 || rep.After != 90 {
+	if !rep.Resumed || rep.Before != 91 || rep.After != 91 {
 		t.Errorf("resumed run: %+v", rep)
 	}
 	// The second Scan starts where the first stopped.
@@ -212,7 +244,7 @@ func TestReshardResumesAfterInterruption(t *testing.T) {
 		t.Fatalf("edges not moved: %v", bad)
 	}
 	got, err := followers(t, m, 8, "bob")
-	if err != nil || !slices.Equal(got, wantFollowers(90)) {
+	if err != nil || !slices.Equal(got, append(wantFollowers(90), "ACTOR#new")) {
 		t.Errorf("followers: %d %v", len(got), err)
 	}
 }
@@ -221,7 +253,7 @@ func TestReshardEdgeUnlinkedMeanwhile(t *testing.T) {
 	m := newMem()
 	seedFollowers(t, m, 1, map[string]int{"bob": 5})
 	m.inject = func(op string, in any) error {
-		if u, ok := in.(*dynamodb.UpdateItemInput); ok && sOf(u.Key, "PK") == "ACTOR#f002" {
+		if u, ok := in.(*dynamodb.UpdateItemInput); ok && sOf(u.Key, "PK") == "ACTOR#f002" && sOf(u.Key, "SK") == "TARGET#bob" {
 			m.mu.Lock()
 			delete(m.items, [2]string{"ACTOR#f002", "TARGET#bob"})
 			m.mu.Unlock()

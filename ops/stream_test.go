@@ -27,11 +27,18 @@ func (a *synthAPI) Query(_ context.Context, in *dynamodb.QueryInput, _ ...func(*
 		n, _ := strconv.Atoi(sOf(in.ExclusiveStartKey, "GSI1SK")[len("ACTOR#"):][:9])
 		start = n + 1
 	}
-	shard := part[len(part)-1:]
+	shard, _ := strconv.Atoi(part[len(part)-1:])
+	rel := social(8).Relations[0]
 	out := &dynamodb.QueryOutput{}
 	end := min(start+int(aws.ToInt32(in.Limit)), a.perShard)
 	for i := start; i < end; i++ {
-		from := fmt.Sprintf("ACTOR#%09d-%s", i, shard)
+		// A follower whose key hashes to this shard, as a link would place it.
+		var from string
+		for j := 0; ; j++ {
+			if from = fmt.Sprintf("ACTOR#%09d-%d", i, j); rel.Shard(from) == shard {
+				break
+			}
+		}
 		out.Items = append(out.Items, Item{"PK": str(from), "SK": str("TARGET#bob"), "GSI1PK": str(part), "GSI1SK": str(from), "type": str("follow")})
 	}
 	if end < a.perShard {

@@ -121,15 +121,16 @@ func (s *Store) compareExisting(ctx context.Context, desc *types.TableDescriptio
 			return err
 		}
 	}
+	hint := ""
 	if len(diffs) == 0 && desc.TableStatus == types.TableStatusActive {
-		md, err := s.metaDifferences(ctx)
+		md, h, err := s.metaDifferences(ctx)
 		if err != nil {
 			return err
 		}
-		diffs = md
+		diffs, hint = md, h
 	}
 	if len(diffs) > 0 {
-		return &TableMismatchError{Table: s.schema.Table.Name, Differences: diffs}
+		return &TableMismatchError{Table: s.schema.Table.Name, Differences: diffs, Hint: hint}
 	}
 	return nil
 }

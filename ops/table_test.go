@@ -99,45 +99,76 @@ func (s *Store) describeWanted() *types.TableDescription {
 		GlobalSecondaryIndexes: []types.GlobalSecondaryIndexDescription{{IndexName: g.IndexName, KeySchema: g.KeySchema, Projection: g.Projection}}}
 }
 
-func TestShardMismatchRefusesRelationUse(t *testing.T) {
+func TestShardMismatchCaughtByTheRequestsOwnItems(t *testing.T) {
 	m := newMem()
 	st := New(m, social(4), Options{})
 	st.sleep = instant
 	must[bool](t)(st.CreateTable(ctx, true))
+	rel4 := st.schema.Relations[0]
+	for _, from := range []string{"a", "b", "c", "d", "e"} {
+		must[Outcome](t)(first(st.Link(ctx, rel4, from, "bob", nil)))
+	}
 	sc := social(8)
 	st8 := New(m, sc, Options{})
 	rel := sc.Relations[0]
-	want := "relation follow has shards: 8 but table social was created with 4; run `adjl reshard follow --to 8`"
-	checks := map[string]error{}
-	_, _, checks["link"] = st8.Link(ctx, rel, "a", "b", nil)
-	_, _, checks["unlink"] = st8.Unlink(ctx, rel, "a", "b")
-	_, checks["list"] = st8.List(ctx, ListQuery{Relation: rel, Direction: Reverse, Key: "b"})
-	_, checks["all"] = st8.ListAll(ctx, ListQuery{Relation: rel, Key: "a"}, func(Item) error { return nil })
-	_, checks["create"] = st8.CreateTable(ctx, false)
-	for what, err := range checks {
+	want := "the table's follow relation has 4 shards; the schema says 8"
+	hint := "run `adjl reshard follow --to 8 --yes` to move the edges to the schema's count (without --yes it is a dry run), or put shards: 4 back in the schema"
+	m.reset()
+	refused := map[string]error{}
+	// A link from a side linked before: its counter item records 4.
+	_, _, refused["link from a known side"] = st8.Link(ctx, rel, "a", "carol", nil)
+	// A link to a side linked before, from a new one.
+	_, _, refused["link to a known side"] = st8.Link(ctx, rel, "zed", "bob", nil)
+	// A reverse read meets edges stamped with 4.
+	_, refused["list"] = st8.List(ctx, ListQuery{Relation: rel, Direction: Reverse, Key: "bob"})
+	_, refused["all"] = st8.ListAll(ctx, ListQuery{Relation: rel, Direction: Reverse, Key: "bob"}, func(Item) error { return nil })
+	_, refused["create"] = st8.CreateTable(ctx, false)
+	for what, err := range refused {
 		var tm *TableMismatchError
-		if !errors.As(err, &tm) || len(tm.Differences) != 1 || tm.Differences[0] != want {
+		if !errors.As(err, &tm) || len(tm.Differences) != 1 || tm.Differences[0] != want || tm.Hint != hint {
 			t.Errorf("%s: got %v", what, err)
 		}
 	}
-	if n := strings.Count(strings.Join(m.ops(), ","), "GetItem"); n != 2 { // one per Store (+1 for CreateTable's re-read)
-		t.Errorf("metadata read %d times", n)
+	for _, key := range [][2]string{{"ACTOR#a", "TARGET#carol"}, {"ACTOR#zed", "TARGET#bob"}} {
+		if m.get(key[0], key[1]) != nil {
+			t.Errorf("refused link wrote the edge %v", key)
+		}
 	}
-	if m.get("ACTOR#a", "TARGET#b") != nil {
-		t.Error("refused link wrote the edge")
+	// The metadata item is read only on the way to an error (and by table create).
+	if n := strings.Count(strings.Join(m.ops(), ","), "GetItem"); n > 10 {
+		t.Errorf("metadata and refused items read %d times", n)
 	}
+	// What needs no layout goes through: unlink (the edge's key does not
+	// depend on the shard count), forward lists and checks.
+	m.reset()
+	eq(t, "unlink", must[Outcome](t)(first(st8.Unlink(ctx, rel, "e", "bob"))), Deleted)
+	eq(t, "unlink ops", strings.Join(m.ops(), ","), "TransactWriteItems")
+	must[*Page](t)(st8.List(ctx, ListQuery{Relation: rel, Key: "a"}))
+	_, linked, err := st8.Check(ctx, rel, "a", "bob", false)
+	if err != nil || !linked {
+		t.Errorf("check: %v %v", linked, err)
+	}
+	// What the stamps cannot see: a link between two sides never linked.
+	eq(t, "link between new sides", must[Outcome](t)(first(st8.Link(ctx, rel, "new1", "new2", nil))), Created)
 }
 
-func TestMetadataRecordedLazilyForNewRelation(t *testing.T) {
+func TestCreateTableRecordsNewRelations(t *testing.T) {
 	m := newMem()
 	sc := school()
 	st := New(m, sc, Options{})
-	must[Outcome](t)(first(st.Link(ctx, sc.Relations[0], "a", "b", nil)))
-	// A relation added to the schema later is added to the existing item.
+	st.sleep = instant
+	must[bool](t)(st.CreateTable(ctx, true))
+	// A relation added to the schema later is added to the existing item
+	// by the next table create.
 	rel2 := &schema.Relation{Name: "wait", From: sc.Relations[0].From, To: sc.Relations[0].To, Edge: "WAIT#", Shards: 3}
 	sc.Relations = append(sc.Relations, rel2)
 	st2 := New(m, sc, Options{})
+	st2.sleep = instant
 	must[Outcome](t)(first(st2.Link(ctx, rel2, "a", "b", nil)))
+	if _, ok := m.get(MetaKey, MetaKey)["shards"].(*types.AttributeValueMemberM).Value["wait"]; ok {
+		t.Error("a link wrote the metadata item")
+	}
+	eq(t, "created", must[bool](t)(st2.CreateTable(ctx, false)), false)
 	shards := m.get(MetaKey, MetaKey)["shards"].(*types.AttributeValueMemberM).Value
 	eq(t, "enrollment", avString(shards["enrollment"]), "1")
 	eq(t, "wait", avString(shards["wait"]), "3")

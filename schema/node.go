@@ -126,6 +126,21 @@ func (c *collect) integer(p pair, what string) (int64, bool) {
 	return n, true
 }
 
+// boolean returns a scalar true or false.
+func (c *collect) boolean(p pair, what string) (bool, bool) {
+	v := deref(p.val)
+	var b bool
+	if v == nil || v.Kind != yaml.ScalarNode || v.Tag != "!!bool" || v.Decode(&b) != nil {
+		at := p.key
+		if v != nil {
+			at = v
+		}
+		c.addf(at.Line, at.Column, "%s must be true or false, not %s", what, describe(v))
+		return false, false
+	}
+	return b, true
+}
+
 // strList returns a sequence of scalars (a single scalar is refused so that
 // `include: a, b` is not silently read as one name).
 func (c *collect) strList(p pair, what string) ([]string, []*yaml.Node, bool) {

@@ -33,7 +33,7 @@ func (b *builder) relation(rp pair) {
 	b.s.Relations = append(b.s.Relations, r)
 	b.rel[r] = src
 	f := c.fields(rp.val, what, `{from: student, to: course, edge: "ENROLL#"}`,
-		"from", "to", "edge", "verbs", "attributes", "counters", "shards")
+		"from", "to", "edge", "verbs", "attributes", "counters", "shards", "requireEntities")
 	if v := deref(rp.val); v == nil || v.Kind != mappingKind {
 		return
 	}
@@ -74,6 +74,11 @@ func (b *builder) relation(rp pair) {
 	}
 	if p, ok := f["counters"]; ok {
 		b.counters(p, r, src, what)
+	}
+	if p, ok := f["requireEntities"]; ok {
+		if v, ok := c.boolean(p, what+" requireEntities"); ok {
+			r.RequireEntities = v
+		}
 	}
 	if p, ok := f["shards"]; ok {
 		if n, ok := c.integer(p, what+" shards"); ok {

@@ -122,6 +122,9 @@ type Relation struct {
 	// Shards spreads the reverse (GSI1) partition of each to-key over this many
 	// partitions. 1 means unsharded.
 	Shards int
+	// RequireEntities makes every link refuse, in its own transaction, when
+	// either side's entity item does not exist.
+	RequireEntities bool
 }
 
 // Keys are the four key attributes of an item.

@@ -1,0 +1,20 @@
+package schema
+
+import "strings"
+
+// ShardStampPrefix starts the attribute in which the items a link writes
+// record the shard count of the relation they were written under: on every
+// counter item (entity, role or counter shard item) a link changes, and on
+// each edge of a sharded relation. Links check it with their own conditions
+// and reverse reads with what they get back, so a schema whose shard count
+// disagrees with the table is caught without reading a shared item.
+// Attribute names declared in a schema cannot contain the delimiter, so the
+// stamp never collides with one.
+const ShardStampPrefix = ReservedPrefix + "shards#"
+
+// ShardStamp is the name of rel's stamp attribute: ADJL#shards#follow.
+func (r *Relation) ShardStamp() string { return ShardStampPrefix + r.Name }
+
+// IsReservedAttribute reports whether name is one of adjl's own attributes
+// (stamps), which output leaves out like the key attributes.
+func IsReservedAttribute(name string) bool { return strings.HasPrefix(name, ReservedPrefix) }
