@@ -35,8 +35,9 @@ type app struct {
 	be    *backend
 	store *ops.Store
 	// api, when set (tests), replaces the backend --endpoint names.
-	api  ops.API
-	expl *explainer
+	api      ops.API
+	expl     *explainer
+	capacity *capacityPrinter // --capacity: per request, and the total at the end
 }
 
 func (a *app) execute(ctx context.Context) error {
@@ -168,11 +169,12 @@ func (a *app) storeFor(ctx context.Context) (*ops.Store, error) {
 	}
 	opt := ops.Options{}
 	if a.set.Explain {
-		a.expl = &explainer{w: a.io.Out}
+		a.expl = &explainer{w: a.io.Out, awsFlags: a.awsCLIFlags()}
 		opt.Explain = a.expl.explain
 	}
 	if a.set.Capacity {
-		opt.Capacity = capacityPrinter{w: a.io.ErrOut}.report
+		a.capacity = &capacityPrinter{w: a.io.ErrOut}
+		opt.Capacity = a.capacity.report
 	}
 	be, err := a.openBackend(ctx)
 	if err != nil {
@@ -184,6 +186,19 @@ func (a *app) storeFor(ctx context.Context) (*ops.Store, error) {
 	}
 	a.store = ops.New(be.api, s, opt)
 	return a.store, nil
+}
+
+// awsCLIFlags are the aws CLI options that send a request where adjl sends
+// it: the endpoint when it is a URL, and the region when one is set.
+func (a *app) awsCLIFlags() []string {
+	var out []string
+	if isURL(a.set.Endpoint) {
+		out = append(out, "--endpoint-url", shellQuote(a.set.Endpoint))
+	}
+	if a.set.Region != "" {
+		out = append(out, "--region", shellQuote(a.set.Region))
+	}
+	return out
 }
 
 // close releases the backend (the embedded engine's file lock).

@@ -14,8 +14,11 @@ import (
 // request in DynamoDB's wire shape, then the same request as an AWS CLI
 // command a user can paste.
 type explainer struct {
-	w     io.Writer
-	count int
+	w io.Writer
+	// awsFlags are appended to each aws CLI line (--endpoint-url, --region),
+	// so that it sends the request where adjl would.
+	awsFlags []string
+	count    int
 }
 
 func (e *explainer) explain(r ops.Request) {
@@ -33,8 +36,14 @@ func (e *explainer) explain(r ops.Request) {
 	if e.count > 1 {
 		fmt.Fprintln(e.w)
 	}
-	fmt.Fprintf(e.w, "# %s\n%s\n", r.Operation, pretty)
-	fmt.Fprintf(e.w, "aws dynamodb %s --cli-input-json %s\n", kebab(r.Operation), shellQuote(string(compact)))
+	if r.When != "" {
+		fmt.Fprintf(e.w, "# %s (%s)\n%s\n", r.Operation, r.When, pretty)
+	} else {
+		fmt.Fprintf(e.w, "# %s\n%s\n", r.Operation, pretty)
+	}
+	line := append([]string{"aws", "dynamodb", kebab(r.Operation)}, e.awsFlags...)
+	line = append(line, "--cli-input-json", shellQuote(string(compact)))
+	fmt.Fprintln(e.w, strings.Join(line, " "))
 }
 
 // unescapeHTML undoes MarshalIndent's HTML escaping (it re-escapes what the

@@ -44,6 +44,9 @@ func newApp(ios *IOStreams, args []string) *app {
 func (a *app) run(ctx context.Context) int {
 	ios := a.io
 	err := a.execute(ctx)
+	if a.capacity != nil && !a.explaining() {
+		a.capacity.printTotal()
+	}
 	if cerr := a.close(); cerr != nil && err == nil {
 		err = cerr
 	}

@@ -52,30 +52,40 @@ func (r *recorder) take() []string {
 func TestNoScan(t *testing.T) {
 	for _, b := range backends() {
 		t.Run(b.name, func(t *testing.T) {
-			var next http.Handler
-			if b.endpoint == "" {
-				eng, err := local.Open("", local.Options{InMemory: true})
-				if err != nil {
-					t.Fatal(err)
-				}
-				t.Cleanup(func() { _ = eng.Close() })
-				next = eng
-			} else {
-				u, err := url.Parse(b.endpoint)
-				if err != nil {
-					t.Fatal(err)
-				}
-				next = httputil.NewSingleHostReverseProxy(u)
-			}
-			rec := &recorder{next: next}
-			srv := httptest.NewServer(rec)
-			t.Cleanup(srv.Close)
-			checkNoScan(t, srv.URL, rec)
+			endpoint, rec := recordingServer(t, b)
+			checkNoScan(t, endpoint, rec)
 		})
 	}
 }
 
-func checkNoScan(t *testing.T, endpoint string, rec *recorder) {
+// recordingServer starts a recorder on loopback in front of b (a fresh
+// in-memory engine for the embedded backend) and returns its URL.
+func recordingServer(t *testing.T, b backend) (string, *recorder) {
+	var next http.Handler
+	if b.endpoint == "" {
+		eng, err := local.Open("", local.Options{InMemory: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = eng.Close() })
+		next = eng
+	} else {
+		u, err := url.Parse(b.endpoint)
+		if err != nil {
+			t.Fatal(err)
+		}
+		next = httputil.NewSingleHostReverseProxy(u)
+	}
+	rec := &recorder{next: next}
+	srv := httptest.NewServer(rec)
+	t.Cleanup(srv.Close)
+	return srv.URL, rec
+}
+
+// inRecordedDir isolates the test in a scratch directory whose adjl talks
+// to endpoint, and writes both example schemas there, each with its own
+// table; it returns their paths by name.
+func inRecordedDir(t *testing.T, endpoint string) map[string]string {
 	dir := t.TempDir()
 	t.Chdir(dir)
 	t.Setenv("HOME", dir)
@@ -85,7 +95,6 @@ func checkNoScan(t *testing.T, endpoint string, rec *recorder) {
 	t.Setenv("AWS_REGION", "us-east-1")
 	t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
 	t.Setenv("ADJL_ENDPOINT", endpoint)
-
 	table, err := tableName()
 	if err != nil {
 		t.Fatal(err)
@@ -94,6 +103,11 @@ func checkNoScan(t *testing.T, endpoint string, rec *recorder) {
 	for _, name := range []string{"school", "social"} {
 		schemas[name] = writeExample(t, dir, name, table+"_"+name)
 	}
+	return schemas
+}
+
+func checkNoScan(t *testing.T, endpoint string, rec *recorder) {
+	schemas := inRecordedDir(t, endpoint)
 	// try runs adjl in process and reports whether it exited 0.
 	try := func(args ...string) bool {
 		t.Helper()

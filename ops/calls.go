@@ -13,10 +13,13 @@ import (
 
 func (s *Store) explaining() bool { return s.opt.Explain != nil }
 
-func (s *Store) explain(op string, in any) {
+func (s *Store) explain(op string, in any) { s.explainWhen(op, in, "") }
+
+// explainWhen hands over a request that is sent only in the case when says.
+func (s *Store) explainWhen(op string, in any, when string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.opt.Explain(Request{Operation: op, Input: in})
+	s.opt.Explain(Request{Operation: op, Input: in, When: when})
 }
 
 func (s *Store) rcc() types.ReturnConsumedCapacity {

@@ -177,6 +177,9 @@ func (s *Store) LinkWith(ctx context.Context, rel *schema.Relation, from, to str
 	if err != nil {
 		return "", k, err
 	}
+	if s.explaining() && len(names) > 0 {
+		defer s.explainRelink(rel, k, names, values)
+	}
 	if in == nil {
 		_, err = s.putItem(ctx, put)
 		if err != nil && conditionFailed(err) {
@@ -273,6 +276,36 @@ func (s *Store) linkInput(rel *schema.Relation, k schema.Keys, values Item, requ
 	return nil, steps, in, nil
 }
 
+// explainRelink hands Explain the UpdateItem a link sends after its write
+// when the edge already exists.
+func (s *Store) explainRelink(rel *schema.Relation, k schema.Keys, names []string, values Item) {
+	in, err := s.relinkInput(k, names, values)
+	if err != nil {
+		return
+	}
+	in.ReturnConsumedCapacity = s.rcc()
+	s.explainWhen("UpdateItem", in, "only if the edge already exists: it gets the new attribute values, counters untouched")
+}
+
+// relinkInput SETs the given attributes on an existing edge.
+func (s *Store) relinkInput(k schema.Keys, names []string, values Item) (*dynamodb.UpdateItemInput, error) {
+	var upd expression.UpdateBuilder
+	for _, n := range names {
+		upd = upd.Set(expression.NameNoDotSplit(n), expression.Value(values[n]))
+	}
+	ex, err := expression.NewBuilder().WithUpdate(upd).
+		WithCondition(expression.AttributeExists(expression.Name(schema.AttrPK))).Build()
+	if err != nil {
+		return nil, fmt.Errorf("build edge update: %w", err)
+	}
+	return &dynamodb.UpdateItemInput{
+		TableName: aws.String(s.schema.Table.Name), Key: keyOf(k.PK, k.SK),
+		UpdateExpression: ex.Update(), ConditionExpression: ex.Condition(),
+		ExpressionAttributeNames: ex.Names(), ExpressionAttributeValues: ex.Values(),
+		ReturnValues: types.ReturnValueAllOld,
+	}, nil
+}
+
 // relink handles a link whose edge already exists: new attribute values are
 // SET (counters untouched) and the old values tell a real change from a
 // repeat. ALL_OLD rather than UPDATED_OLD: servers disagree on whether
@@ -282,21 +315,11 @@ func (s *Store) relink(ctx context.Context, rel *schema.Relation, k schema.Keys,
 	if len(names) == 0 {
 		return Unchanged, k, nil
 	}
-	var upd expression.UpdateBuilder
-	for _, n := range names {
-		upd = upd.Set(expression.NameNoDotSplit(n), expression.Value(values[n]))
-	}
-	ex, err := expression.NewBuilder().WithUpdate(upd).
-		WithCondition(expression.AttributeExists(expression.Name(schema.AttrPK))).Build()
+	in, err := s.relinkInput(k, names, values)
 	if err != nil {
-		return "", k, fmt.Errorf("build edge update: %w", err)
+		return "", k, err
 	}
-	out, err := s.updateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName: aws.String(s.schema.Table.Name), Key: keyOf(k.PK, k.SK),
-		UpdateExpression: ex.Update(), ConditionExpression: ex.Condition(),
-		ExpressionAttributeNames: ex.Names(), ExpressionAttributeValues: ex.Values(),
-		ReturnValues: types.ReturnValueAllOld,
-	})
+	out, err := s.updateItem(ctx, in)
 	if err != nil {
 		if conditionFailed(err) {
 			return "", k, &ConflictError{Msg: fmt.Sprintf("edge %s %s was removed while it was being updated; retry", k.PK, k.SK), Err: err}

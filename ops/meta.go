@@ -100,23 +100,31 @@ func (s *Store) recordRelations(ctx context.Context) error {
 
 // putMeta creates the metadata item with every relation's shard count.
 func (s *Store) putMeta(ctx context.Context) error {
+	in, err := s.putMetaInput()
+	if err != nil {
+		return err
+	}
+	_, err = s.putItem(ctx, in)
+	return err
+}
+
+func (s *Store) putMetaInput() (*dynamodb.PutItemInput, error) {
 	shards := map[string]types.AttributeValue{}
 	for _, r := range s.schema.Relations {
 		shards[r.Name] = &types.AttributeValueMemberN{Value: strconv.Itoa(shardsOf(r))}
 	}
 	cond, err := condition(expression.AttributeNotExists(expression.Name(schema.AttrPK)))
 	if err != nil {
-		return err
+		return nil, err
 	}
-	_, err = s.putItem(ctx, &dynamodb.PutItemInput{
+	return &dynamodb.PutItemInput{
 		TableName: aws.String(s.schema.Table.Name),
 		Item: Item{
 			schema.AttrPK: str(MetaKey), schema.AttrSK: str(MetaKey),
 			schema.AttrType: str("adjl-meta"), metaShardsAttr: &types.AttributeValueMemberM{Value: shards},
 		},
 		ConditionExpression: cond.Condition(), ExpressionAttributeNames: cond.Names(),
-	})
-	return err
+	}, nil
 }
 
 // metaDifferences compares every relation's recorded shard count with the

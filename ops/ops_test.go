@@ -99,7 +99,8 @@ func TestExplainSendsNothing(t *testing.T) {
 	st.CreateTable(ctx, true)
 	st.DeleteTable(ctx, true)
 	eq(t, "explained", strings.Join(got, ","),
-		"TransactWriteItems,TransactWriteItems,GetItem,Query,Query,UpdateItem,GetItem,Query,DeleteItem,CreateTable,DeleteTable")
+		"TransactWriteItems,UpdateItem,TransactWriteItems,GetItem,Query,Query,UpdateItem,GetItem,Query,DeleteItem,"+
+			"DescribeTable,CreateTable,DescribeTable,PutItem,GetItem,DeleteTable,DescribeTable")
 	if len(m.calls) != 0 {
 		t.Errorf("explain sent %v", m.ops())
 	}

@@ -16,6 +16,9 @@ type Item = map[string]types.AttributeValue
 type Request struct {
 	Operation string // "Query", "TransactWriteItems", ...
 	Input     any    // *dynamodb.<Operation>Input
+	// When, if set, says when the request is sent ("only if the edge
+	// already exists"); requests without it are always sent.
+	When string
 }
 
 // Options tune a Store.

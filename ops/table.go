@@ -77,8 +77,7 @@ func (s *Store) projection() string {
 func (s *Store) CreateTable(ctx context.Context, wait bool) (bool, error) {
 	in := s.createTableInput()
 	if s.explaining() {
-		s.explain("CreateTable", in)
-		return false, nil
+		return false, s.explainCreateTable(in, wait)
 	}
 	desc, err := s.DescribeTable(ctx)
 	var nf *TableNotFoundError
@@ -112,6 +111,26 @@ func (s *Store) CreateTable(ctx context.Context, wait bool) (bool, error) {
 		}
 	}
 	return true, nil
+}
+
+// explainCreateTable hands Explain what CreateTable sends: the DescribeTable
+// that finds out whether the table exists, and the requests of either case.
+func (s *Store) explainCreateTable(in *dynamodb.CreateTableInput, wait bool) error {
+	describe := &dynamodb.DescribeTableInput{TableName: aws.String(s.schema.Table.Name)}
+	s.explain("DescribeTable", describe)
+	s.explainWhen("CreateTable", in, "only if DescribeTable finds no table")
+	if wait {
+		s.explainWhen("DescribeTable", describe, "with --wait, repeated until the table and its index are ACTIVE")
+	}
+	meta, err := s.putMetaInput()
+	if err != nil {
+		return err
+	}
+	s.explainWhen("PutItem", meta, "only if the table was created: records each relation's shard count")
+	get := &dynamodb.GetItemInput{TableName: aws.String(s.schema.Table.Name), Key: keyOf(MetaKey, MetaKey), ConsistentRead: aws.Bool(true)}
+	get.ReturnConsumedCapacity = s.rcc()
+	s.explainWhen("GetItem", get, "only if the table exists: reads the recorded shard counts to compare them with the schema")
+	return nil
 }
 
 func (s *Store) compareExisting(ctx context.Context, desc *types.TableDescription, wait bool) error {
@@ -152,6 +171,9 @@ func (s *Store) DeleteTable(ctx context.Context, wait bool) error {
 	in := &dynamodb.DeleteTableInput{TableName: aws.String(s.schema.Table.Name)}
 	if s.explaining() {
 		s.explain("DeleteTable", in)
+		if wait {
+			s.explainWhen("DescribeTable", &dynamodb.DescribeTableInput{TableName: in.TableName}, "with --wait, repeated until the table is gone")
+		}
 		return nil
 	}
 	attempts := 0
