@@ -16,6 +16,8 @@ type edgeArgs struct {
 	rel            *schema.Relation
 	fromKey, toKey string
 	attrs          map[string]any
+	// requireEntities: the link refuses when either entity item is missing.
+	requireEntities bool
 }
 
 func resolveEdge(rel *schema.Relation, from, to string, sets []string) (*edgeArgs, error) {
@@ -36,10 +38,27 @@ func resolveEdge(rel *schema.Relation, from, to string, sets []string) (*edgeArg
 	return e, nil
 }
 
+// linkFlags are the flags of link commands (verb or generic form).
+type linkFlags struct {
+	sets            []string
+	requireEntities bool
+}
+
+// add declares the flags on c, completing --set with attrs.
+func (f *linkFlags) add(c *cobra.Command, attrs []schema.Attribute) {
+	c.Flags().StringArrayVar(&f.sets, "set", nil, "edge attribute `name=value` (repeatable)")
+	c.Flags().BoolVar(&f.requireEntities, "require-entities", false,
+		"refuse the link, in the same transaction, when either entity item does not exist")
+	if attrs != nil {
+		c.RegisterFlagCompletionFunc("set", setCompletion(attrs))
+	}
+}
+
 // edgeRunE is the RunE of every edge command, verb or generic form: it
 // resolves FROM and TO against rel (or, when rel is nil, against the
-// relation the first argument names) with the --set values, then runs.
-func (a *app) edgeRunE(rel *schema.Relation, sets *[]string, run func(context.Context, *edgeArgs) error) func(*cobra.Command, []string) error {
+// relation the first argument names) with the link flags (nil for unlink
+// and check), then runs.
+func (a *app) edgeRunE(rel *schema.Relation, flags *linkFlags, run func(context.Context, *edgeArgs) error) func(*cobra.Command, []string) error {
 	return func(c *cobra.Command, args []string) error {
 		r := rel
 		if r == nil {
@@ -50,13 +69,14 @@ func (a *app) edgeRunE(rel *schema.Relation, sets *[]string, run func(context.Co
 			args = args[1:]
 		}
 		var values []string
-		if sets != nil {
-			values = *sets
+		if flags != nil {
+			values = flags.sets
 		}
 		e, err := resolveEdge(r, args[0], args[1], values)
 		if err != nil {
 			return err
 		}
+		e.requireEntities = flags != nil && flags.requireEntities
 		return run(c.Context(), e)
 	}
 }
@@ -66,7 +86,7 @@ func (a *app) linkRun(ctx context.Context, e *edgeArgs) error {
 	if err != nil {
 		return err
 	}
-	out, keys, err := st.Link(ctx, e.rel, e.fromKey, e.toKey, e.attrs)
+	out, keys, err := st.LinkWith(ctx, e.rel, e.fromKey, e.toKey, e.attrs, ops.LinkOptions{RequireEntities: e.requireEntities})
 	if err != nil || a.explaining() {
 		return err
 	}

@@ -155,6 +155,7 @@ func (e *tableAbsentError) Unwrap() error { return e.err }
 
 func hint(err error) string {
 	var (
+		missing  *ops.MissingEntityError
 		usage    *usageError
 		noSchema *noSchemaError
 		unreach  *ops.UnreachableError
@@ -164,6 +165,9 @@ func hint(err error) string {
 		format   *local.FormatError
 	)
 	switch {
+	case errors.As(err, &missing):
+		return fmt.Sprintf("create it first (adjl put %s %s), or link without --require-entities if the schema does not require entities",
+			missing.Entity, shellQuote(missing.Key))
 	case errors.As(err, &usage) && usage.hint != "":
 		return usage.hint
 	case errors.As(err, &noSchema) && noSchema.source == "arg":

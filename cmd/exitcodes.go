@@ -17,7 +17,8 @@ import (
 //	code  meaning                                         typical error
 //	----  ----------------------------------------------  -----------------------------------------
 //	 0    success; check verb: linked                     -
-//	 1    check verb: not linked; get/delete: not found   ops.ErrItemNotFound, silent status
+//	 1    check verb: not linked; get/delete: not found;  ops.ErrItemNotFound (ops.MissingEntityError), silent status
+//	      link requiring entities: one is missing
 //	 2    usage or input error (nothing was sent)         usageError, schema.KeyError, schema.InputError, ops.InputError
 //	 3    invalid schema file                             schema.IsInvalid
 //	 4    table missing or different from the schema      ops.TableNotFoundError, ops.TableMismatchError

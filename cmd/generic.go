@@ -40,7 +40,7 @@ func (a *app) completeRelations(_ *cobra.Command, args []string, _ string) ([]st
 }
 
 func (a *app) newLinkCmd() *cobra.Command {
-	var sets []string
+	flags := &linkFlags{}
 	c := &cobra.Command{
 		Use:   "link RELATION FROM TO [--set name=value ...]",
 		Short: "Link two keys through a relation (generic form of the link verb)",
@@ -52,9 +52,9 @@ the same transaction. Same as the relation's own link verb (for example enroll).
 		),
 		Args:              exactArgs("RELATION", "FROM", "TO"),
 		ValidArgsFunction: a.completeRelations,
-		RunE:              a.edgeRunE(nil, &sets, a.linkRun),
+		RunE:              a.edgeRunE(nil, flags, a.linkRun),
 	}
-	c.Flags().StringArrayVar(&sets, "set", nil, "edge attribute `name=value` (repeatable)")
+	flags.add(c, nil)
 	return c
 }
 

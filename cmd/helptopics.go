@@ -15,7 +15,7 @@ var exitCodeDocs = []struct {
 	example string
 }{
 	{ExitOK, "success; a check verb found the edge", "adjl enrolled STU#a91 CRS#math204"},
-	{ExitFalse, "a check verb found no edge; get/delete found no item", "adjl get STU#nobody"},
+	{ExitFalse, "a check verb found no edge; get/delete found no item; a link requiring entities found one missing", "adjl get STU#nobody"},
 	{ExitUsage, "usage or input error: bad argument, flag, key, --set value or cursor; nothing was sent", "adjl enroll CRS#math204 STU#a91"},
 	{ExitSchema, "invalid schema file (each problem is printed as file:line:col)", "adjl --schema broken.yaml schema validate"},
 	{ExitTable, "table missing, or different from the schema", "adjl members CRS#math204 (before adjl table create)"},

@@ -72,7 +72,7 @@ func (a *app) relationCmds(rel *schema.Relation) []*cobra.Command {
 	bareFrom, bareTo := strings.TrimPrefix(from, rel.From.Prefix), strings.TrimPrefix(to, rel.To.Prefix)
 
 	if v := rel.Verbs.Link; v != "" {
-		var sets []string
+		flags := &linkFlags{}
 		c := &cobra.Command{
 			Use:   fmt.Sprintf("%s %s %s [--set name=value ...]", v, fromWord, toWord),
 			Short: fmt.Sprintf("Link %s to %s (%s)", article(sideColumn(rel, rel.From)), article(sideColumn(rel, rel.To)), rel.Name),
@@ -80,16 +80,16 @@ func (a *app) relationCmds(rel *schema.Relation) []*cobra.Command {
 with the counters of both sides in the same transaction. Repeating it changes
 nothing ("unchanged"); with --set it updates the edge's attributes without
 counting twice. Keys are %s<id> and %s<id>; bare ids are accepted.
-Edge attributes: %s.`, fromWord, toWord, rel.Name, keys.PK, keys.SK, rel.From.Prefix, rel.To.Prefix, attrNames(rel.Attributes)),
+Edge attributes: %s.
+%s`, fromWord, toWord, rel.Name, keys.PK, keys.SK, rel.From.Prefix, rel.To.Prefix, attrNames(rel.Attributes), requireEntitiesHelp(rel)),
 			Example: withExamples(
 				fmt.Sprintf("adjl %s %s %s%s", v, from, to, exampleSet(rel.Attributes)),
 				fmt.Sprintf("adjl %s %s %s", v, bareFrom, bareTo),
 			),
 			Args: exactArgs(fromWord, toWord),
-			RunE: a.edgeRunE(rel, &sets, a.linkRun),
+			RunE: a.edgeRunE(rel, flags, a.linkRun),
 		}
-		c.Flags().StringArrayVar(&sets, "set", nil, "edge attribute `name=value` (repeatable)")
-		c.RegisterFlagCompletionFunc("set", setCompletion(rel.Attributes))
+		flags.add(c, rel.Attributes)
 		cmds = append(cmds, c)
 	}
 	if v := rel.Verbs.Unlink; v != "" {
@@ -133,6 +133,15 @@ GSI1PK = %s. Index reads are eventually consistent, so --consistent is refused.`
 				sideColumn(rel, rel.From), article(sideColumn(rel, rel.To)), rel.Name, index, reversePartitions(rel, to))))
 	}
 	return cmds
+}
+
+// requireEntitiesHelp says whether a link needs both entity items to exist.
+func requireEntitiesHelp(rel *schema.Relation) string {
+	if rel.RequireEntities {
+		return "The schema sets requireEntities: the link is refused (exit 1) unless both entity items exist."
+	}
+	return "The entity items need not exist (the link creates the items holding its counters);\n" +
+		"--require-entities (or requireEntities: true in the schema) refuses the link, exit 1, unless both exist."
 }
 
 // listCmd builds a forward or reverse list verb.

@@ -58,6 +58,8 @@ func TestParseErrors(t *testing.T) {
 			`1:1: the schema is missing the required field "table"`,
 			`1:1: the schema is missing the required field "entities"`}},
 		{"version 2", with("version: 1", "version: 2"), []string{"1:10: unsupported schema version 2; this adjl reads version 1"}},
+		{"requireEntities not a bool", with(`edge: "ENROLL#"}`, `edge: "ENROLL#", requireEntities: yes}`),
+			[]string{`7:77: relation "enrollment" requireEntities must be true or false, not "yes"`}},
 		{"version text", with("version: 1", "version: one"), []string{`1:10: version must be a whole number, not "one"`}},
 		{"duplicate top key", base + "version: 1\n", []string{`8:1: duplicate key "version" in the schema (first at line 1)`}},
 		{"merge key", with("table: {name: school}", "table: {<<: {name: x}, name: school}"), []string{"2:9: merge keys (<<) are not supported in table"}},
@@ -298,5 +300,19 @@ relations:
 	lines := strings.Split(err.Error(), "\n")
 	if len(lines) != 8 || !strings.HasPrefix(lines[0], "s.yaml:1:10: unsupported schema version 3") {
 		t.Errorf("Error() =\n%s", err)
+	}
+}
+
+func TestParseRequireEntities(t *testing.T) {
+	s, err := Parse("s.yaml", []byte(with(`edge: "ENROLL#"}`, `edge: "ENROLL#", requireEntities: true}`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.Relations[0].RequireEntities {
+		t.Error("requireEntities: true not read")
+	}
+	s, err = Parse("s.yaml", []byte(base))
+	if err != nil || s.Relations[0].RequireEntities {
+		t.Errorf("default: %v %v", s.Relations[0].RequireEntities, err)
 	}
 }
