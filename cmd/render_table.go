@@ -117,11 +117,10 @@ func renderTable(w io.Writer, head []string, rows [][]string) error {
 		}
 		t.Header(up...)
 	}
-	clean := strings.NewReplacer("\t", " ", "\n", " ", "\r", " ")
 	for _, r := range rows {
 		vals := make([]string, len(r))
 		for i, v := range r {
-			vals[i] = clean.Replace(v)
+			vals[i] = escapeControls(v)
 		}
 		if err := t.Append(vals); err != nil {
 			return fmt.Errorf("render table: %w", err)
@@ -142,20 +141,54 @@ func renderTable(w io.Writer, head []string, rows [][]string) error {
 	return nil
 }
 
-// writeTSV writes rows as tab-separated lines; tabs and newlines inside a
-// value become spaces so a row stays one line.
+// writeTSV writes rows as tab-separated lines; control characters inside
+// a value are escaped (escapeControls), so a row stays one line.
 func writeTSV(w io.Writer, rows [][]string) error {
-	clean := strings.NewReplacer("\t", " ", "\n", " ", "\r", " ")
 	for _, r := range rows {
 		vals := make([]string, len(r))
 		for i, v := range r {
-			vals[i] = clean.Replace(v)
+			vals[i] = escapeControls(v)
 		}
 		if _, err := fmt.Fprintln(w, strings.Join(vals, "\t")); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// escapeControls writes the characters a terminal would act on rather than
+// show (C0 and C1 controls, line and paragraph separators, bidirectional
+// formatting) as Go-style escapes (\t, \n, \x1b, \u202e), as gh and
+// kubectl do: a stored value cannot move the cursor, recolour the terminal
+// or reorder what follows it. A backslash stays as it is: only these
+// characters change. JSON, NDJSON, YAML and CSV output stay exact.
+func escapeControls(s string) string {
+	if !strings.ContainsFunc(s, needsEscape) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case needsEscape(r):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func needsEscape(r rune) bool {
+	return r < 0x20 || r >= 0x7f && r <= 0x9f || r == 0x2028 || r == 0x2029 ||
+		r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069
 }
 
 // table prints a titled table: used by describe and schema show.

@@ -127,7 +127,7 @@ func TestPipedTableHasNoHeader(t *testing.T) {
 	if lines[0] != "STU#a91\tA\t2026-09-01" {
 		t.Errorf("row 0 = %q", lines[0])
 	}
-	if lines[2] != "STU#c x\tB+\t2026-09-01" {
+	if lines[2] != `STU#c\tx`+"\tB+\t2026-09-01" {
 		t.Errorf("a tab inside a value must not split the row: %q", lines[2])
 	}
 	tty := renderList(t, "table", true, false, "")
@@ -203,5 +203,42 @@ func TestTerminalTableChunks(t *testing.T) {
 	p.endList("")
 	if buf.String() != "(no items)\n" {
 		t.Errorf("empty = %q", buf.String())
+	}
+}
+
+func TestTableOutputEscapesControlCharacters(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"plain Zoë 名前", "plain Zoë 名前"},
+		{"a\tb\nc\rd", `a\tb\nc\rd`},
+		{"\x1b[31mred\x1b[0m", `\x1b[31mred\x1b[0m`},
+		{"bell\a and del\x7f", `bell\x07 and del\x7f`},
+		{"c1 \u0085 \u009b", `c1 \u0085 \u009b`},
+		{"rtl \u202eevil\u202c", `rtl \u202eevil\u202c`},
+		{"iso \u2066x\u2069 ls \u2028 ps \u2029", `iso \u2066x\u2069 ls \u2028 ps \u2029`},
+		{`back\slash`, `back\slash`},
+	} {
+		if got := escapeControls(tc.in); got != tc.want {
+			t.Errorf("escapeControls(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	// Piped (TSV) and terminal tables both escape; JSON keeps the value exact.
+	rec := orderedObject{{"key", "STU#a91"}, {"name", "x\x1b[2Jy"}}
+	for _, tty := range []bool{false, true} {
+		var buf bytes.Buffer
+		p := &tablePrinter{w: &buf, tty: tty}
+		if err := p.object(rec); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(buf.String(), "\x1b") || !strings.Contains(buf.String(), `x\x1b[2Jy`) {
+			t.Errorf("tty=%v: %q", tty, buf.String())
+		}
+	}
+	var buf bytes.Buffer
+	if err := (&jsonPrinter{w: &buf}).object(rec); err != nil {
+		t.Fatal(err)
+	}
+	var back map[string]string
+	if err := json.Unmarshal(buf.Bytes(), &back); err != nil || back["name"] != "x\x1b[2Jy" {
+		t.Errorf("json: %q %v", buf.String(), err)
 	}
 }

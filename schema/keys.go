@@ -3,8 +3,11 @@ package schema
 import (
 	"fmt"
 	"hash/fnv"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -14,9 +17,14 @@ type KeyError struct {
 	Input string
 	// Reason says what is wrong; Want names the expected form, e.g. "STU#<id> or <id>".
 	Reason, Want string
+	// Suggest is the key the user probably meant, when there is one.
+	Suggest string
 }
 
 func (e *KeyError) Error() string {
+	if e.Suggest != "" {
+		return fmt.Sprintf("key %q: %s; did you mean %s?", shortKey(e.Input), e.Reason, e.Suggest)
+	}
 	return fmt.Sprintf("key %q: %s (expected %s)", shortKey(e.Input), e.Reason, e.Want)
 }
 
@@ -38,41 +46,122 @@ func shortKey(s string) string {
 // Only the side's prefix is accepted, so `enroll CRS#x STU#y` fails before a
 // request is sent. The key is also the edge's GSI1SK, hence the sort-key limit.
 func (r *Relation) FromKey(input string) (string, error) {
-	return normalizeKey(input, r.From.Prefix, MaxSortKeyBytes)
+	return r.prefixes.normalize(input, r.From.Prefix, MaxSortKeyBytes)
 }
 
 // ToKey returns the full to-side key; the edge SK is Edge+key, so the edge
 // prefix counts against the sort-key limit.
 func (r *Relation) ToKey(input string) (string, error) {
-	return normalizeKey(input, r.To.Prefix, MaxSortKeyBytes-len(r.Edge))
+	return r.prefixes.normalize(input, r.To.Prefix, MaxSortKeyBytes-len(r.Edge))
 }
 
 // Key returns the full key of an entity from a bare id or a prefixed key.
 func (e *Entity) Key(input string) (string, error) {
-	return normalizeKey(input, e.Prefix, MaxSortKeyBytes)
+	return e.prefixes.normalize(input, e.Prefix, MaxSortKeyBytes)
 }
 
-func normalizeKey(input, prefix string, maxBytes int) (string, error) {
+// prefixOwners maps every key prefix of a schema (entity and role
+// prefixes) to the entity it belongs to, so that a key typed with another
+// side's prefix, or with a prefix in the wrong case, is named for what it
+// is. Schemas built by hand (tests) have none; their keys are still checked
+// against the side's own prefix.
+type prefixOwners map[string]string
+
+// normalize returns the full key for input on the side whose prefix is
+// prefix: a bare id gets the prefix. A key whose prefix is another one of
+// the schema's, or the side's own in another case, or looks like a prefix
+// (an upper-case word before the delimiter) is refused; so are ids that
+// would store something other than what the user sees (see idProblem).
+func (o prefixOwners) normalize(input, prefix string, maxBytes int) (string, error) {
 	want := prefix + "<id> or <id>"
 	key := input
 	if !strings.HasPrefix(input, prefix) {
-		if i := strings.Index(input, Delimiter); i > 0 && isPrefixWord(input[:i]) {
-			return "", &KeyError{Input: input, Reason: fmt.Sprintf("prefix %q does not belong here", input[:i+1]), Want: want}
+		if i := strings.Index(input, Delimiter); i > 0 {
+			if err := o.foreignPrefix(input, input[:i+1], prefix, want); err != nil {
+				return "", err
+			}
 		}
 		key = prefix + input
 	}
 	id := key[len(prefix):]
-	switch {
-	case id == "":
-		return "", &KeyError{Input: input, Reason: "empty id", Want: want}
-	case !utf8.ValidString(id):
-		return "", &KeyError{Input: input, Reason: "id is not valid UTF-8", Want: want}
-	case strings.ContainsFunc(id, func(r rune) bool { return r < 0x20 || r == 0x7f }):
-		return "", &KeyError{Input: input, Reason: "id contains a control character", Want: want}
-	case len(key) > maxBytes:
+	if reason := idProblem(id, utf8.RuneCountInString(input)-utf8.RuneCountInString(id)); reason != "" {
+		return "", &KeyError{Input: input, Reason: reason, Want: want}
+	}
+	if len(key) > maxBytes {
 		return "", &KeyError{Input: input, Reason: fmt.Sprintf("key is %d bytes, over the %d-byte limit", len(key), maxBytes), Want: want}
 	}
 	return key, nil
+}
+
+// foreignPrefix refuses a key starting with p that is not the side's own
+// prefix but one of the schema's, the side's own in another case, or an
+// upper-case word that looks like a prefix. Other ids containing the
+// delimiter ("a#1") are bare ids.
+func (o prefixOwners) foreignPrefix(input, p, own, want string) error {
+	switch {
+	case strings.EqualFold(p, own):
+		return &KeyError{Input: input, Reason: fmt.Sprintf("prefix %q is %q in another case", p, own), Want: want,
+			Suggest: own + input[len(p):]}
+	case o[p] != "":
+		return &KeyError{Input: input, Reason: fmt.Sprintf("prefix %q does not belong here: it is the %s prefix", p, o[p]), Want: want}
+	}
+	for q, owner := range o {
+		if strings.EqualFold(p, q) {
+			return &KeyError{Input: input, Reason: fmt.Sprintf("prefix %q looks like %q (%s), which does not belong here either", p, q, owner), Want: want}
+		}
+	}
+	if isPrefixWord(p[:len(p)-len(Delimiter)]) {
+		reason := fmt.Sprintf("prefix %q does not belong here", p)
+		if o != nil {
+			reason = fmt.Sprintf("prefix %q does not belong here: the schema's prefixes are %s", p, strings.Join(slices.Sorted(maps.Keys(o)), " "))
+		}
+		return &KeyError{Input: input, Reason: reason, Want: want}
+	}
+	return nil
+}
+
+// idProblem says why id cannot be stored as typed, or returns "": empty,
+// not UTF-8, surrounded by whitespace, or holding characters a terminal
+// does not show as themselves (C0 and C1 controls, line and paragraph
+// separators, bidirectional overrides and isolates), which would make two
+// keys that look alike differ. offset is the length of the prefix adjl
+// added, so positions count in the key as typed (1-based characters).
+func idProblem(id string, offset int) string {
+	switch {
+	case id == "":
+		return "empty id"
+	case !utf8.ValidString(id):
+		return "id is not valid UTF-8"
+	}
+	pos := func(byteIndex int) int { return utf8.RuneCountInString(id[:byteIndex]) + 1 + offset }
+	if r, _ := utf8.DecodeRuneInString(id); unicode.IsSpace(r) {
+		return fmt.Sprintf("id starts with whitespace (%U at position %d); remove it", r, pos(0))
+	}
+	if r, size := utf8.DecodeLastRuneInString(id); unicode.IsSpace(r) {
+		return fmt.Sprintf("id ends with whitespace (%U at position %d); remove it", r, pos(len(id)-size))
+	}
+	for i, r := range id {
+		if what := invisible(r); what != "" {
+			return fmt.Sprintf("id contains %U (%s) at position %d", r, what, pos(i))
+		}
+	}
+	return ""
+}
+
+// invisible names a character that a terminal does not show as itself,
+// or returns "".
+func invisible(r rune) string {
+	switch {
+	case r < 0x20 || r == 0x7f:
+		return "a control character"
+	case r >= 0x80 && r <= 0x9f:
+		return "a C1 control character"
+	case r == 0x2028 || r == 0x2029:
+		return "a line or paragraph separator"
+	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+		return "a bidirectional formatting character"
+	}
+	return ""
 }
 
 // isPrefixWord reports whether s looks like a type prefix (STU, CRS, ACTOR):

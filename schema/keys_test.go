@@ -111,7 +111,19 @@ func TestKeyRefusals(t *testing.T) {
 		{"invalid utf8", r.FromKey, "a\xff", "not valid UTF-8"},
 		{"oversized from", r.FromKey, long, "over the 1024-byte limit"},
 		{"oversized to counts the edge prefix", r.ToKey, long[:MaxSortKeyBytes-len("CRS#")-len("ENROLL#")+1], "over the 1017-byte limit"},
-		{"entity key", s.Entity("course").Key, "STU#a91", `prefix "STU#" does not belong here`},
+		{"entity key", s.Entity("course").Key, "STU#a91", `prefix "STU#" does not belong here: it is the student prefix`},
+		{"unknown prefix names the schema's", r.FromKey, "XYZ#a91", `prefix "XYZ#" does not belong here: the schema's prefixes are CRS# STU#`},
+		{"own prefix in another case", r.FromKey, "stu#a91", `prefix "stu#" is "STU#" in another case`},
+		{"mixed case", r.ToKey, "Crs#math204", `prefix "Crs#" is "CRS#" in another case`},
+		{"other side's prefix in another case", r.FromKey, "crs#math204", `prefix "crs#" looks like "CRS#" (course), which does not belong here either`},
+		{"leading space", r.FromKey, " a91", "id starts with whitespace (U+0020 at position 1); remove it"},
+		{"trailing tab", r.FromKey, "STU#a91\t", "id ends with whitespace (U+0009 at position 8); remove it"},
+		{"no-break space at the end", r.FromKey, "a91\u00a0", "id ends with whitespace (U+00A0 at position 4)"},
+		{"bidi override", r.FromKey, "STU#ab\u202ecd", "id contains U+202E (a bidirectional formatting character) at position 7"},
+		{"bidi isolate", r.ToKey, "m\u2066ath", "id contains U+2066 (a bidirectional formatting character) at position 2"},
+		{"line separator", r.FromKey, "a\u2028b", "id contains U+2028 (a line or paragraph separator) at position 2"},
+		{"C1 control", r.FromKey, "a\u0085b", "id contains U+0085 (a C1 control character) at position 2"},
+		{"escape", r.FromKey, "a\x1b[31mb", "id contains U+001B (a control character) at position 2"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -131,5 +143,23 @@ func TestKeyRefusals(t *testing.T) {
 	}
 	if k, err := r.FromKey("a#1"); err != nil || k != "STU#a#1" {
 		t.Errorf("FromKey(a#1) = %q, %v", k, err)
+	}
+	// Inner spaces and printable non-ASCII are ids like any other.
+	for _, id := range []string{"a b", "Zoë", "名前", "x#y#z"} {
+		if k, err := r.FromKey(id); err != nil || k != "STU#"+id {
+			t.Errorf("FromKey(%q) = %q, %v", id, k, err)
+		}
+	}
+}
+
+func TestKeyCaseSuggestion(t *testing.T) {
+	s := loadExample(t, "school.yaml")
+	_, err := s.Relation("enrollment").FromKey("stu#a91")
+	if err == nil || err.Error() != `key "stu#a91": prefix "stu#" is "STU#" in another case; did you mean STU#a91?` {
+		t.Errorf("FromKey(stu#a91): %v", err)
+	}
+	_, _, err = s.ResolveKey("crs#math204")
+	if err == nil || err.Error() != `key "crs#math204": prefix "crs#" is "CRS#" in another case; did you mean CRS#math204?` {
+		t.Errorf("ResolveKey(crs#math204): %v", err)
 	}
 }

@@ -53,6 +53,7 @@ func Parse(file string, data []byte) (*Schema, error) {
 	if err := c.result(); err != nil {
 		return nil, err
 	}
+	b.s.indexPrefixes()
 	return b.s, nil
 }
 

@@ -50,6 +50,7 @@ func TestLoadSchoolExample(t *testing.T) {
 		Attributes: []Attribute{{"grade", KindString}, {"enrolledOn", KindDate}},
 		Counters:   Counters{From: "courseCount", To: "studentCount", FromShards: 1, ToShards: 1},
 		Shards:     1,
+		prefixes:   prefixOwners{"STU#": "student", "CRS#": "course"},
 	}
 	if !reflect.DeepEqual(r, want) {
 		t.Errorf("relation = %+v\nwant       %+v", r, want)

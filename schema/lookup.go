@@ -101,20 +101,48 @@ func (s *Schema) ResolveKey(key string) (ent *Entity, prefix string, err error) 
 			continue
 		}
 		e := s.entityOfPrefix(p)
-		if _, err := normalizeKey(key, p, MaxSortKeyBytes); err != nil {
+		if _, err := s.owners().normalize(key, p, MaxSortKeyBytes); err != nil {
 			return nil, "", err
 		}
 		return e, p, nil
 	}
-	var reason string
+	var reason, suggest string
 	if key == "" {
 		reason = "empty key"
 	} else if i := strings.Index(key, Delimiter); i < 0 {
 		reason = "no prefix; a bare id could belong to any entity"
 	} else {
 		reason = fmt.Sprintf("unknown prefix %q", key[:i+1])
+		for _, p := range s.keyPrefixes() {
+			if strings.EqualFold(p, key[:i+1]) {
+				reason, suggest = fmt.Sprintf("prefix %q is %q in another case", key[:i+1], p), p+key[i+1:]
+			}
+		}
 	}
-	return nil, "", &KeyError{Input: key, Reason: reason, Want: want}
+	return nil, "", &KeyError{Input: key, Reason: reason, Want: want, Suggest: suggest}
+}
+
+// indexPrefixes gives every entity and relation the schema's prefixes, so
+// their key checks can name a prefix that belongs elsewhere.
+func (s *Schema) indexPrefixes() {
+	o := s.owners()
+	for _, e := range s.Entities {
+		e.prefixes = o
+	}
+	for _, r := range s.Relations {
+		r.prefixes = o
+	}
+}
+
+// owners maps each key prefix to the name of the entity it belongs to.
+func (s *Schema) owners() prefixOwners {
+	o := prefixOwners{}
+	for _, p := range s.keyPrefixes() {
+		if e := s.entityOfPrefix(p); e != nil {
+			o[p] = e.Name
+		}
+	}
+	return o
 }
 
 // keyPrefixes lists every prefix an item key can start with: entity

@@ -78,6 +78,8 @@ type Entity struct {
 	Name       string
 	Prefix     string // e.g. "STU#"; always ends with Delimiter
 	Attributes []Attribute
+
+	prefixes prefixOwners // every prefix of the schema, for key messages
 }
 
 // Delimiter ends every prefix.
@@ -125,6 +127,8 @@ type Relation struct {
 	// RequireEntities makes every link refuse, in its own transaction, when
 	// either side's entity item does not exist.
 	RequireEntities bool
+
+	prefixes prefixOwners // every prefix of the schema, for key messages
 }
 
 // Keys are the four key attributes of an item.
