@@ -145,11 +145,11 @@ func (a *app) checkCommandName(words []string) error {
 
 // settings resolves the global settings after cobra parsed the flags.
 func (a *app) resolveSettings() error {
-	v, err := newViper(a.root.PersistentFlags(), a.getenv)
+	v, cfg, err := newViper(a.root.PersistentFlags(), a.getenv)
 	if err != nil {
 		return err
 	}
-	s, err := resolve(v, a.root.PersistentFlags(), a.getenv)
+	s, err := resolve(v, cfg, a.root.PersistentFlags(), a.getenv)
 	if err != nil {
 		return err
 	}
@@ -218,15 +218,16 @@ func (a *app) explaining() bool { return a.set != nil && a.set.Explain }
 
 // printer returns the printer chosen by -o.
 func (a *app) printer() printer {
-	return newPrinter(a.set.Output, a.io, a.pageSize())
+	return newPrinter(a.set.Output, a.io, ops.DefaultLimit)
 }
 
-// pageSize is the --limit or ops' default page size.
-func (a *app) pageSize() int {
-	if a.set.Limit > 0 {
-		return a.set.Limit
+// listPrinter is the printer of a list whose pages hold limit rows (0: the
+// default page size): a terminal table is printed a page at a time.
+func (a *app) listPrinter(limit int) printer {
+	if limit <= 0 {
+		limit = ops.DefaultLimit
 	}
-	return 25
+	return newPrinter(a.set.Output, a.io, limit)
 }
 
 // unknownFlag reports whether args hold a flag that is not global.

@@ -44,7 +44,7 @@ func (a *app) openBackend(ctx context.Context) (*backend, error) {
 	}
 	ep := a.set.Endpoint
 	if ep != "local" && ep != "aws" && !isURL(ep) {
-		return nil, &usageError{err: fmt.Errorf("invalid --endpoint %q: want local, aws, or a URL such as http://127.0.0.1:8000", ep)}
+		return nil, &usageError{err: fmt.Errorf("invalid endpoint %q (%s): want local, aws, or a URL such as http://127.0.0.1:8000", ep, a.set.origin["endpoint"])}
 	}
 	if a.api != nil {
 		return &backend{api: a.api, describe: "injected"}, nil

@@ -5,14 +5,14 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"math"
 	"os"
 	"path/filepath"
-	"strconv"
+	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
+	"go.yaml.in/yaml/v3"
 )
 
 // Defaults of the global settings.
@@ -38,10 +38,6 @@ func addGlobalFlags(fs *pflag.FlagSet) {
 	fs.String("region", "", "AWS region (--endpoint aws or URL)")
 	fs.String("profile", "", "AWS shared config profile (--endpoint aws)")
 	fs.StringP("output", "o", defaultOutput, "output format: "+strings.Join(outputFormats, "|"))
-	fs.Int("limit", 0, "page size of list commands (default 25)")
-	fs.String("cursor", "", "continue a list from the cursor a previous page printed")
-	fs.Bool("all", false, "list every page")
-	fs.Bool("consistent", false, "strongly consistent reads (base table only)")
 	fs.Bool("explain", false, "print the DynamoDB requests (and the equivalent aws CLI) without sending them")
 	fs.Bool("capacity", false, "print consumed capacity per operation on stderr")
 	fs.Bool("verbose", false, "say which backend is used")
@@ -57,68 +53,111 @@ type settings struct {
 	Region       string
 	Profile      string
 	Output       string
-	Limit        int
-	Cursor       string
-	All          bool
-	Consistent   bool
 	Explain      bool
 	Capacity     bool
 	Verbose      bool
 	ConfigFile   string // "" when none was read
+	// origin says where each setting's value came from, by setting name:
+	// "flag --output", "environment ADJL_OUTPUT", "config file F line N"
+	// or "default"; messages about a bad value name it.
+	origin map[string]string
+}
+
+// configSettings are the settings a config file may hold: where and how to
+// reach the table, not what a single command does.
+var configSettings = []string{"endpoint", "schema", "data", "region", "profile", "output"}
+
+// configEntry is one setting read from a config file, with its line.
+type configEntry struct {
+	value string
+	line  int
+}
+
+// readConfigFile reads a config file: a YAML mapping of configSettings to
+// single values. Anything else is reported as file:line: message.
+func readConfigFile(path string) (map[string]configEntry, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	bad := func(line int, format string, args ...any) error {
+		return &usageError{err: fmt.Errorf("%s:%d: %s", path, line, fmt.Sprintf(format, args...)),
+			hint: "a config file holds only " + strings.Join(configSettings, ", ") + ", e.g. endpoint: http://127.0.0.1:8000"}
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, &usageError{err: fmt.Errorf("%s: invalid YAML: %s", path, strings.TrimPrefix(err.Error(), "yaml: ")),
+			hint: "fix or remove the file; it holds settings such as endpoint: local"}
+	}
+	out := map[string]configEntry{}
+	if len(doc.Content) == 0 {
+		return out, nil // empty file: no settings
+	}
+	root := doc.Content[0]
+	if root.Kind != yaml.MappingNode {
+		return nil, bad(root.Line, "want settings as name: value lines")
+	}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], root.Content[i+1]
+		switch {
+		case !slices.Contains(configSettings, k.Value):
+			return nil, bad(k.Line, "unknown setting %q", k.Value)
+		case out[k.Value].line != 0:
+			return nil, bad(k.Line, "%s is set twice (first at line %d)", k.Value, out[k.Value].line)
+		case v.Kind != yaml.ScalarNode || v.Tag == "!!null":
+			return nil, bad(v.Line, "%s needs a single value", k.Value)
+		}
+		out[k.Value] = configEntry{value: v.Value, line: k.Line}
+	}
+	return out, nil
 }
 
 // newViper binds fs to a viper instance with the precedence
-// flag > ADJL_* environment > config file > default.
-func newViper(flags *pflag.FlagSet, getenv func(string) (string, bool)) (*viper.Viper, error) {
+// flag > ADJL_* environment > config file > default, and returns the config
+// file it read (nil for none).
+func newViper(flags *pflag.FlagSet, getenv func(string) (string, bool)) (*viper.Viper, *configFileRead, error) {
 	v := viper.New()
 	v.SetEnvPrefix(envPrefix)
 	v.SetEnvKeyReplacer(strings.NewReplacer("-", "_"))
 	v.AutomaticEnv()
 	if err := v.BindPFlags(flags); err != nil {
-		return nil, fmt.Errorf("bind flags: %w", err)
+		return nil, nil, fmt.Errorf("bind flags: %w", err)
 	}
 	file, explicit, err := configFile(flags, getenv)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if file != "" {
-		v.SetConfigFile(file)
-		v.SetConfigType("yaml")
-		if err := v.ReadInConfig(); err != nil {
-			if !explicit && errors.Is(err, fs.ErrNotExist) {
-				return v, nil
-			}
-			return nil, &usageError{err: fmt.Errorf("read config file %s: %w", file, err),
-				hint: "fix or remove the file; it holds settings such as endpoint: local (see adjl --help)"}
-		}
-		if err := checkConfigKeys(v, flags, file); err != nil {
-			return nil, err
-		}
+	if file == "" {
+		return v, nil, nil
 	}
-	return v, nil
+	entries, err := readConfigFile(file)
+	switch {
+	case err != nil && !explicit && errors.Is(err, fs.ErrNotExist):
+		return v, nil, nil
+	case err != nil && errors.Is(err, fs.ErrNotExist):
+		return nil, nil, &usageError{err: fmt.Errorf("config file %s not found", file),
+			hint: "check --config (or ADJL_CONFIG)"}
+	case err != nil:
+		var u *usageError
+		if errors.As(err, &u) {
+			return nil, nil, err
+		}
+		return nil, nil, &usageError{err: fmt.Errorf("read config file %s: %w", file, err)}
+	}
+	values := map[string]any{}
+	for name, e := range entries {
+		values[name] = e.value
+	}
+	if err := v.MergeConfigMap(values); err != nil {
+		return nil, nil, fmt.Errorf("config file %s: %w", file, err)
+	}
+	return v, &configFileRead{path: file, entries: entries}, nil
 }
 
-// checkConfigKeys refuses a setting the config file names that adjl does not
-// have, as the schema refuses unknown fields: a misspelt "endpont: aws" must
-// not silently fall back to the embedded engine.
-func checkConfigKeys(v *viper.Viper, flags *pflag.FlagSet, file string) error {
-	var known []string
-	flags.VisitAll(func(f *pflag.Flag) {
-		if f.Name != "config" && f.Name != "help" {
-			known = append(known, f.Name)
-		}
-	})
-	for _, k := range v.AllKeys() {
-		if !v.InConfig(k) {
-			continue
-		}
-		name, _, _ := strings.Cut(k, ".")
-		if f := flags.Lookup(name); f == nil || name == "config" || name == "help" {
-			return &usageError{err: fmt.Errorf("config file %s: unknown setting %q", file, name),
-				hint: "known settings: " + strings.Join(known, ", ")}
-		}
-	}
-	return nil
+// configFileRead is the config file a run read.
+type configFileRead struct {
+	path    string
+	entries map[string]configEntry
 }
 
 // configFile finds the config file: --config, ADJL_CONFIG, ./.adjl/config.yaml,
@@ -145,35 +184,29 @@ func configFile(fs *pflag.FlagSet, getenv func(string) (string, bool)) (file str
 	return "", false, nil
 }
 
-// resolve reads the settings out of v.
-func resolve(v *viper.Viper, fs *pflag.FlagSet, getenv func(string) (string, bool)) (*settings, error) {
+// resolve reads the settings out of v; cfg is the config file newViper read.
+func resolve(v *viper.Viper, cfg *configFileRead, fs *pflag.FlagSet, getenv func(string) (string, bool)) (*settings, error) {
 	s := &settings{
-		Schema:     v.GetString("schema"),
-		Endpoint:   v.GetString("endpoint"),
-		Data:       v.GetString("data"),
-		Region:     v.GetString("region"),
-		Profile:    v.GetString("profile"),
-		Output:     strings.ToLower(v.GetString("output")),
-		Cursor:     v.GetString("cursor"),
-		All:        v.GetBool("all"),
-		Consistent: v.GetBool("consistent"),
-		Explain:    v.GetBool("explain"),
-		Capacity:   v.GetBool("capacity"),
-		Verbose:    v.GetBool("verbose"),
-		ConfigFile: v.ConfigFileUsed(),
+		Schema:   v.GetString("schema"),
+		Endpoint: v.GetString("endpoint"),
+		Data:     v.GetString("data"),
+		Region:   v.GetString("region"),
+		Profile:  v.GetString("profile"),
+		Output:   strings.ToLower(v.GetString("output")),
+		Explain:  v.GetBool("explain"),
+		Capacity: v.GetBool("capacity"),
+		Verbose:  v.GetBool("verbose"),
+		origin:   map[string]string{},
 	}
-	s.SchemaSource = source(v, fs, getenv, "schema")
-	limit := strings.TrimSpace(v.GetString("limit"))
-	n, err := strconv.Atoi(limit)
-	if err != nil {
-		return nil, &usageError{err: fmt.Errorf("invalid --limit %q: want a whole number", limit)}
+	if cfg != nil {
+		s.ConfigFile = cfg.path
 	}
-	s.Limit = n
-	if s.Limit < 0 || s.Limit > math.MaxInt32 {
-		return nil, &usageError{err: fmt.Errorf("invalid --limit %d: want 1 to %d (0 for the default page size)", s.Limit, math.MaxInt32)}
-	}
-	if !contains(outputFormats, s.Output) {
-		return nil, &usageError{err: fmt.Errorf("invalid output format %q: want one of %s", s.Output, strings.Join(outputFormats, ", "))}
+	fs.VisitAll(func(f *pflag.Flag) {
+		s.origin[f.Name] = origin(cfg, fs, getenv, f.Name)
+	})
+	s.SchemaSource = source(cfg, fs, getenv, "schema")
+	if !slices.Contains(outputFormats, s.Output) {
+		return nil, &usageError{err: fmt.Errorf("invalid output format %q (%s): want one of %s", s.Output, s.origin["output"], strings.Join(outputFormats, ", "))}
 	}
 	if s.Endpoint == "" {
 		s.Endpoint = defaultEndpoint
@@ -181,19 +214,41 @@ func resolve(v *viper.Viper, fs *pflag.FlagSet, getenv func(string) (string, boo
 	return s, nil
 }
 
-// source says where a setting came from, for messages such as "no schema
-// loaded (looked for ./adjl.yaml)".
-func source(v *viper.Viper, fs *pflag.FlagSet, getenv func(string) (string, bool), key string) string {
+// source says which layer a setting came from ("flag", "env", "config" or
+// "default"), for messages such as "no schema loaded (looked for
+// ./adjl.yaml)".
+func source(cfg *configFileRead, fs *pflag.FlagSet, getenv func(string) (string, bool), key string) string {
 	if f := fs.Lookup(key); f != nil && f.Changed {
 		return "flag"
 	}
-	if _, ok := getenv(envPrefix + "_" + strings.ToUpper(strings.ReplaceAll(key, "-", "_"))); ok {
+	if _, ok := getenv(envName(key)); ok {
 		return "env"
 	}
-	if v.InConfig(key) {
-		return "config"
+	if cfg != nil {
+		if _, ok := cfg.entries[key]; ok {
+			return "config"
+		}
 	}
 	return "default"
+}
+
+// origin says precisely where a setting came from: the flag, the
+// environment variable, the config file and line, or the default.
+func origin(cfg *configFileRead, fs *pflag.FlagSet, getenv func(string) (string, bool), key string) string {
+	switch source(cfg, fs, getenv, key) {
+	case "flag":
+		return "flag --" + key
+	case "env":
+		return "environment " + envName(key)
+	case "config":
+		return fmt.Sprintf("config file %s line %d", cfg.path, cfg.entries[key].line)
+	}
+	return "default"
+}
+
+// envName is the environment variable of a setting: ADJL_OUTPUT.
+func envName(key string) string {
+	return envPrefix + "_" + strings.ToUpper(strings.ReplaceAll(key, "-", "_"))
 }
 
 // prescan parses the global flags out of args, ignoring everything else, and
@@ -211,23 +266,14 @@ func prescan(args []string, getenv func(string) (string, bool)) (*settings, []st
 		fs = pflag.NewFlagSet("adjl", pflag.ContinueOnError)
 		addGlobalFlags(fs)
 	}
-	v, err := newViper(fs, getenv)
+	v, cfg, err := newViper(fs, getenv)
 	if err != nil {
 		return nil, fs.Args(), err
 	}
-	s, err := resolve(v, fs, getenv)
+	s, err := resolve(v, cfg, fs, getenv)
 	if err != nil {
 		// Reported properly once cobra has parsed; keep the schema path.
-		s = &settings{Schema: v.GetString("schema"), SchemaSource: source(v, fs, getenv, "schema")}
+		s = &settings{Schema: v.GetString("schema"), SchemaSource: source(cfg, fs, getenv, "schema")}
 	}
 	return s, fs.Args(), nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -56,24 +57,66 @@ func TestSettingsPrecedence(t *testing.T) {
 	}
 }
 
-// TestSettingsFromEachSource covers the other settings and their types.
+// TestSettingsFromEachSource covers the other settings, and records where
+// each came from.
 func TestSettingsFromEachSource(t *testing.T) {
 	isolate(t)
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, ".adjl", "config.yaml"),
-		"output: yaml\nlimit: 7\nregion: eu-west-1\ndata: cfg.db\nconsistent: true\n")
+		"output: yaml\nregion: eu-west-1\ndata: cfg.db\n")
 	t.Setenv("ADJL_OUTPUT", "json")
-	t.Setenv("ADJL_LIMIT", "9")
-	r := adjl(t, runOpts{dir: dir}, "--limit", "11", "version")
+	r := adjl(t, runOpts{dir: dir}, "--verbose", "version")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.err)
 	}
 	s := r.app.set
-	if s.Output != "json" || s.Limit != 11 || s.Region != "eu-west-1" || s.Data != "cfg.db" || !s.Consistent {
+	if s.Output != "json" || s.Region != "eu-west-1" || s.Data != "cfg.db" || !s.Verbose {
 		t.Errorf("settings = %+v", s)
 	}
 	if s.ConfigFile == "" {
 		t.Error("config file not reported as used")
+	}
+	for name, want := range map[string]string{
+		"output":   "environment ADJL_OUTPUT",
+		"region":   "config file " + filepath.Join(".adjl", "config.yaml") + " line 2",
+		"verbose":  "flag --verbose",
+		"endpoint": "default",
+	} {
+		if got := s.origin[name]; got != want {
+			t.Errorf("origin of %s = %q, want %q", name, got, want)
+		}
+	}
+}
+
+// TestConfigFileHoldsOnlySettings: a config file says where the table is
+// and how to print, not what one command does; anything else is refused
+// with its line, and a bad value names the file it came from.
+func TestConfigFileHoldsOnlySettings(t *testing.T) {
+	for _, tc := range []struct{ content, want string }{
+		{"endpoint: local\nlimit: 7\n", `:2: unknown setting "limit"`},
+		{"endpont: aws\n", `:1: unknown setting "endpont"`},
+		{"explain: true\n", `:1: unknown setting "explain"`},
+		{"output: json\noutput: csv\n", `:2: output is set twice (first at line 1)`},
+		{"region: [a, b]\n", `:1: region needs a single value`},
+		{"- endpoint\n", `:1: want settings as name: value lines`},
+		{"endpoint: [\n", `invalid YAML`},
+		{"output: xml\n", `invalid output format "xml" (config file .adjl/config.yaml line 1)`},
+		{"endpoint: nowhere\n", `invalid endpoint "nowhere" (config file .adjl/config.yaml line 1)`},
+	} {
+		isolate(t)
+		dir := t.TempDir()
+		writeFile(t, filepath.Join(dir, ".adjl", "config.yaml"), tc.content)
+		r := adjl(t, runOpts{dir: dir}, "--schema", example(t, "school.yaml"), "get", "STU#a91")
+		if r.code != ExitUsage || !strings.Contains(r.err, tc.want) {
+			t.Errorf("config %q: exit %d, stderr %q; want 2 and %q", tc.content, r.code, r.err, tc.want)
+		}
+	}
+	// An empty file is no settings, not an error.
+	isolate(t)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, ".adjl", "config.yaml"), "# nothing yet\n")
+	if r := adjl(t, runOpts{dir: dir}, "version"); r.code != 0 {
+		t.Errorf("empty config: exit %d: %s", r.code, r.err)
 	}
 }
 
@@ -125,9 +168,9 @@ func TestBadConfigFile(t *testing.T) {
 	if r.code != ExitUsage {
 		t.Errorf("missing --config file: exit %d, want 2: %s", r.code, r.err)
 	}
-	t.Setenv("ADJL_LIMIT", "many")
+	t.Setenv("ADJL_OUTPUT", "xml")
 	r = adjl(t, runOpts{}, "version")
-	if r.code != ExitUsage {
-		t.Errorf("ADJL_LIMIT=many: exit %d, want 2: %s", r.code, r.err)
+	if r.code != ExitUsage || !strings.Contains(r.err, `invalid output format "xml" (environment ADJL_OUTPUT)`) {
+		t.Errorf("ADJL_OUTPUT=xml: exit %d, want 2: %s", r.code, r.err)
 	}
 }

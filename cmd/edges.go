@@ -18,6 +18,8 @@ type edgeArgs struct {
 	attrs          map[string]any
 	// requireEntities: the link refuses when either entity item is missing.
 	requireEntities bool
+	// consistent: the check reads strongly consistently.
+	consistent bool
 }
 
 func resolveEdge(rel *schema.Relation, from, to string, sets []string) (*edgeArgs, error) {
@@ -38,14 +40,17 @@ func resolveEdge(rel *schema.Relation, from, to string, sets []string) (*edgeArg
 	return e, nil
 }
 
-// linkFlags are the flags of link commands (verb or generic form).
-type linkFlags struct {
+// edgeFlags are the flags of the edge commands (verb or generic form):
+// link has --set and --require-entities, check --consistent, unlink none.
+type edgeFlags struct {
 	sets            []string
 	requireEntities bool
+	consistent      bool
 }
 
-// add declares the flags on c, completing --set with attrs.
-func (f *linkFlags) add(c *cobra.Command, attrs []schema.Attribute) {
+// addLinkFlags declares a link command's flags on c, completing --set
+// with attrs.
+func (f *edgeFlags) addLinkFlags(c *cobra.Command, attrs []schema.Attribute) {
 	c.Flags().StringArrayVar(&f.sets, "set", nil, "edge attribute `name=value` (repeatable)")
 	c.Flags().BoolVar(&f.requireEntities, "require-entities", false,
 		"refuse the link, in the same transaction, when either entity item does not exist")
@@ -54,11 +59,15 @@ func (f *linkFlags) add(c *cobra.Command, attrs []schema.Attribute) {
 	}
 }
 
+// addCheckFlags declares a check command's flags on c.
+func (f *edgeFlags) addCheckFlags(c *cobra.Command) {
+	c.Flags().BoolVar(&f.consistent, "consistent", false, "strongly consistent read")
+}
+
 // edgeRunE is the RunE of every edge command, verb or generic form: it
 // resolves FROM and TO against rel (or, when rel is nil, against the
-// relation the first argument names) with the link flags (nil for unlink
-// and check), then runs.
-func (a *app) edgeRunE(rel *schema.Relation, flags *linkFlags, run func(context.Context, *edgeArgs) error) func(*cobra.Command, []string) error {
+// relation the first argument names) with the command's flags, then runs.
+func (a *app) edgeRunE(rel *schema.Relation, flags *edgeFlags, run func(context.Context, *edgeArgs) error) func(*cobra.Command, []string) error {
 	return func(c *cobra.Command, args []string) error {
 		r := rel
 		if r == nil {
@@ -68,15 +77,11 @@ func (a *app) edgeRunE(rel *schema.Relation, flags *linkFlags, run func(context.
 			}
 			args = args[1:]
 		}
-		var values []string
-		if flags != nil {
-			values = flags.sets
-		}
-		e, err := resolveEdge(r, args[0], args[1], values)
+		e, err := resolveEdge(r, args[0], args[1], flags.sets)
 		if err != nil {
 			return err
 		}
-		e.requireEntities = flags != nil && flags.requireEntities
+		e.requireEntities, e.consistent = flags.requireEntities, flags.consistent
 		return run(c.Context(), e)
 	}
 }
@@ -131,7 +136,7 @@ func (a *app) checkRun(ctx context.Context, e *edgeArgs) error {
 	if err != nil {
 		return err
 	}
-	item, linked, err := st.Check(ctx, e.rel, e.fromKey, e.toKey, a.set.Consistent)
+	item, linked, err := st.Check(ctx, e.rel, e.fromKey, e.toKey, e.consistent)
 	if err != nil || a.explaining() {
 		return err
 	}

@@ -114,7 +114,8 @@ Prints "created", "updated" or "unchanged".`,
 }
 
 func (a *app) newGetCmd() *cobra.Command {
-	return &cobra.Command{
+	var consistent bool
+	c := &cobra.Command{
 		Use:   "get KEY",
 		Short: "Print an entity item: its attributes and counters",
 		Long: `Print the item of KEY (an entity key such as STU#a91, or a role key such as
@@ -127,7 +128,7 @@ on it. Exits 1 if there is no such item.`,
 		Args: exactArgs("KEY"),
 		RunE: func(c *cobra.Command, args []string) error {
 			item, ok, err := onEntity(c.Context(), a, args[0], func(ctx context.Context, st *ops.Store) (ops.Item, error) {
-				return st.GetEntity(ctx, args[0], a.set.Consistent)
+				return st.GetEntity(ctx, args[0], consistent)
 			})
 			if !ok {
 				return err
@@ -139,6 +140,8 @@ on it. Exits 1 if there is no such item.`,
 			return a.printer().object(rec)
 		},
 	}
+	c.Flags().BoolVar(&consistent, "consistent", false, "strongly consistent read")
+	return c
 }
 
 func (a *app) newDeleteCmd() *cobra.Command {

@@ -72,7 +72,7 @@ func TestExitCodesThroughRun(t *testing.T) {
 		{name: "unknown relation", args: []string{"--schema", school, "link", "friendship", "a", "b"}, code: 2, stderr: `unknown relation "friendship"`, noCalls: true},
 		{name: "unknown entity", args: []string{"--schema", school, "put", "teacher", "t1"}, code: 2, stderr: `unknown entity "teacher"`, noCalls: true},
 		{name: "bad output", args: []string{"--schema", school, "-o", "xml", "courses", "a91"}, code: 2, stderr: `invalid output format "xml"`, noCalls: true},
-		{name: "bad endpoint", args: []string{"--schema", school, "--endpoint", "moon", "courses", "a91"}, code: 2, stderr: `invalid --endpoint "moon"`},
+		{name: "bad endpoint", args: []string{"--schema", school, "--endpoint", "moon", "courses", "a91"}, code: 2, stderr: `invalid endpoint "moon" (flag --endpoint)`},
 		{name: "delete table without yes", args: []string{"--schema", school, "table", "delete"}, code: 2, stderr: "without --yes", noCalls: true},
 		{name: "unknown subcommand", args: []string{"--schema", school, "table", "drop"}, code: 2, stderr: `unknown command "drop"`, noCalls: true},
 		{name: "table missing", api: &failingAPI{err: apiError("ResourceNotFoundException", "Requested resource not found")},

@@ -40,7 +40,7 @@ func (a *app) completeRelations(_ *cobra.Command, args []string, _ string) ([]st
 }
 
 func (a *app) newLinkCmd() *cobra.Command {
-	flags := &linkFlags{}
+	flags := &edgeFlags{}
 	c := &cobra.Command{
 		Use:   "link RELATION FROM TO [--set name=value ...]",
 		Short: "Link two keys through a relation (generic form of the link verb)",
@@ -54,7 +54,7 @@ the same transaction. Same as the relation's own link verb (for example enroll).
 		ValidArgsFunction: a.completeRelations,
 		RunE:              a.edgeRunE(nil, flags, a.linkRun),
 	}
-	flags.add(c, nil)
+	flags.addLinkFlags(c, nil)
 	return c
 }
 
@@ -65,12 +65,13 @@ func (a *app) newUnlinkCmd() *cobra.Command {
 		Example:           withExamples("adjl unlink enrollment STU#a91 CRS#math204"),
 		Args:              exactArgs("RELATION", "FROM", "TO"),
 		ValidArgsFunction: a.completeRelations,
-		RunE:              a.edgeRunE(nil, nil, a.unlinkRun),
+		RunE:              a.edgeRunE(nil, &edgeFlags{}, a.unlinkRun),
 	}
 }
 
 func (a *app) newCheckCmd() *cobra.Command {
-	return &cobra.Command{
+	flags := &edgeFlags{}
+	c := &cobra.Command{
 		Use:   "check RELATION FROM TO",
 		Short: "Check whether two keys are linked (exit 0 yes, 1 no)",
 		Example: withExamples(
@@ -79,12 +80,15 @@ func (a *app) newCheckCmd() *cobra.Command {
 		),
 		Args:              exactArgs("RELATION", "FROM", "TO"),
 		ValidArgsFunction: a.completeRelations,
-		RunE:              a.edgeRunE(nil, nil, a.checkRun),
+		RunE:              a.edgeRunE(nil, flags, a.checkRun),
 	}
+	flags.addCheckFlags(c)
+	return c
 }
 
 func (a *app) newListCmd() *cobra.Command {
-	var reverse, withEntity bool
+	var reverse bool
+	opts := &listOptions{}
 	c := &cobra.Command{
 		Use:   "list RELATION KEY [--reverse]",
 		Short: "List a relation from one key, forward or --reverse (paged)",
@@ -97,7 +101,6 @@ Pages: --limit, --cursor, --all; --with-entity adds KEY's own item.`,
 			"adjl list enrollment CRS#math204 --reverse --limit 50 -o json",
 		),
 		Args:              exactArgs("RELATION", "KEY"),
-		Annotations:       map[string]string{listAnnotation: "true"},
 		ValidArgsFunction: a.completeRelations,
 		RunE: func(c *cobra.Command, args []string) error {
 			rel, err := a.relationArg(c, args[0])
@@ -108,7 +111,7 @@ Pages: --limit, --cursor, --all; --with-entity adds KEY's own item.`,
 			if reverse {
 				dir = ops.Reverse
 			}
-			l, err := resolveList(rel, dir, args[1], withEntity)
+			l, err := resolveList(rel, dir, args[1], *opts)
 			if err != nil {
 				return err
 			}
@@ -116,6 +119,6 @@ Pages: --limit, --cursor, --all; --with-entity adds KEY's own item.`,
 		},
 	}
 	c.Flags().BoolVar(&reverse, "reverse", false, "list from the to side (inverted index)")
-	c.Flags().BoolVar(&withEntity, "with-entity", false, "also print KEY's own item")
+	opts.addListFlags(c, "KEY")
 	return c
 }

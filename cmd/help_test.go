@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -118,5 +119,107 @@ func TestVersion(t *testing.T) {
 	r := adjl(t, runOpts{}, "version")
 	if r.code != 0 || !strings.HasPrefix(r.out, "adjl ") {
 		t.Errorf("version: %d %q", r.code, r.out)
+	}
+}
+
+// TestExitCodesHelpTopic: the table is one command away and lists every code.
+func TestExitCodesHelpTopic(t *testing.T) {
+	isolate(t)
+	r := adjl(t, runOpts{}, "help", "exit-codes")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.err)
+	}
+	for _, code := range []int{ExitOK, ExitFalse, ExitUsage, ExitSchema, ExitTable, ExitConflict, ExitUnreachable, ExitThrottled, ExitInternal, ExitInterrupted} {
+		if !regexp.MustCompile(fmt.Sprintf(`(?m)^ +%d  \S`, code)).MatchString(r.out) {
+			t.Errorf("exit code %d missing from adjl help exit-codes:\n%s", code, r.out)
+		}
+	}
+	if root := adjl(t, runOpts{}, "--help"); !strings.Contains(root.out, "'adjl help exit-codes'") {
+		t.Errorf("root help does not point to the exit-code table")
+	}
+}
+
+// TestBuiltinsRefuseUnknownWords: an unknown word after cobra's own
+// commands (completion tcsh) is a usage error, not help and exit 0.
+func TestBuiltinsRefuseUnknownWords(t *testing.T) {
+	isolate(t)
+	r := adjl(t, runOpts{}, "completion", "tcsh")
+	if r.code != ExitUsage || !strings.Contains(r.err, `unknown command "tcsh" for "adjl completion" (want one of: bash, fish, powershell, zsh)`) {
+		t.Errorf("completion tcsh: exit %d: %q", r.code, r.err)
+	}
+	r = adjl(t, runOpts{}, "--schema", example(t, "school.yaml"), "fooo")
+	if r.code != ExitUsage || !strings.HasSuffix(r.err, "hint: 'adjl --help' lists the commands\n") {
+		t.Errorf("unknown command: exit %d: %q", r.code, r.err)
+	}
+	r = adjl(t, runOpts{}, "__complete", "-o", "")
+	if !strings.Contains(r.out, "ndjson\n") {
+		t.Errorf("-o does not complete its formats: %q", r.out)
+	}
+}
+
+// TestUsageHintNamesTheCommand: a usage error raised inside a command shows
+// that command's usage line.
+func TestUsageHintNamesTheCommand(t *testing.T) {
+	isolate(t)
+	r := adjl(t, runOpts{}, "--schema", example(t, "school.yaml"), "--endpoint", "foo", "members", "math204")
+	want := "adjl: invalid endpoint \"foo\" (flag --endpoint): want local, aws, or a URL such as http://127.0.0.1:8000\nhint: usage: adjl members COURSE [flags] (see 'adjl members --help')\n"
+	if r.code != ExitUsage || r.err != want {
+		t.Errorf("exit %d\n got %q\nwant %q", r.code, r.err, want)
+	}
+}
+
+// TestUnknownHelpTopic: an unknown help topic is a usage error, not the
+// root usage and exit 0.
+func TestUnknownHelpTopic(t *testing.T) {
+	isolate(t)
+	r := adjl(t, runOpts{}, "help", "nosuch")
+	if r.code != ExitUsage || !strings.HasPrefix(r.err, `adjl: unknown help topic "nosuch"`) || r.out != "" {
+		t.Errorf("exit %d, stdout %d bytes, stderr %q", r.code, len(r.out), r.err)
+	}
+	for _, args := range [][]string{{"help", "table", "create"}, {"help", "exit-codes"}, {"help"}} {
+		if r := adjl(t, runOpts{}, args...); r.code != 0 || r.out == "" {
+			t.Errorf("%v: exit %d: %s", args, r.code, r.err)
+		}
+	}
+}
+
+// TestUnknownFlagBeforeCommand: an unknown flag before the command is
+// named as such, not taken for the value of a global flag.
+func TestUnknownFlagBeforeCommand(t *testing.T) {
+	isolate(t)
+	r := adjl(t, runOpts{}, "--schema", example(t, "school.yaml"), "--bogus", "get", "STU#a")
+	if r.code != ExitUsage || !strings.HasPrefix(r.err, "adjl: unknown flag: --bogus\n") {
+		t.Errorf("exit %d: %q", r.code, r.err)
+	}
+	r = adjl(t, runOpts{}, "--schema", example(t, "school.yaml"), "-x", "enroll", "a", "b")
+	if r.code != ExitUsage || !strings.HasPrefix(r.err, "adjl: unknown shorthand flag: 'x' in -x\n") {
+		t.Errorf("exit %d: %q", r.code, r.err)
+	}
+	// Unknown command words are still named.
+	r = adjl(t, runOpts{}, "--schema", example(t, "school.yaml"), "-o", "json", "enrol", "a", "b")
+	if r.code != ExitUsage || !strings.Contains(r.err, `unknown command "enrol"`) {
+		t.Errorf("exit %d: %q", r.code, r.err)
+	}
+}
+
+// TestPutSetCompletion: put completes --set with the named entity's attributes.
+func TestPutSetCompletion(t *testing.T) {
+	isolate(t)
+	r := adjl(t, runOpts{}, "--schema", example(t, "school.yaml"), "__complete", "put", "course", "c1", "--set", "")
+	if !strings.Contains(r.out, "title=\n") || !strings.Contains(r.out, "credits=\n") || strings.Contains(r.out, "email=") {
+		t.Errorf("__complete put course --set: %q", r.out)
+	}
+}
+
+// TestRootHelpWithoutSchema: the first `adjl --help` in an empty directory
+// says why no relation verbs are listed.
+func TestRootHelpWithoutSchema(t *testing.T) {
+	isolate(t)
+	r := adjl(t, runOpts{}, "--help")
+	if !strings.Contains(r.out, "Note: no schema loaded (looked for ./adjl.yaml), so no relation verbs are listed;\nname a schema with --schema") {
+		t.Errorf("root help without a schema:\n%s", r.out)
+	}
+	if r := adjl(t, runOpts{}, "--schema", example(t, "school.yaml"), "--help"); strings.Contains(r.out, "Note: ") {
+		t.Errorf("root help with a schema still says none is loaded")
 	}
 }

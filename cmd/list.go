@@ -4,22 +4,47 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/adjl/adjl/ops"
 	"github.com/adjl/adjl/schema"
+	"github.com/spf13/cobra"
 )
+
+// listOptions are the flags of the commands that page: the relation list
+// verbs and adjl list. No other command has them.
+type listOptions struct {
+	limit      int
+	cursor     string
+	all        bool
+	consistent bool
+	withEntity bool
+}
+
+// addListFlags declares the list flags on c; word names the list's key in
+// help ("course").
+func (o *listOptions) addListFlags(c *cobra.Command, word string) {
+	f := c.Flags()
+	f.IntVar(&o.limit, "limit", 0, fmt.Sprintf("rows per page (default %d)", ops.DefaultLimit))
+	f.StringVar(&o.cursor, "cursor", "", "continue from the cursor a previous page printed")
+	f.BoolVar(&o.all, "all", false, "print every page")
+	f.BoolVar(&o.consistent, "consistent", false, "strongly consistent read (base table only; refused on the index)")
+	f.BoolVar(&o.withEntity, "with-entity", false, "also print the "+word+"'s own item, from the same Query")
+}
 
 // listArgs is one validated list request.
 type listArgs struct {
-	rel        *schema.Relation
-	dir        ops.Direction
-	key        string
-	withEntity bool
-	continued  bool // --cursor given: not the first page
+	rel  *schema.Relation
+	dir  ops.Direction
+	key  string
+	opts listOptions
 }
 
-func resolveList(rel *schema.Relation, dir ops.Direction, key string, withEntity bool) (*listArgs, error) {
+func resolveList(rel *schema.Relation, dir ops.Direction, key string, opts listOptions) (*listArgs, error) {
+	if opts.limit < 0 || opts.limit > math.MaxInt32-1 {
+		return nil, &usageError{err: fmt.Errorf("invalid --limit %d: want 1 to %d (0 for the default page size)", opts.limit, math.MaxInt32-1)}
+	}
 	var err error
 	if dir == ops.Forward {
 		key, err = rel.FromKey(key)
@@ -29,13 +54,17 @@ func resolveList(rel *schema.Relation, dir ops.Direction, key string, withEntity
 	if err != nil {
 		return nil, err
 	}
-	return &listArgs{rel: rel, dir: dir, key: key, withEntity: withEntity}, nil
+	return &listArgs{rel: rel, dir: dir, key: key, opts: opts}, nil
 }
+
+// continued reports whether the list starts from a cursor: not the first page.
+func (l *listArgs) continued() bool { return l.opts.cursor != "" }
 
 // listRun prints one page, or every page with --all, and the command for
 // the next page on stderr.
 func (a *app) listRun(ctx context.Context, l *listArgs) error {
-	if l.withEntity && a.set.Output == "csv" {
+	o := l.opts
+	if o.withEntity && a.set.Output == "csv" {
 		return &usageError{err: errors.New("--with-entity cannot be combined with -o csv (one header per file)"),
 			hint: "use -o json, ndjson or yaml, or drop --with-entity"}
 	}
@@ -43,14 +72,13 @@ func (a *app) listRun(ctx context.Context, l *listArgs) error {
 	if err != nil {
 		return err
 	}
-	l.continued = a.set.Cursor != ""
 	q := ops.ListQuery{
 		Relation: l.rel, Direction: l.dir, Key: l.key,
-		Limit: int32(a.set.Limit), Cursor: a.set.Cursor,
-		Consistent: a.set.Consistent, WithEntity: l.withEntity,
+		Limit: int32(o.limit), Cursor: o.cursor,
+		Consistent: o.consistent, WithEntity: o.withEntity,
 	}
-	p := a.printer()
-	if !a.set.All || l.withEntity {
+	p := a.listPrinter(o.limit)
+	if !o.all || o.withEntity {
 		// One page; with --all --with-entity it is the first page, because
 		// the entity item arrives with it and must print before the rows.
 		page, err := st.List(ctx, q)
@@ -65,8 +93,8 @@ func (a *app) listRun(ctx context.Context, l *listArgs) error {
 				return err
 			}
 		}
-		if !a.set.All || page.Next == "" {
-			return a.endPage(p, page.Next)
+		if !o.all || page.Next == "" {
+			return a.endPage(p, page.Next, o.all)
 		}
 		// The cursor is bound to the --with-entity query, so the rest is
 		// streamed with the same query; the entity is not printed again.
@@ -84,8 +112,8 @@ func (a *app) listRun(ctx context.Context, l *listArgs) error {
 }
 
 // endPage finishes a single page and prints the next-page command on stderr.
-func (a *app) endPage(p printer, next string) error {
-	if a.set.All {
+func (a *app) endPage(p printer, next string, all bool) error {
+	if all {
 		next = ""
 	}
 	if err := p.endList(next); err != nil {
@@ -101,7 +129,7 @@ func (a *app) endPage(p printer, next string) error {
 // entity ({} when it has no item), a page reached with --cursor does not.
 func (a *app) beginList(p printer, l *listArgs, entity ops.Item) error {
 	var rec orderedObject
-	if l.withEntity && !l.continued {
+	if l.opts.withEntity && !l.continued() {
 		rec = orderedObject{}
 		if len(entity) > 0 {
 			var err error

@@ -72,7 +72,7 @@ func (a *app) relationCmds(rel *schema.Relation) []*cobra.Command {
 	bareFrom, bareTo := strings.TrimPrefix(from, rel.From.Prefix), strings.TrimPrefix(to, rel.To.Prefix)
 
 	if v := rel.Verbs.Link; v != "" {
-		flags := &linkFlags{}
+		flags := &edgeFlags{}
 		c := &cobra.Command{
 			Use:   fmt.Sprintf("%s %s %s [--set name=value ...]", v, fromWord, toWord),
 			Short: fmt.Sprintf("Link %s to %s (%s)", article(sideColumn(rel, rel.From)), article(sideColumn(rel, rel.To)), rel.Name),
@@ -89,7 +89,7 @@ Edge attributes: %s.
 			Args: exactArgs(fromWord, toWord),
 			RunE: a.edgeRunE(rel, flags, a.linkRun),
 		}
-		flags.add(c, rel.Attributes)
+		flags.addLinkFlags(c, rel.Attributes)
 		cmds = append(cmds, c)
 	}
 	if v := rel.Verbs.Unlink; v != "" {
@@ -100,11 +100,12 @@ Edge attributes: %s.
 same transaction. Removing an edge that does not exist changes nothing ("unchanged").`, rel.Name, fromWord, toWord),
 			Example: withExamples(fmt.Sprintf("adjl %s %s %s", v, from, to)),
 			Args:    exactArgs(fromWord, toWord),
-			RunE:    a.edgeRunE(rel, nil, a.unlinkRun),
+			RunE:    a.edgeRunE(rel, &edgeFlags{}, a.unlinkRun),
 		})
 	}
 	if v := rel.Verbs.Check; v != "" {
-		cmds = append(cmds, &cobra.Command{
+		flags := &edgeFlags{}
+		c := &cobra.Command{
 			Use:   fmt.Sprintf("%s %s %s", v, fromWord, toWord),
 			Short: fmt.Sprintf("Check whether %s is linked to %s (exit 0 yes, 1 no)", article(sideColumn(rel, rel.From)), article(sideColumn(rel, rel.To))),
 			Long: fmt.Sprintf(`Check the %s edge %s -> %s with one GetItem (PK=%s SK=%s).
@@ -116,8 +117,10 @@ the answer and the edge's attributes. --consistent makes the read strongly consi
 				fmt.Sprintf("adjl %s %s %s -o json", v, from, to),
 			),
 			Args: exactArgs(fromWord, toWord),
-			RunE: a.edgeRunE(rel, nil, a.checkRun),
-		})
+			RunE: a.edgeRunE(rel, flags, a.checkRun),
+		}
+		flags.addCheckFlags(c)
+		cmds = append(cmds, c)
 	}
 	if v := rel.Verbs.Forward; v != "" {
 		cmds = append(cmds, a.listCmd(rel, ops.Forward, v, fromWord, from,
@@ -146,7 +149,7 @@ func requireEntitiesHelp(rel *schema.Relation) string {
 
 // listCmd builds a forward or reverse list verb.
 func (a *app) listCmd(rel *schema.Relation, dir ops.Direction, verb, word, example, long string) *cobra.Command {
-	var withEntity bool
+	opts := &listOptions{}
 	c := &cobra.Command{
 		Use:   fmt.Sprintf("%s %s", verb, word),
 		Short: fmt.Sprintf("List the %ss of %s (%s, paged)", listNoun(rel, dir), article(strings.ToLower(word)), rel.Name),
@@ -160,17 +163,16 @@ the ` + strings.ToLower(word) + `'s own item, from the same Query.`,
 			fmt.Sprintf("adjl %s %s --limit 10 -o json", verb, example),
 			fmt.Sprintf("adjl %s %s --all --with-entity -o ndjson", verb, example),
 		),
-		Args:        exactArgs(word),
-		Annotations: map[string]string{listAnnotation: "true"},
+		Args: exactArgs(word),
 		RunE: func(c *cobra.Command, args []string) error {
-			l, err := resolveList(rel, dir, args[0], withEntity)
+			l, err := resolveList(rel, dir, args[0], *opts)
 			if err != nil {
 				return err
 			}
 			return a.listRun(c.Context(), l)
 		},
 	}
-	c.Flags().BoolVar(&withEntity, "with-entity", false, "also print the "+strings.ToLower(word)+"'s own item")
+	opts.addListFlags(c, strings.ToLower(word))
 	return c
 }
 

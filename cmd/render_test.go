@@ -42,7 +42,7 @@ func renderList(t *testing.T, format string, tty bool, withEntity bool, next str
 	a := &app{sch: sch}
 	var out bytes.Buffer
 	p := newPrinter(format, &IOStreams{Out: &out, OutTTY: tty}, 25)
-	l := &listArgs{rel: sch.Relation("enrollment"), dir: ops.Reverse, key: "CRS#math204", withEntity: withEntity}
+	l := &listArgs{rel: sch.Relation("enrollment"), dir: ops.Reverse, key: "CRS#math204", opts: listOptions{withEntity: withEntity}}
 	var entity ops.Item
 	if withEntity {
 		entity = ops.Item{"PK": s("CRS#math204"), "SK": s("CRS#math204"), "GSI1PK": s("CRS#math204"),

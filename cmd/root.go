@@ -3,6 +3,7 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/adjl/adjl/schema"
@@ -39,7 +40,7 @@ Exit codes: 0 ok, 1 check false or not found, 2 usage or input, 3 invalid schema
 	root.CompletionOptions.HiddenDefaultCmd = false
 	addGlobalFlags(root.PersistentFlags())
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return &usageError{cmd: c, err: err}
+		return &usageError{cmd: c, err: flagError(err)}
 	})
 	if a.sch == nil && a.schErr != nil && !schema.IsInvalid(a.schErr) {
 		// A new user's first `adjl --help` should say why no enroll or
@@ -70,6 +71,22 @@ Exit codes: 0 ok, 1 check false or not found, 2 usage or input, 3 invalid schema
 	root.RegisterFlagCompletionFunc("output", fixedCompletion(outputFormats...))
 	root.RegisterFlagCompletionFunc("endpoint", fixedCompletion("local", "aws", "http://127.0.0.1:8000"))
 	return root
+}
+
+// listFlagNames are the flags only list commands have.
+var listFlagNames = []string{"limit", "cursor", "all", "with-entity"}
+
+// flagError makes pflag's "unknown flag: --cursor" say where a list flag
+// belongs.
+func flagError(err error) error {
+	name, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
+	if ok && slices.Contains(listFlagNames, name) {
+		return fmt.Errorf("--%s applies only to list commands (relation list verbs such as members, and adjl list)", name)
+	}
+	if ok && name == "consistent" {
+		return errors.New("--consistent applies only to reads: list commands, check verbs and get")
+	}
+	return err
 }
 
 // tuneBuiltins gives cobra's help and completion commands adjl's argument
@@ -123,9 +140,6 @@ func fixedCompletion(values ...string) func(*cobra.Command, []string, string) ([
 func (a *app) preRun(c *cobra.Command, _ []string) error {
 	a.started = true
 	err := a.resolveSettings()
-	if err == nil {
-		err = checkListFlags(c)
-	}
 	var u *usageError
 	if errors.As(err, &u) && u.cmd == nil {
 		u.cmd = c
@@ -184,23 +198,4 @@ func withExamples(lines ...string) string {
 		lines[i] = "  " + l
 	}
 	return strings.Join(lines, "\n")
-}
-
-// listAnnotation marks the commands that page (relation list verbs, list).
-const listAnnotation = "adjl/list"
-
-// checkListFlags refuses --cursor and --all typed on a command that does not
-// page: silently ignoring them would let `adjl get KEY --cursor X` look as
-// if it did something. Values from the environment or a config file are
-// defaults for list commands and are not checked.
-func checkListFlags(c *cobra.Command) error {
-	if c.Annotations[listAnnotation] != "" {
-		return nil
-	}
-	for _, name := range []string{"cursor", "all"} {
-		if f := c.Flags().Lookup(name); f != nil && f.Changed {
-			return usagef(c, "--%s applies only to list commands (relation list verbs such as members, and adjl list)", name)
-		}
-	}
-	return nil
 }

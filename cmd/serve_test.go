@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -90,5 +91,21 @@ func TestServeAndShutdown(t *testing.T) {
 	}
 	if _, err := http.DefaultClient.Do(req.Clone(context.Background())); err == nil {
 		t.Error("server still answers after shutdown")
+	}
+}
+
+// TestServeAddressInUse: a busy port is an unavailable backend (exit 6)
+// with a way out.
+func TestServeAddressInUse(t *testing.T) {
+	isolate(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	r := adjl(t, runOpts{}, "local", "serve", "--addr", ln.Addr().String(), "--in-memory")
+	want := "adjl: cannot listen on " + ln.Addr().String() + ": bind: address already in use\nhint: pick another address, e.g. --addr 127.0.0.1:8001 (or 127.0.0.1:0 for any free port)\n"
+	if r.code != ExitUsage || r.err != want {
+		t.Errorf("exit %d\n got %q\nwant %q", r.code, r.err, want)
 	}
 }

@@ -1,0 +1,106 @@
+package cmd
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// TestUnreadableSchemaIsInputError: a schema path that cannot be read (a
+// directory) is an input error (exit 2) naming the path.
+func TestUnreadableSchemaIsInputError(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	r := adjl(t, runOpts{dir: dir, api: &failingAPI{err: errors.New("must not be called")}}, "--schema", dir, "get", "STU#a")
+	if r.code != ExitUsage || !strings.HasPrefix(r.err, "adjl: cannot read schema file "+dir+": is a directory\nhint: pass --schema FILE") {
+		t.Errorf("exit %d, want 2:\n%s", r.code, r.err)
+	}
+	if got := ExitCode(&fs.PathError{Op: "read", Path: "x", Err: syscall.EISDIR}); got != ExitInternal {
+		t.Errorf("a file error maps to exit %d; only network errors are unreachable (6)", got)
+	}
+	r = adjl(t, runOpts{dir: dir}, "schema", "validate", "missing.yaml")
+	want := "adjl: schema file missing.yaml not found\nhint: check the path; adjl schema validate with no FILE checks --schema\n"
+	if r.code != ExitUsage || r.err != want {
+		t.Errorf("validate a missing file: exit %d\n got %q\nwant %q", r.code, r.err, want)
+	}
+}
+
+// TestDataFileUnopenable: the data file's own error, once, with a hint.
+func TestDataFileUnopenable(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	r := adjl(t, runOpts{dir: dir}, "--schema", example(t, "school.yaml"), "--data", dir, "table", "create")
+	want := "adjl: cannot open data file " + dir + ": is a directory\nhint: choose a writable location with --data FILE"
+	if r.code != ExitUnreachable || !strings.HasPrefix(r.err, want) {
+		t.Errorf("exit %d, want 6\n got %q\nwant prefix %q", r.code, r.err, want)
+	}
+	file := filepath.Join(dir, "plain")
+	writeFile(t, file, "")
+	r = adjl(t, runOpts{dir: dir}, "--schema", example(t, "school.yaml"), "--data", filepath.Join(file, "data.db"), "table", "create")
+	if r.code != ExitUnreachable || !strings.Contains(r.err, "cannot open data file "+filepath.Join(file, "data.db")+": mkdir "+file+": not a directory") {
+		t.Errorf("exit %d: %q", r.code, r.err)
+	}
+}
+
+// TestDataFileFromNewerAdjl: a data file whose recorded format is newer is
+// refused before anything is read or written, with exit 6 and advice.
+func TestDataFileFromNewerAdjl(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data.db")
+	if r := adjl(t, runOpts{dir: dir}, "--schema", example(t, "school.yaml"), "--data", data, "table", "create"); r.code != 0 {
+		t.Fatalf("table create: exit %d: %s", r.code, r.err)
+	}
+	db, err := bolt.Open(data, 0o600, &bolt.Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket([]byte("version")).Put([]byte("format"), binary.BigEndian.AppendUint64(nil, 99))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	before, _ := os.ReadFile(data)
+	r := adjl(t, runOpts{dir: dir}, "--schema", example(t, "school.yaml"), "--data", data, "members", "math204")
+	want := "adjl: cannot open data file " + data + ": its format (99) is newer than this adjl reads (2)\nhint: a newer adjl wrote this data file"
+	if r.code != ExitUnreachable || !strings.HasPrefix(r.err, want) {
+		t.Errorf("exit %d, want 6\n got %q\nwant prefix %q", r.code, r.err, want)
+	}
+	if after, _ := os.ReadFile(data); !bytes.Equal(before, after) {
+		t.Error("the refused open changed the data file")
+	}
+}
+
+// TestUnreachableMessageIsShort: the network failure, not the SDK's retry report.
+func TestUnreachableMessageIsShort(t *testing.T) {
+	isolate(t)
+	r := adjl(t, runOpts{}, "--schema", example(t, "school.yaml"), "--endpoint", "http://127.0.0.1:1", "members", "math204")
+	first, _, _ := strings.Cut(r.err, "\n")
+	if r.code != ExitUnreachable || first != "adjl: cannot reach the backend at http://127.0.0.1:1: connect: connection refused" {
+		t.Errorf("exit %d, stderr %q", r.code, r.err)
+	}
+}
+
+// TestMissingTableMessages: the table's absence, without ops' context, and
+// no advice to create a table the user is deleting.
+func TestMissingTableMessages(t *testing.T) {
+	s := newSession(t, "school.yaml")
+	r := s.expect(ExitTable, "members", "math204")
+	if r.err != "adjl: table school not found — run `adjl table create`\n" {
+		t.Errorf("members without a table: %q", r.err)
+	}
+	r = s.expect(ExitTable, "table", "delete", "--yes")
+	if r.err != "adjl: table school does not exist; nothing to delete\n" {
+		t.Errorf("delete without a table: %q", r.err)
+	}
+}
