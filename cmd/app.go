@@ -25,7 +25,8 @@ type app struct {
 	root    *cobra.Command
 	v       *viper.Viper
 	set     *settings
-	started bool // cobra parsed the command line and a command started
+	started bool           // cobra parsed the command line and a command started
+	cmd     *cobra.Command // the command that started
 
 	schemaPath   string
 	schemaSource string
@@ -38,6 +39,7 @@ type app struct {
 	api      ops.API
 	expl     *explainer
 	capacity *capacityPrinter // --capacity: per request, and the total at the end
+	where    string           // the backend, for messages: "the embedded engine (data file ...)"
 }
 
 func (a *app) execute(ctx context.Context) error {
@@ -180,7 +182,7 @@ func (a *app) storeFor(ctx context.Context) (*ops.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	a.be = be
+	a.be, a.where = be, be.where
 	if a.set.Verbose {
 		fmt.Fprintf(a.io.ErrOut, "backend: %s\n", be.describe)
 	}
@@ -211,6 +213,15 @@ func (a *app) close() error {
 		}
 	}
 	return nil
+}
+
+// createsTablesAnnotation marks the commands that create tables, and so
+// may create the embedded engine's data file.
+const createsTablesAnnotation = "adjl/creates-tables"
+
+// createsTables reports whether the running command creates tables.
+func (a *app) createsTables() bool {
+	return a.cmd != nil && a.cmd.Annotations[createsTablesAnnotation] != ""
 }
 
 // explaining reports whether requests are printed instead of sent.

@@ -20,6 +20,7 @@ import (
 type backend struct {
 	api      ops.API
 	describe string       // for --verbose: "local (file ./.adjl/data.db)"
+	where    string       // in messages: "the embedded engine (data file ./.adjl/data.db)"
 	close    func() error // nil when there is nothing to release
 }
 
@@ -49,15 +50,32 @@ func (a *app) openBackend(ctx context.Context) (*backend, error) {
 	if a.api != nil {
 		return &backend{api: a.api, describe: "injected"}, nil
 	}
+	a.warnUnusedSettings(ep)
 	switch {
 	case ep == "local":
-		return openLocal(a.set.Data)
+		return a.openLocal(ctx, a.set.Data)
 	case ep == "aws":
 		return openAWS(ctx, a.set.Region, a.set.Profile)
 	case isURL(ep):
 		return openURL(ctx, ep, a.set.Region, a.set.Profile, a.getenv)
 	}
 	return nil, &usageError{err: fmt.Errorf("invalid --endpoint %q: want local, aws, or a URL such as http://127.0.0.1:8000", ep)}
+}
+
+// warnUnusedSettings says on stderr which settings the user gave that the
+// backend ep does not use, rather than ignore them silently.
+func (a *app) warnUnusedSettings(ep string) {
+	unused := func(name, why string) {
+		if o := a.set.origin[name]; o != "" && o != "default" {
+			fmt.Fprintf(a.io.ErrOut, "adjl: warning: %s (%s) %s; ignored\n", name, o, why)
+		}
+	}
+	if ep == "local" {
+		unused("region", "does not apply to the embedded engine (--endpoint local)")
+		unused("profile", "does not apply to the embedded engine (--endpoint local)")
+		return
+	}
+	unused("data", "applies only to the embedded engine (--endpoint local)")
 }
 
 func isURL(s string) bool {
@@ -99,7 +117,7 @@ func openAWS(ctx context.Context, region, profile string) (*backend, error) {
 	if profile != "" {
 		desc += ", profile " + profile
 	}
-	return &backend{api: dynamodb.NewFromConfig(cfg), describe: desc + ")"}, nil
+	return &backend{api: dynamodb.NewFromConfig(cfg), describe: desc + ")", where: "DynamoDB (region " + cfg.Region + ")"}, nil
 }
 
 // openURL configures a DynamoDB-compatible server. Nothing here may reach
@@ -135,7 +153,8 @@ func openURL(ctx context.Context, endpoint, region, profile string, getenv func(
 		cfg.Region = fallbackRegion
 	}
 	client := dynamodb.NewFromConfig(cfg, func(o *dynamodb.Options) { o.BaseEndpoint = aws.String(endpoint) })
-	return &backend{api: client, describe: strings.TrimRight(endpoint, "/")}, nil
+	ep := strings.TrimRight(endpoint, "/")
+	return &backend{api: client, describe: ep, where: "the server at " + ep}, nil
 }
 
 func envValue(getenv func(string) (string, bool), name string) string {

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -23,14 +24,32 @@ func openEngine(path string, inMemory bool) (engine, error) {
 }
 
 // openLocal is --endpoint local: the embedded engine in process, reached
-// through the SDK with an HTTP client that never opens a socket.
-func openLocal(path string) (*backend, error) {
+// through the SDK with an HTTP client that never opens a socket. When an
+// `adjl local serve` holds the data file, the command talks to it instead.
+// Only a command that creates tables creates a missing data file: any
+// other would find no table in it.
+func (a *app) openLocal(ctx context.Context, path string) (*backend, error) {
+	if url, ok := runningServer(ctx, path); ok {
+		be, err := openURL(ctx, url, "", "", a.getenv)
+		if err != nil {
+			return nil, err
+		}
+		be.describe = "local (adjl local serve at " + url + ", data file " + path + ")"
+		be.where = "the embedded engine served at " + url + " (data file " + path + ")"
+		return be, nil
+	}
+	if !a.createsTables() && !dataFileExists(path) {
+		return nil, &noDataFileError{path: path}
+	}
+	stop := noticeWhileLocked(a.io.ErrOut, path)
 	e, err := openEngine(path, false)
+	stop()
 	if err != nil {
 		return nil, err
 	}
 	client := dynamodb.NewFromConfig(localConfig(e.HTTPClient()))
-	return &backend{api: client, describe: "local (file " + path + ")", close: e.Close}, nil
+	return &backend{api: client, describe: "local (file " + path + ")", close: e.Close,
+		where: "the embedded engine (data file " + path + ")"}, nil
 }
 
 // dataFileError is a data file the embedded engine cannot open (no

@@ -113,15 +113,7 @@ func (a *app) unlinkRun(ctx context.Context, e *edgeArgs) error {
 // printOutcome says what a link or unlink did: "created enrollment
 // STU#a91 -> CRS#math204", or the same as a record with -o json.
 func (a *app) printOutcome(e *edgeArgs, out ops.Outcome, k schema.Keys) error {
-	if a.set.Output == "table" {
-		verb := string(out)
-		if out == ops.Unchanged {
-			verb = "unchanged"
-		}
-		_, err := fmt.Fprintf(a.io.Out, "%s %s %s -> %s\n", verb, e.rel.Name, e.fromKey, e.toKey)
-		return err
-	}
-	return a.printer().object(orderedObject{
+	return a.printer().result(fmt.Sprintf("%s %s %s -> %s", out, e.rel.Name, e.fromKey, e.toKey), orderedObject{
 		{"outcome", string(out)},
 		{"relation", e.rel.Name},
 		{"from", e.fromKey},
@@ -140,26 +132,22 @@ func (a *app) checkRun(ctx context.Context, e *edgeArgs) error {
 	if err != nil || a.explaining() {
 		return err
 	}
-	if a.set.Output == "table" {
-		msg := "not linked"
-		if linked {
-			msg = "linked"
-		}
-		fmt.Fprintln(a.io.Out, msg)
-	} else {
-		rec := orderedObject{{"linked", linked}, {"relation", e.rel.Name}, {"from", e.fromKey}, {"to", e.toKey}}
-		if linked {
-			attrs, err := appendAttrs(nil, e.rel.Attributes, item)
-			if err != nil {
-				return err
-			}
-			if len(attrs) > 0 {
-				rec = append(rec, field{"attributes", attrs})
-			}
-		}
-		if err := a.printer().object(rec); err != nil {
+	rec := orderedObject{{"linked", linked}, {"relation", e.rel.Name}, {"from", e.fromKey}, {"to", e.toKey}}
+	if linked {
+		attrs, err := appendAttrs(nil, e.rel.Attributes, item)
+		if err != nil {
 			return err
 		}
+		if len(attrs) > 0 {
+			rec = append(rec, field{"attributes", attrs})
+		}
+	}
+	sentence := "not linked"
+	if linked {
+		sentence = "linked"
+	}
+	if err := a.printer().result(sentence, rec); err != nil {
+		return err
 	}
 	if !linked {
 		return &statusError{code: ExitFalse}

@@ -96,11 +96,8 @@ Prints "created", "updated" or "unchanged".`,
 			if err != nil || a.explaining() {
 				return err
 			}
-			if a.set.Output == "table" {
-				_, err = fmt.Fprintf(a.io.Out, "%s %s\n", out, key)
-				return err
-			}
-			return a.printer().object(orderedObject{{"outcome", string(out)}, {"entity", e.Name}, {"key", key}})
+			return a.printer().result(fmt.Sprintf("%s %s", out, key),
+				orderedObject{{"outcome", string(out)}, {"entity", e.Name}, {"key", key}})
 		},
 	}
 	c.Flags().StringArrayVar(&sets, "set", nil, "attribute `name=value` (repeatable)")
@@ -168,15 +165,11 @@ other sides' counters.`,
 			if key == "" {
 				key = args[0]
 			}
-			if a.set.Output == "table" {
-				msg := "deleted " + key
-				if cascade {
-					msg += fmt.Sprintf(" (%d %s removed)", rep.EdgesRemoved, plural(rep.EdgesRemoved, "edge", "edges"))
-				}
-				_, err = fmt.Fprintln(a.io.Out, msg)
-				return err
+			msg := "deleted " + key
+			if cascade {
+				msg += fmt.Sprintf(" (%d %s removed)", rep.EdgesRemoved, plural(rep.EdgesRemoved, "edge", "edges"))
 			}
-			return a.printer().object(orderedObject{{"outcome", "deleted"}, {"key", key}, {"edgesRemoved", rep.EdgesRemoved}})
+			return a.printer().result(msg, orderedObject{{"outcome", "deleted"}, {"key", key}, {"edgesRemoved", rep.EdgesRemoved}})
 		},
 	}
 	c.Flags().BoolVar(&cascade, "cascade", false, "also remove its edges (both directions) and fix counters")

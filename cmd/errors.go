@@ -149,12 +149,17 @@ func networkCause(err error) string {
 type tableAbsentError struct{ err *ops.TableNotFoundError }
 
 func (e *tableAbsentError) Error() string {
+	if e.err.Where != "" {
+		return fmt.Sprintf("table %s does not exist in %s; nothing to delete", e.err.Table, e.err.Where)
+	}
 	return fmt.Sprintf("table %s does not exist; nothing to delete", e.err.Table)
 }
 func (e *tableAbsentError) Unwrap() error { return e.err }
 
 func hint(err error) string {
 	var (
+		listen   *listenError
+		noData   *noDataFileError
 		missing  *ops.MissingEntityError
 		usage    *usageError
 		noSchema *noSchemaError
@@ -165,6 +170,10 @@ func hint(err error) string {
 		format   *local.FormatError
 	)
 	switch {
+	case errors.As(err, &listen):
+		return "pick another address, e.g. --addr 127.0.0.1:8001 (or 127.0.0.1:0 for any free port)"
+	case errors.As(err, &noData):
+		return "`adjl table create` creates the schema's table and the data file; or point --data (ADJL_DATA) at an existing data file"
 	case errors.As(err, &missing):
 		return fmt.Sprintf("create it first (adjl put %s %s), or link without --require-entities if the schema does not require entities",
 			missing.Entity, shellQuote(missing.Key))

@@ -91,16 +91,39 @@ func TestUnreachableMessageIsShort(t *testing.T) {
 	}
 }
 
-// TestMissingTableMessages: the table's absence, without ops' context, and
-// no advice to create a table the user is deleting.
+// TestMissingTableMessages: the table's absence names the backend (and
+// data file), without ops' context, and gives no advice to create a table
+// the user is deleting. Only table create creates a data file.
 func TestMissingTableMessages(t *testing.T) {
 	s := newSession(t, "school.yaml")
-	r := s.expect(ExitTable, "members", "math204")
-	if r.err != "adjl: table school not found — run `adjl table create`\n" {
+	data := filepath.Join(s.dir, "data.db")
+	for _, args := range [][]string{{"members", "math204"}, {"get", "STU#a91"}, {"enroll", "a91", "math204"}, {"table", "describe"}} {
+		r := s.expect(ExitTable, args...)
+		want := "adjl: no data file " + data + ": the embedded engine has no table here yet\n" +
+			"hint: `adjl table create` creates the schema's table and the data file; or point --data (ADJL_DATA) at an existing data file\n"
+		if r.err != want {
+			t.Errorf("%v without a data file: %q", args, r.err)
+		}
+	}
+	if _, err := os.Stat(data); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("a command other than table create created the data file: %v", err)
+	}
+	r := s.expect(ExitTable, "table", "delete", "--yes")
+	if r.err != "adjl: table school does not exist in the embedded engine (no data file "+data+"); nothing to delete\n" {
+		t.Errorf("delete without a table: %q", r.err)
+	}
+	r = s.expect(ExitOK, "table", "delete", "--yes", "--if-exists")
+	if r.out != "table school does not exist in the embedded engine (no data file "+data+"); nothing to delete\n" {
+		t.Errorf("delete --if-exists without a data file: %q", r.out)
+	}
+	// With a data file that has another table: the message names the file.
+	s.expect(ExitOK, "--schema", example(t, "social.yaml"), "table", "create")
+	r = s.expect(ExitTable, "members", "math204")
+	if r.err != "adjl: table school not found in the embedded engine (data file "+data+") — run `adjl table create`\n" {
 		t.Errorf("members without a table: %q", r.err)
 	}
-	r = s.expect(ExitTable, "table", "delete", "--yes")
-	if r.err != "adjl: table school does not exist; nothing to delete\n" {
-		t.Errorf("delete without a table: %q", r.err)
+	r = s.expect(ExitOK, "table", "delete", "--yes", "--if-exists", "-o", "json")
+	if r.out != "{\n  \"table\": \"school\",\n  \"outcome\": \"absent\"\n}\n" {
+		t.Errorf("delete --if-exists -o json: %q", r.out)
 	}
 }

@@ -21,9 +21,10 @@ import (
 //	      link requiring entities: one is missing
 //	 2    usage or input error (nothing was sent)         usageError, schema.KeyError, schema.InputError, ops.InputError
 //	 3    invalid schema file                             schema.IsInvalid
-//	 4    table missing or different from the schema      ops.TableNotFoundError, ops.TableMismatchError
+//	 4    table missing or different from the schema      ops.TableNotFoundError, ops.TableMismatchError, noDataFileError
 //	 5    conditional conflict                            ops.HasEdgesError, ops.ConflictError
-//	 6    backend unreachable or unauthorised             ops.UnreachableError, ops.UnauthorizedError, local data file locked or unopenable
+//	 6    backend unreachable or unauthorised             ops.UnreachableError, ops.UnauthorizedError, local data file locked or unopenable,
+//	      local serve cannot listen on its address        listenError
 //	 7    throttled after the SDK's retries               ops.ThrottledError
 //	10    internal error (a bug: please report it)        anything else
 //	130   interrupted (Ctrl-C, SIGTERM)                   context.Canceled
@@ -53,6 +54,8 @@ func ExitCode(err error) int {
 		inErr     *schema.InputError
 		opsIn     *ops.InputError
 		notFound  *ops.TableNotFoundError
+		noData    *noDataFileError
+		listen    *listenError
 		mismatch  *ops.TableMismatchError
 		edges     *ops.HasEdgesError
 		conflict  *ops.ConflictError
@@ -78,13 +81,13 @@ func ExitCode(err error) int {
 		return ExitUsage
 	case errors.Is(err, ops.ErrItemNotFound):
 		return ExitFalse
-	case errors.As(err, &notFound), errors.As(err, &mismatch):
+	case errors.As(err, &notFound), errors.As(err, &mismatch), errors.As(err, &noData):
 		return ExitTable
 	case errors.As(err, &edges), errors.As(err, &conflict):
 		return ExitConflict
 	case errors.As(err, &throttled):
 		return ExitThrottled
-	case errors.As(err, &unreach), errors.As(err, &unauth), errors.As(err, &locked), errors.As(err, &dataFile):
+	case errors.As(err, &unreach), errors.As(err, &unauth), errors.As(err, &locked), errors.As(err, &dataFile), errors.As(err, &listen):
 		return ExitUnreachable
 	case errors.As(err, &apiErr):
 		// ops maps SDK errors to its own types; this is the safety net for

@@ -11,6 +11,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/adjl/adjl/ops"
 )
 
 // Main runs adjl with the process's arguments and streams and returns the
@@ -55,6 +57,10 @@ func (a *app) run(ctx context.Context) int {
 	}
 	if err == nil {
 		return ExitOK
+	}
+	var nf *ops.TableNotFoundError
+	if errors.As(err, &nf) && nf.Where == "" {
+		nf.Where = a.where
 	}
 	if !a.started && !isClassified(err) {
 		// cobra's own complaints (unknown flag, bad flag value) come before

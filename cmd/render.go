@@ -13,8 +13,11 @@ import (
 // printer renders command results in the format chosen once from -o, so
 // commands never switch on the format themselves (kubectl's printers).
 type printer interface {
-	// object prints one record: an entity, a write outcome, a check result.
+	// object prints one record: an entity, a check result with attributes.
 	object(rec orderedObject) error
+	// result prints what a command did: the sentence on the table format
+	// ("created enrollment STU#a91 -> CRS#math204"), the record otherwise.
+	result(sentence string, rec orderedObject) error
 	// beginList starts a list: its columns and, with --with-entity, the
 	// entity or metadata item that came back in the same Query.
 	beginList(cols []string, entity orderedObject) error
@@ -87,6 +90,8 @@ func (p *jsonPrinter) object(rec orderedObject) error {
 	return err
 }
 
+func (p *jsonPrinter) result(_ string, rec orderedObject) error { return p.object(rec) }
+
 func (p *jsonPrinter) beginList(_ []string, entity orderedObject) error {
 	p.count = 0
 	if _, err := io.WriteString(p.w, "{\n"); err != nil {
@@ -144,7 +149,8 @@ func marshalIndent(v any, prefix string) (string, error) {
 // {"entity": ...}) when asked for, then each item.
 type ndjsonPrinter struct{ w io.Writer }
 
-func (p *ndjsonPrinter) object(rec orderedObject) error { return p.line(rec) }
+func (p *ndjsonPrinter) object(rec orderedObject) error            { return p.line(rec) }
+func (p *ndjsonPrinter) result(_ string, rec orderedObject) error { return p.line(rec) }
 
 func (p *ndjsonPrinter) beginList(_ []string, entity orderedObject) error {
 	if entity != nil {
@@ -182,6 +188,8 @@ func (p *csvPrinter) object(rec orderedObject) error {
 	p.w.Flush()
 	return p.w.Error()
 }
+
+func (p *csvPrinter) result(_ string, rec orderedObject) error { return p.object(rec) }
 
 func (p *csvPrinter) beginList(cols []string, entity orderedObject) error {
 	if entity != nil {

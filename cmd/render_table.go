@@ -35,6 +35,11 @@ func (p *tablePrinter) object(rec orderedObject) error {
 	return renderTable(p.w, nil, rows)
 }
 
+func (p *tablePrinter) result(sentence string, _ orderedObject) error {
+	_, err := fmt.Fprintln(p.w, escapeControls(sentence))
+	return err
+}
+
 func (p *tablePrinter) beginList(cols []string, entity orderedObject) error {
 	p.cols, p.rows, p.printed = cols, nil, false
 	if entity != nil {

@@ -4,10 +4,17 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/adjl/adjl/ops"
 	"github.com/spf13/cobra"
 )
+
+// withYes is the command line the user typed with --yes added: the
+// same command, for real.
+func withYes(args []string) string {
+	return strings.Join(append([]string{"adjl"}, append(quoteArgs(args), "--yes")...), " ")
+}
 
 // reshardShownKeys bounds the per-key table of a reshard on a terminal or
 // pipe: a graph with a million targets would otherwise print a million rows
@@ -136,7 +143,7 @@ func (a *app) printReshard(rep *ops.ReshardReport) error {
 	}
 	if rep.DryRun {
 		fmt.Fprintf(w, "edges before: %d\n", rep.Before)
-		fmt.Fprintf(a.io.ErrOut, "hint: rerun with --yes to move them\n")
+		fmt.Fprintf(a.io.ErrOut, "hint: run `%s` to move them\n", withYes(a.args))
 		return nil
 	}
 	_, err := fmt.Fprintf(w, "edges before: %d, after: %d; table now records %d shards for %s\n", rep.Before, rep.After, rep.To, rep.Relation)

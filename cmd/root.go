@@ -38,6 +38,8 @@ Exit codes: 0 ok, 1 check false or not found, 2 usage or input, 3 invalid schema
 		PersistentPreRunE: a.preRun,
 	}
 	root.CompletionOptions.HiddenDefaultCmd = false
+	root.Version = version()
+	root.SetVersionTemplate(versionLine() + "\n")
 	addGlobalFlags(root.PersistentFlags())
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &usageError{cmd: c, err: flagError(err)}
@@ -138,7 +140,7 @@ func fixedCompletion(values ...string) func(*cobra.Command, []string, string) ([
 // preRun resolves the settings once cobra has parsed the flags; from here
 // on, errors come from the command itself.
 func (a *app) preRun(c *cobra.Command, _ []string) error {
-	a.started = true
+	a.started, a.cmd = true, c
 	err := a.resolveSettings()
 	var u *usageError
 	if errors.As(err, &u) && u.cmd == nil {

@@ -46,16 +46,13 @@ func (a *app) newSchemaValidateCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if a.set.Output != "table" {
-				return a.printer().object(orderedObject{
+			return a.printer().result(fmt.Sprintf("%s: valid (%d %s, %d %s)", path,
+				len(s.Entities), plural(len(s.Entities), "entity", "entities"),
+				len(s.Relations), plural(len(s.Relations), "relation", "relations")),
+				orderedObject{
 					{"file", path}, {"valid", true},
 					{"entities", len(s.Entities)}, {"relations", len(s.Relations)},
 				})
-			}
-			_, err = fmt.Fprintf(a.io.Out, "%s: valid (%d %s, %d %s)\n", path,
-				len(s.Entities), plural(len(s.Entities), "entity", "entities"),
-				len(s.Relations), plural(len(s.Relations), "relation", "relations"))
-			return err
 		},
 	}
 }

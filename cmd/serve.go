@@ -79,14 +79,20 @@ func (a *app) serveRun(ctx context.Context, opts *serveOptions) error {
 	defer e.Close()
 	ln, err := net.Listen("tcp", opts.addr)
 	if err != nil {
-		return &usageError{err: fmt.Errorf("cannot listen on %s: %s", opts.addr, networkCause(err)),
-			hint: "pick another address, e.g. --addr 127.0.0.1:8001 (or 127.0.0.1:0 for any free port)"}
+		return &listenError{addr: opts.addr, err: err}
 	}
 	srv := &http.Server{Handler: e, ReadHeaderTimeout: 10 * time.Second}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 
 	url := "http://" + ln.Addr().String()
+	if !opts.inMemory {
+		// Commands on the same data file find the server here and talk to it.
+		if err := writeServeRecord(opts.data, url); err != nil {
+			fmt.Fprintf(a.io.ErrOut, "adjl: warning: cannot record the server's address beside %s (%v): other commands on that data file will wait for it instead\n", opts.data, err)
+		}
+		defer removeServeRecord(opts.data)
+	}
 	where := "data " + opts.data
 	if opts.inMemory {
 		where = "in memory"
@@ -114,6 +120,20 @@ func (a *app) serveRun(ctx context.Context, opts *serveOptions) error {
 	fmt.Fprintln(a.io.ErrOut, "adjl local engine stopped")
 	return nil
 }
+
+// listenError is an address local serve cannot listen on (in use, not
+// ours): the engine cannot be served there, like a backend that cannot be
+// reached (exit 6).
+type listenError struct {
+	addr string
+	err  error
+}
+
+func (e *listenError) Error() string {
+	return fmt.Sprintf("cannot listen on %s: %s", e.addr, networkCause(e.err))
+}
+
+func (e *listenError) Unwrap() error { return e.err }
 
 // checkLoopback refuses an address other processes on the network could
 // reach: the engine has no authentication.

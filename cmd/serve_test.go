@@ -105,7 +105,7 @@ func TestServeAddressInUse(t *testing.T) {
 	defer ln.Close()
 	r := adjl(t, runOpts{}, "local", "serve", "--addr", ln.Addr().String(), "--in-memory")
 	want := "adjl: cannot listen on " + ln.Addr().String() + ": bind: address already in use\nhint: pick another address, e.g. --addr 127.0.0.1:8001 (or 127.0.0.1:0 for any free port)\n"
-	if r.code != ExitUsage || r.err != want {
+	if r.code != ExitUnreachable || r.err != want {
 		t.Errorf("exit %d\n got %q\nwant %q", r.code, r.err, want)
 	}
 }

@@ -3,9 +3,6 @@ package cmd
 import (
 	"errors"
 	"fmt"
-	"reflect"
-	"strconv"
-	"strings"
 
 	"github.com/adjl/adjl/ops"
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -51,7 +48,8 @@ table and its index are ACTIVE.`,
 			"adjl --schema examples/school.yaml table create --wait",
 			"adjl table create --explain",
 		),
-		Args: noArgs,
+		Args:        noArgs,
+		Annotations: map[string]string{createsTablesAnnotation: "true"},
 		RunE: func(c *cobra.Command, _ []string) error {
 			st, err := a.storeFor(c.Context())
 			if err != nil {
@@ -62,19 +60,11 @@ table and its index are ACTIVE.`,
 				return err
 			}
 			name := a.tableName()
-			if a.set.Output != "table" {
-				outcome := "unchanged"
-				if created {
-					outcome = "created"
-				}
-				return a.printer().object(orderedObject{{"table", name}, {"outcome", outcome}})
-			}
 			if created {
-				_, err = fmt.Fprintf(a.io.Out, "table %s created\n", name)
-			} else {
-				_, err = fmt.Fprintf(a.io.Out, "table %s already exists and matches the schema\n", name)
+				return a.printer().result(fmt.Sprintf("table %s created", name), orderedObject{{"table", name}, {"outcome", "created"}})
 			}
-			return err
+			return a.printer().result(fmt.Sprintf("table %s already exists and matches the schema", name),
+				orderedObject{{"table", name}, {"outcome", "unchanged"}})
 		},
 	}
 	c.Flags().BoolVar(&wait, "wait", false, "wait until the table and its index are ACTIVE")
@@ -86,8 +76,8 @@ func (a *app) newTableDescribeCmd() *cobra.Command {
 		Use:   "describe",
 		Short: "Show the table: status, keys, index and projection, billing, item count",
 		Long: `Show the table as the backend describes it, and whether it matches the schema.
--o json (or yaml) prints the backend's raw table description.`,
-		Example: withExamples("adjl table describe", "adjl table describe -o json"),
+Every format prints the same fields (camelCase, typed): -o json for scripts.`,
+		Example: withExamples("adjl table describe", "adjl table describe -o json | jq .matchesSchema"),
 		Args:    noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			st, err := a.storeFor(c.Context())
@@ -98,81 +88,74 @@ func (a *app) newTableDescribeCmd() *cobra.Command {
 			if err != nil || a.explaining() {
 				return err
 			}
-			switch a.set.Output {
-			case "json", "yaml":
-				raw, _ := wireValue(reflect.ValueOf(desc))
-				if a.set.Output == "yaml" {
-					return writeYAML(a.io.Out, raw)
-				}
-				b, err := marshalIndent(raw, "")
-				if err != nil {
-					return err
-				}
-				_, err = fmt.Fprintln(a.io.Out, b)
-				return err
-			}
-			rec := describeRecord(desc)
-			diffs := st.Diff(desc)
-			match := "yes"
-			if len(diffs) > 0 {
-				match = "no: " + strings.Join(diffs, "; ")
-			}
-			rec = append(rec, field{"matches schema", match})
-			return a.printer().object(rec)
+			return a.printer().object(describeRecord(desc, st.Diff(desc), a.where))
 		},
 	}
 }
 
-// describeRecord summarises a table description for people.
-func describeRecord(d *types.TableDescription) orderedObject {
+// describeRecord is a table description for people and scripts alike: one
+// record, camelCase keys, typed values, the same in every format.
+func describeRecord(d *types.TableDescription, diffs []string, where string) orderedObject {
 	rec := orderedObject{
 		{"table", aws.ToString(d.TableName)},
 		{"status", string(d.TableStatus)},
-		{"keys", keySchema(d.KeySchema)},
 	}
+	pk, sk := keyNames(d.KeySchema)
+	rec = append(rec, field{"partitionKey", pk}, field{"sortKey", sk})
 	for _, g := range d.GlobalSecondaryIndexes {
-		idx := aws.ToString(g.IndexName) + " (" + keySchema(g.KeySchema) + ")"
-		if g.IndexStatus != "" {
-			idx += " " + string(g.IndexStatus)
-		}
-		rec = append(rec, field{"index", idx})
+		ipk, isk := keyNames(g.KeySchema)
+		rec = append(rec, field{"index", aws.ToString(g.IndexName)}, field{"indexPartitionKey", ipk},
+			field{"indexSortKey", isk}, field{"indexStatus", string(g.IndexStatus)})
 		if g.Projection != nil {
-			p := string(g.Projection.ProjectionType)
+			rec = append(rec, field{"projection", string(g.Projection.ProjectionType)})
 			if len(g.Projection.NonKeyAttributes) > 0 {
-				p += " " + strings.Join(g.Projection.NonKeyAttributes, ",")
+				rec = append(rec, field{"projectedAttributes", g.Projection.NonKeyAttributes})
 			}
-			rec = append(rec, field{"projection", p})
 		}
 	}
 	billing := string(types.BillingModeProvisioned)
 	if d.BillingModeSummary != nil && d.BillingModeSummary.BillingMode != "" {
 		billing = string(d.BillingModeSummary.BillingMode)
 	}
+	rec = append(rec, field{"billingMode", billing})
 	if billing == string(types.BillingModeProvisioned) && d.ProvisionedThroughput != nil {
-		billing += fmt.Sprintf(" (read %d, write %d)",
-			aws.ToInt64(d.ProvisionedThroughput.ReadCapacityUnits), aws.ToInt64(d.ProvisionedThroughput.WriteCapacityUnits))
+		rec = append(rec, field{"readCapacity", aws.ToInt64(d.ProvisionedThroughput.ReadCapacityUnits)},
+			field{"writeCapacity", aws.ToInt64(d.ProvisionedThroughput.WriteCapacityUnits)})
 	}
-	rec = append(rec, field{"billing", billing})
-	rec = append(rec, field{"items", strconv.FormatInt(aws.ToInt64(d.ItemCount), 10)})
+	rec = append(rec, field{"itemCount", aws.ToInt64(d.ItemCount)}, field{"sizeBytes", aws.ToInt64(d.TableSizeBytes)})
+	if where != "" {
+		rec = append(rec, field{"backend", where})
+	}
+	rec = append(rec, field{"matchesSchema", len(diffs) == 0})
+	if len(diffs) > 0 {
+		rec = append(rec, field{"differences", diffs})
+	}
 	return rec
 }
 
-func keySchema(ks []types.KeySchemaElement) string {
-	parts := make([]string, len(ks))
-	for i, k := range ks {
-		parts[i] = aws.ToString(k.AttributeName) + " " + strings.ToLower(string(k.KeyType))
+// keyNames are the partition and sort key attributes of a key schema.
+func keyNames(ks []types.KeySchemaElement) (partition, sort string) {
+	for _, k := range ks {
+		switch k.KeyType {
+		case types.KeyTypeHash:
+			partition = aws.ToString(k.AttributeName)
+		case types.KeyTypeRange:
+			sort = aws.ToString(k.AttributeName)
+		}
 	}
-	return strings.Join(parts, ", ")
+	return partition, sort
 }
 
 func (a *app) newTableDeleteCmd() *cobra.Command {
-	var yes, wait bool
+	var yes, wait, ifExists bool
 	c := &cobra.Command{
-		Use:   "delete --yes",
+		Use:   "delete --yes [--if-exists]",
 		Short: "Delete the table and every item in it",
-		Long:  "Delete the schema's table and all its items. There is no undo, so --yes is required.",
+		Long: `Delete the schema's table and all its items. There is no undo, so --yes is required.
+A table that does not exist is exit 4, or, with --if-exists, nothing to do (exit 0).`,
 		Example: withExamples(
 			"adjl table delete --yes",
+			"adjl table delete --yes --if-exists   # in a CI teardown",
 		),
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
@@ -183,23 +166,30 @@ func (a *app) newTableDeleteCmd() *cobra.Command {
 				return usagef(c, "refusing to delete table %s without --yes (this removes every item)", a.tableName())
 			}
 			st, err := a.storeFor(c.Context())
-			if err != nil {
-				return err
+			var noData *noDataFileError
+			if errors.As(err, &noData) {
+				err = &ops.TableNotFoundError{Table: a.tableName(), Where: "the embedded engine (no data file " + noData.path + ")"}
+			} else if err == nil {
+				err = st.DeleteTable(c.Context(), wait)
 			}
-			if err := st.DeleteTable(c.Context(), wait); err != nil || a.explaining() {
-				var notFound *ops.TableNotFoundError
-				if errors.As(err, &notFound) {
-					return &tableAbsentError{err: notFound}
+			var notFound *ops.TableNotFoundError
+			switch {
+			case errors.As(err, &notFound) && ifExists:
+				if notFound.Where == "" {
+					notFound.Where = a.where
 				}
+				absent := &tableAbsentError{err: notFound}
+				return a.printer().result(absent.Error(), orderedObject{{"table", a.tableName()}, {"outcome", "absent"}})
+			case errors.As(err, &notFound):
+				return &tableAbsentError{err: notFound}
+			case err != nil || a.explaining():
 				return err
 			}
-			if a.set.Output != "table" {
-				return a.printer().object(orderedObject{{"table", a.tableName()}, {"outcome", "deleted"}})
-			}
-			_, err = fmt.Fprintf(a.io.Out, "table %s deleted\n", a.tableName())
-			return err
+			return a.printer().result(fmt.Sprintf("table %s deleted", a.tableName()),
+				orderedObject{{"table", a.tableName()}, {"outcome", "deleted"}})
 		},
 	}
+	c.Flags().BoolVar(&ifExists, "if-exists", false, "a table that does not exist is not an error")
 	c.Flags().BoolVar(&yes, "yes", false, "confirm the deletion")
 	c.Flags().BoolVar(&wait, "wait", false, "wait until the table is gone")
 	return c

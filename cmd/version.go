@@ -22,6 +22,11 @@ func version() string {
 	return "dev"
 }
 
+// versionLine is what adjl version and adjl --version print.
+func versionLine() string {
+	return fmt.Sprintf("adjl %s (%s, %s/%s)", version(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
+}
+
 func (a *app) newVersionCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:     "version",
@@ -29,12 +34,8 @@ func (a *app) newVersionCmd() *cobra.Command {
 		Example: withExamples("adjl version", "adjl version -o json"),
 		Args:    noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			if a.set.Output != "table" {
-				return a.printer().object(orderedObject{{"version", version()}, {"go", runtime.Version()},
-					{"platform", runtime.GOOS + "/" + runtime.GOARCH}})
-			}
-			_, err := fmt.Fprintf(a.io.Out, "adjl %s (%s, %s/%s)\n", version(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
-			return err
+			return a.printer().result(versionLine(), orderedObject{{"version", version()}, {"go", runtime.Version()},
+				{"platform", runtime.GOOS + "/" + runtime.GOARCH}})
 		},
 	}
 }

@@ -194,14 +194,26 @@ func TestTableDescribeAndDelete(t *testing.T) {
 	s.expect(ExitTable, "table", "describe")
 	s.ok("table", "create")
 	out := s.ok("table", "describe")
-	for _, w := range []string{"school", "ACTIVE", "GSI1", "PAY_PER_REQUEST", "matches schema\tyes"} {
-		if !strings.Contains(out, w) {
-			t.Errorf("describe lacks %q:\n%s", w, out)
-		}
+	data := filepath.Join(s.dir, "data.db")
+	want := "table\tschool\nstatus\tACTIVE\npartitionKey\tPK\nsortKey\tSK\nindex\tGSI1\nindexPartitionKey\tGSI1PK\n" +
+		"indexSortKey\tGSI1SK\nindexStatus\tACTIVE\nprojection\tALL\nbillingMode\tPAY_PER_REQUEST\nitemCount\t1\n" +
+		"sizeBytes\t"
+	if !strings.HasPrefix(out, want) || !strings.HasSuffix(out, "\nbackend\tthe embedded engine (data file "+data+")\nmatchesSchema\ttrue\n") {
+		t.Errorf("describe:\n%s", out)
 	}
-	var raw map[string]any
-	if err := json.Unmarshal([]byte(s.ok("table", "describe", "-o", "json")), &raw); err != nil || raw["TableName"] != "school" {
-		t.Errorf("describe -o json: %v %v", raw["TableName"], err)
+	// The same fields, typed, in every format.
+	var d struct {
+		Table, Status, PartitionKey, Index, Projection, BillingMode string
+		ItemCount, SizeBytes                                       int64
+		MatchesSchema                                              bool
+		Differences                                                []string
+	}
+	if err := json.Unmarshal([]byte(s.ok("table", "describe", "-o", "json")), &d); err != nil ||
+		d.Table != "school" || d.PartitionKey != "PK" || d.Index != "GSI1" || d.ItemCount != 1 || !d.MatchesSchema || d.Differences != nil {
+		t.Errorf("describe -o json: %+v %v", d, err)
+	}
+	if out := s.ok("table", "describe", "-o", "yaml"); !strings.Contains(out, "matchesSchema: true") {
+		t.Errorf("describe -o yaml:\n%s", out)
 	}
 	s.expect(ExitUsage, "table", "delete")
 	if out := s.ok("table", "delete", "--yes"); out != "table school deleted\n" {

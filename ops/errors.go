@@ -22,10 +22,16 @@ var ErrItemNotFound = errors.New("item not found")
 // TableNotFoundError reports that the schema's table does not exist on the backend.
 type TableNotFoundError struct {
 	Table string
+	// Where names the backend for messages ("the server at http://..."),
+	// when the caller knows it.
+	Where string
 	Err   error
 }
 
 func (e *TableNotFoundError) Error() string {
+	if e.Where != "" {
+		return fmt.Sprintf("table %s not found in %s — run `adjl table create`", e.Table, e.Where)
+	}
 	return fmt.Sprintf("table %s not found — run `adjl table create`", e.Table)
 }
 

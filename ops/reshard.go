@@ -427,7 +427,7 @@ func (r *resharder) moveEdge(ctx context.Context, it Item) error {
 	case sOf(out.Item, schema.AttrGSI1PK) == want:
 		return nil
 	}
-	return &ConflictError{Msg: fmt.Sprintf("edge %s %s was rewritten by someone else during the reshard (GSI1PK is now %s); stop other writers and rerun `adjl reshard %s --to %d`",
+	return &ConflictError{Msg: fmt.Sprintf("edge %s %s was rewritten by someone else during the reshard (GSI1PK is now %s); stop other writers and rerun `adjl reshard %s --to %d --yes`",
 		pk, sk, sOf(out.Item, schema.AttrGSI1PK), r.rel.Name, r.opt.To), Err: err}
 }
 

@@ -152,6 +152,6 @@ func (r *resharder) verify(ctx context.Context) (map[string]int, error) {
 	if len(problems) > 5 {
 		problems = append(problems[:5], fmt.Sprintf("and %d more", len(problems)-5))
 	}
-	return nil, &ConflictError{Msg: fmt.Sprintf("reshard of %s not verified: %s; the recorded shard count was not changed; rerun `adjl reshard %s --to %d` (with no other writers)",
+	return nil, &ConflictError{Msg: fmt.Sprintf("reshard of %s not verified: %s; the recorded shard count was not changed; rerun `adjl reshard %s --to %d --yes` (with no other writers)",
 		r.rel.Name, strings.Join(problems, ", "), r.rel.Name, r.opt.To)}
 }

@@ -1,0 +1,144 @@
+package cmd
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/adjl/adjl/local"
+)
+
+// serveInBackground runs `adjl local serve` on data on a free loopback
+// port until the test ends, and returns its URL.
+func serveInBackground(t *testing.T, data string) string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	var out, errb bytes.Buffer
+	a := newApp(&IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errb}, nil)
+	a.set = &settings{Data: data}
+	ready := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- a.serveRun(ctx, &serveOptions{addr: "127.0.0.1:0", data: data, ready: func(addr string) { ready <- addr }})
+	}()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	})
+	select {
+	case addr := <-ready:
+		return "http://" + addr
+	case err := <-done:
+		t.Fatalf("serve ended early: %v\n%s", err, errb.String())
+	case <-time.After(10 * time.Second):
+		t.Fatal("serve did not start")
+	}
+	return ""
+}
+
+// TestCommandUsesTheServerHoldingTheDataFile: while `adjl local serve`
+// holds a data file, a command on the same --data talks to it instead of
+// waiting for the file; once it stops, the command opens the file itself.
+func TestCommandUsesTheServerHoldingTheDataFile(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data.db")
+	school := example(t, "school.yaml")
+	stop := make(chan struct{})
+	t.Run("served", func(t *testing.T) {
+		url := serveInBackground(t, data)
+		rec, ok := readServeRecord(data)
+		if !ok || rec.URL != url || rec.PID != os.Getpid() {
+			t.Fatalf("serve record %+v %v, want %s", rec, ok, url)
+		}
+		for _, args := range [][]string{{"table", "create"}, {"enroll", "a91", "math204"}} {
+			start := time.Now()
+			r := adjl(t, runOpts{dir: dir}, append([]string{"--schema", school, "--data", data, "--verbose"}, args...)...)
+			if r.code != 0 || !strings.Contains(r.err, "backend: local (adjl local serve at "+url+", data file "+data+")") {
+				t.Fatalf("%v: exit %d: %s", args, r.code, r.err)
+			}
+			if d := time.Since(start); d > 5*time.Second {
+				t.Errorf("%v took %v: it waited for the file", args, d)
+			}
+		}
+		close(stop)
+	})
+	<-stop
+	if _, err := os.Stat(serveRecordPath(data)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("serve record left after shutdown: %v", err)
+	}
+	r := adjl(t, runOpts{dir: dir}, "--schema", school, "--data", data, "--verbose", "members", "math204")
+	if r.code != 0 || r.out != "STU#a91\t\t\n" || !strings.Contains(r.err, "backend: local (file "+data+")") {
+		t.Errorf("after serve stopped: exit %d %q %q", r.code, r.out, r.err)
+	}
+}
+
+// TestStaleServeRecordIsIgnored: a record left by a killed server names
+// nobody; the command opens the data file.
+func TestStaleServeRecordIsIgnored(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data.db")
+	writeFile(t, serveRecordPath(data), `{"url": "http://127.0.0.1:1", "pid": 999999999}`)
+	r := adjl(t, runOpts{dir: dir}, "--schema", example(t, "school.yaml"), "--data", data, "--verbose", "table", "create")
+	if r.code != 0 || !strings.Contains(r.err, "backend: local (file "+data+")") {
+		t.Errorf("exit %d: %s", r.code, r.err)
+	}
+}
+
+// TestWaitingForAnotherProcessSaysSo: a command whose data file another
+// process holds says, after a second, that it is waiting, and goes on when
+// the file is free.
+func TestWaitingForAnotherProcessSaysSo(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data.db")
+	school := example(t, "school.yaml")
+	if r := adjl(t, runOpts{dir: dir}, "--schema", school, "--data", data, "table", "create"); r.code != 0 {
+		t.Fatal(r.err)
+	}
+	// The engine flocks its file: an engine opened here is another holder,
+	// as far as the command's own open is concerned.
+	holder, err := local.Open(data, local.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.AfterFunc(1500*time.Millisecond, func() { holder.Close() })
+	r := adjl(t, runOpts{dir: dir}, "--schema", school, "--data", data, "members", "math204")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.err)
+	}
+	want := "adjl: waiting for data file " + data + ": another adjl process is using it (run `adjl local serve` to share one engine)\n"
+	if r.err != want {
+		t.Errorf("stderr %q, want %q", r.err, want)
+	}
+}
+
+// TestSettingsThatDoNotApplyWarn: --region and --profile mean nothing to
+// the embedded engine, --data nothing to a server: each says so.
+func TestSettingsThatDoNotApplyWarn(t *testing.T) {
+	s := newSession(t, "school.yaml")
+	s.ok("table", "create")
+	r := s.expect(ExitFalse, "--region", "eu-west-1", "get", "STU#a91")
+	if r.err != "adjl: warning: region (flag --region) does not apply to the embedded engine (--endpoint local); ignored\nadjl: STU#a91: item not found\n" {
+		t.Errorf("region on local: %q", r.err)
+	}
+	t.Setenv("ADJL_PROFILE", "prod")
+	r = s.expect(ExitFalse, "get", "STU#a91")
+	if !strings.HasPrefix(r.err, "adjl: warning: profile (environment ADJL_PROFILE) does not apply to the embedded engine") {
+		t.Errorf("profile on local: %q", r.err)
+	}
+	os.Unsetenv("ADJL_PROFILE")
+	r = adjl(t, runOpts{dir: s.dir}, "--schema", s.schema, "--endpoint", "http://127.0.0.1:1", "--data", "x.db", "get", "STU#a91")
+	if r.code != ExitUnreachable || !strings.HasPrefix(r.err, "adjl: warning: data (flag --data) applies only to the embedded engine (--endpoint local); ignored\n") {
+		t.Errorf("data on a URL: exit %d %q", r.code, r.err)
+	}
+}
