@@ -149,7 +149,7 @@ func marshalIndent(v any, prefix string) (string, error) {
 // {"entity": ...}) when asked for, then each item.
 type ndjsonPrinter struct{ w io.Writer }
 
-func (p *ndjsonPrinter) object(rec orderedObject) error            { return p.line(rec) }
+func (p *ndjsonPrinter) object(rec orderedObject) error           { return p.line(rec) }
 func (p *ndjsonPrinter) result(_ string, rec orderedObject) error { return p.line(rec) }
 
 func (p *ndjsonPrinter) beginList(_ []string, entity orderedObject) error {

@@ -18,7 +18,7 @@ type yamlPrinter struct {
 	items  []any
 }
 
-func (p *yamlPrinter) object(rec orderedObject) error            { return writeYAML(p.w, rec) }
+func (p *yamlPrinter) object(rec orderedObject) error           { return writeYAML(p.w, rec) }
 func (p *yamlPrinter) result(_ string, rec orderedObject) error { return p.object(rec) }
 
 func (p *yamlPrinter) beginList(_ []string, entity orderedObject) error {

@@ -204,9 +204,9 @@ func TestTableDescribeAndDelete(t *testing.T) {
 	// The same fields, typed, in every format.
 	var d struct {
 		Table, Status, PartitionKey, Index, Projection, BillingMode string
-		ItemCount, SizeBytes                                       int64
-		MatchesSchema                                              bool
-		Differences                                                []string
+		ItemCount, SizeBytes                                        int64
+		MatchesSchema                                               bool
+		Differences                                                 []string
 	}
 	if err := json.Unmarshal([]byte(s.ok("table", "describe", "-o", "json")), &d); err != nil ||
 		d.Table != "school" || d.PartitionKey != "PK" || d.Index != "GSI1" || d.ItemCount != 1 || !d.MatchesSchema || d.Differences != nil {
