@@ -63,14 +63,19 @@ func sideColumn(rel *schema.Relation, side schema.Side) string {
 }
 
 // listColumns are the columns of a list: the other side's key first, then the
-// edge attributes in schema order.
-func listColumns(rel *schema.Relation, dir ops.Direction) []string {
+// edge attributes in schema order. A reverse list reads the index, so only
+// the attributes it projects can have a value: the others are left out
+// rather than printed empty.
+func listColumns(rel *schema.Relation, dir ops.Direction, index schema.Index) []string {
 	other := rel.To
 	if dir == ops.Reverse {
 		other = rel.From
 	}
 	cols := []string{sideColumn(rel, other)}
 	for _, a := range rel.Attributes {
+		if dir == ops.Reverse && !index.Projects(a.Name) {
+			continue
+		}
 		cols = append(cols, a.Name)
 	}
 	return cols
@@ -79,7 +84,6 @@ func listColumns(rel *schema.Relation, dir ops.Direction) []string {
 // edgeRecord is one list row: the other side's key, the declared edge
 // attributes present on the item, then any other attributes by name.
 func edgeRecord(rel *schema.Relation, dir ops.Direction, item ops.Item) (orderedObject, error) {
-	cols := listColumns(rel, dir)
 	var other string
 	if dir == ops.Forward {
 		other = strings.TrimPrefix(stringAttr(item, schema.AttrSK), rel.Edge)
@@ -89,7 +93,7 @@ func edgeRecord(rel *schema.Relation, dir ops.Direction, item ops.Item) (ordered
 			other = stringAttr(item, schema.AttrGSI1SK)
 		}
 	}
-	rec := orderedObject{{cols[0], other}}
+	rec := orderedObject{{listColumns(rel, dir, schema.Index{})[0], other}}
 	return appendAttrs(rec, rel.Attributes, item)
 }
 

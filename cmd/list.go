@@ -119,7 +119,7 @@ func (a *app) endPage(p printer, next string, all bool) error {
 	if err := p.endList(next); err != nil {
 		return err
 	}
-	if next != "" {
+	if next != "" && !p.carriesNext() {
 		fmt.Fprintf(a.io.ErrOut, "next page: %s\n", nextCommand(a.args, next))
 	}
 	return nil
@@ -138,7 +138,7 @@ func (a *app) beginList(p printer, l *listArgs, entity ops.Item) error {
 			}
 		}
 	}
-	return p.beginList(listColumns(l.rel, l.dir), rec)
+	return p.beginList(listColumns(l.rel, l.dir, a.sch.Table.Index), rec)
 }
 
 func (a *app) printRow(p printer, l *listArgs, it ops.Item) error {

@@ -25,6 +25,10 @@ type printer interface {
 	row(rec orderedObject) error
 	// endList finishes the list; next is the cursor of the following page.
 	endList(next string) error
+	// carriesNext reports whether the list output itself holds the next
+	// page's cursor (JSON and YAML "next"); otherwise the command for the
+	// next page goes to stderr.
+	carriesNext() bool
 }
 
 // newPrinter returns the printer for format. pageSize bounds how many rows
@@ -91,6 +95,7 @@ func (p *jsonPrinter) object(rec orderedObject) error {
 }
 
 func (p *jsonPrinter) result(_ string, rec orderedObject) error { return p.object(rec) }
+func (p *jsonPrinter) carriesNext() bool                        { return true }
 
 func (p *jsonPrinter) beginList(_ []string, entity orderedObject) error {
 	p.count = 0
@@ -151,6 +156,7 @@ type ndjsonPrinter struct{ w io.Writer }
 
 func (p *ndjsonPrinter) object(rec orderedObject) error           { return p.line(rec) }
 func (p *ndjsonPrinter) result(_ string, rec orderedObject) error { return p.line(rec) }
+func (p *ndjsonPrinter) carriesNext() bool                        { return false }
 
 func (p *ndjsonPrinter) beginList(_ []string, entity orderedObject) error {
 	if entity != nil {
@@ -190,6 +196,7 @@ func (p *csvPrinter) object(rec orderedObject) error {
 }
 
 func (p *csvPrinter) result(_ string, rec orderedObject) error { return p.object(rec) }
+func (p *csvPrinter) carriesNext() bool                        { return false }
 
 func (p *csvPrinter) beginList(cols []string, entity orderedObject) error {
 	if entity != nil {

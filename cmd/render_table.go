@@ -35,6 +35,8 @@ func (p *tablePrinter) object(rec orderedObject) error {
 	return renderTable(p.w, nil, rows)
 }
 
+func (p *tablePrinter) carriesNext() bool { return false }
+
 func (p *tablePrinter) result(sentence string, _ orderedObject) error {
 	_, err := fmt.Fprintln(p.w, escapeControls(sentence))
 	return err

@@ -139,8 +139,24 @@ func TestPipedTableHasNoHeader(t *testing.T) {
 func TestForwardColumns(t *testing.T) {
 	sch := loadSchool(t)
 	rel := sch.Relation("enrollment")
-	if got := listColumns(rel, ops.Forward); strings.Join(got, ",") != "course,grade,enrolledOn" {
+	if got := listColumns(rel, ops.Forward, sch.Table.Index); strings.Join(got, ",") != "course,grade,enrolledOn" {
 		t.Errorf("forward columns = %v", got)
+	}
+	// A reverse list shows only what the index projects; a forward list
+	// reads the base table, which has everything.
+	for _, tc := range []struct {
+		index schema.Index
+		dir   ops.Direction
+		want  string
+	}{
+		{schema.Index{Projection: schema.ProjectionAll}, ops.Reverse, "student,grade,enrolledOn"},
+		{schema.Index{Projection: schema.ProjectionKeysOnly}, ops.Reverse, "student"},
+		{schema.Index{Projection: schema.ProjectionInclude, Include: []string{"enrolledOn"}}, ops.Reverse, "student,enrolledOn"},
+		{schema.Index{Projection: schema.ProjectionKeysOnly}, ops.Forward, "course,grade,enrolledOn"},
+	} {
+		if got := strings.Join(listColumns(rel, tc.dir, tc.index), ","); got != tc.want {
+			t.Errorf("%s %v columns = %s, want %s", tc.index.Projection, tc.dir, got, tc.want)
+		}
 	}
 	rec, err := edgeRecord(rel, ops.Forward, edge("STU#a91", "CRS#math204", "A"))
 	if err != nil {

@@ -20,6 +20,7 @@ type yamlPrinter struct {
 
 func (p *yamlPrinter) object(rec orderedObject) error           { return writeYAML(p.w, rec) }
 func (p *yamlPrinter) result(_ string, rec orderedObject) error { return p.object(rec) }
+func (p *yamlPrinter) carriesNext() bool                        { return true }
 
 func (p *yamlPrinter) beginList(_ []string, entity orderedObject) error {
 	p.entity, p.items = entity, []any{}

@@ -1,6 +1,20 @@
 package schema
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
+
+// Projects reports whether the index carries the non-key attribute name.
+func (ix Index) Projects(name string) bool {
+	switch ix.Projection {
+	case ProjectionKeysOnly:
+		return false
+	case ProjectionInclude:
+		return slices.Contains(ix.Include, name)
+	}
+	return true
+}
 
 // DefaultIndexName is the inverted index's name when the schema does not set one.
 const DefaultIndexName = "GSI1"
