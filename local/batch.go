@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/adjl/adjl/local/internal/attr"
+	"github.com/adjl/adjl/local/internal/kv"
 )
 
 func init() {
@@ -128,7 +129,7 @@ func (e *Engine) batchGetItem(body []byte) ([]byte, error) {
 	// DynamoDB returns at most 16 MB; keys it did not get to come back as
 	// UnprocessedKeys for the caller to retry.
 	unprocessed := map[string][]attr.Item{}
-	err = e.db.View(func(tx kvTx) error {
+	err = e.db.View(func(tx kv.Tx) error {
 		for i, gp := range plans {
 			if i > 0 {
 				r.b = append(r.b, ',')

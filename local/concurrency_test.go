@@ -7,10 +7,13 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/adjl/adjl/local/internal/kv"
 )
 
 // TestConcurrentLinksKeepCountersExact races link transactions on shared
@@ -100,16 +103,12 @@ func TestGroupCommitSharesTransactions(t *testing.T) {
 	}
 }
 
-// logSyncs counts the fsyncs a data-file engine's logs made for records.
-func logSyncs(kv *walKV) int64 { return kv.log.syncs.Load() + kv.spare.syncs.Load() }
-
 // putConcurrently has 8 writers put 25 items each into table (a graph
 // table: every item is in GSI1 under "all") and returns how many commits
 // and log fsyncs the 200 writes (jobs) took.
 func putConcurrently(t *testing.T, e *Engine, c *dynamodb.Client, table string) (rounds, jobs, fsyncs int64) {
 	t.Helper()
-	kv := e.db.(*walKV)
-	r0, j0, s0 := e.commits.rounds.Load(), e.commits.jobs.Load(), logSyncs(kv)
+	c0, s0 := e.commits.Stats(), fileStore(e).Stats().LogSyncs
 	var wg sync.WaitGroup
 	for g := 0; g < 8; g++ {
 		wg.Go(func() {
@@ -123,5 +122,62 @@ func putConcurrently(t *testing.T, e *Engine, c *dynamodb.Client, table string) 
 		})
 	}
 	wg.Wait()
-	return e.commits.rounds.Load() - r0, e.commits.jobs.Load() - j0, logSyncs(kv) - s0
+	c1 := e.commits.Stats()
+	return c1.Rounds - c0.Rounds, c1.Jobs - c0.Jobs, fileStore(e).Stats().LogSyncs - s0
+}
+
+// TestPanicInWriteLeavesEngineUsable: a panic (a bug) inside a write must
+// reach its caller and leave neither the group committer nor the store
+// locked, with the half-done write rolled back, on both stores.
+func TestPanicInWriteLeavesEngineUsable(t *testing.T) {
+	eachStore(t, func(t *testing.T, e *Engine, _ bool) {
+		write := func(v string, boom bool) (err error) {
+			return e.update(func(w *writer) error {
+				b, err := w.tx.CreateBucketIfNotExists([]byte("b"))
+				if err != nil {
+					return err
+				}
+				if err := b.Put([]byte("k"), []byte(v)); err != nil {
+					return err
+				}
+				if boom {
+					panic("boom")
+				}
+				return nil
+			})
+		}
+		if err := write("before", false); err != nil {
+			t.Fatal(err)
+		}
+		func() {
+			defer func() {
+				if p := recover(); p != "boom" {
+					t.Errorf("recovered %v, want the write's panic", p)
+				}
+			}()
+			write("during", true)
+		}()
+		e.db.View(func(tx kv.Tx) error {
+			if got := string(tx.Bucket([]byte("b")).Get([]byte("k"))); got != "before" {
+				t.Errorf("after the panic k=%q, want before: the write was not rolled back", got)
+			}
+			return nil
+		})
+		done := make(chan error, 1)
+		go func() { done <- write("after", false) }()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatal("a write after the panic is still waiting: the committer or the store stayed locked")
+		}
+		e.db.View(func(tx kv.Tx) error {
+			if got := string(tx.Bucket([]byte("b")).Get([]byte("k"))); got != "after" {
+				t.Errorf("k=%q, want after", got)
+			}
+			return nil
+		})
+	})
 }

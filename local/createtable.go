@@ -3,6 +3,8 @@ package local
 import (
 	"fmt"
 	"strings"
+
+	"github.com/adjl/adjl/local/internal/kv"
 )
 
 type indexIn struct {
@@ -278,7 +280,7 @@ func (e *Engine) createTable(body []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = e.db.Update(func(tx kvTx) error {
+	err = e.db.Update(func(tx kv.Tx) error {
 		if e.lookup(in.TableName) != nil || tx.Bucket(metaBucket).Get([]byte(in.TableName)) != nil {
 			return &apiError{Type: errInUse, Message: "Table already exists: " + in.TableName}
 		}

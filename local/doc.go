@@ -6,7 +6,7 @@
 //
 // # Storage
 //
-// One bbolt file (64 KiB pages when new, see dataPageSize) holds every table. Bucket "d/<table>" maps the key
+// One bbolt file (package kv) holds every table. Bucket "d/<table>" maps the key
 // attr.AppendKey(partition)+attr.AppendKey(sort) to the item in attr's binary
 // encoding; bucket "x/<table>/<index>" holds the key (index partition,
 // index sort, table key) with an empty value (files from before the format
@@ -20,13 +20,13 @@
 // # Transactions and durability
 //
 // Each request's writes happen in one transaction, made durable by a
-// write-ahead log beside the file (<file>-wal0 and <file>-wal1, walkv.go):
+// write-ahead log beside the file (<file>-wal0 and <file>-wal1, kv.File):
 // the transaction's changes are appended to the log, fsynced, and kept in an
 // in-memory overlay that reads merge over the bbolt file; checkpoints write
 // the overlay into bbolt in the background (every 16 MiB of log) and on
 // Close, so after a clean exit the bbolt file alone is complete. A killed
 // process loses nothing acknowledged: the next opener replays the logs.
-// Concurrent writers are group-committed (commit.go): whoever finds no commit
+// Concurrent writers are group-committed (kv.Group): whoever finds no commit
 // in progress runs everything queued so far as one transaction with one
 // fsync, and hands on before the fsync, so the next round's work overlaps it.
 // While other requests are being served, the leader and the syncer first
@@ -38,8 +38,8 @@
 //
 // # In memory
 //
-// Options.InMemory uses memKV instead of a file: sorted in-memory blocks
-// behind the same small interface (kv.go), with an undo log for atomicity.
+// Options.InMemory uses kv.Mem instead of a file: sorted in-memory blocks
+// behind the same small interface (kv.DB), with an undo log for atomicity.
 // Nothing has to survive, so it skips logs, page writes and syncs — it is
 // what `adjl local serve --in-memory` and most tests use.
 package local

@@ -13,7 +13,6 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	bolt "go.etcd.io/bbolt"
 )
 
 func TestPersistenceAcrossReopen(t *testing.T) {
@@ -201,51 +200,5 @@ func killChild() {
 			os.Exit(2)
 		}
 		fmt.Printf("ack %d\n", i)
-	}
-}
-
-// TestDataFilePageSize: new data files use dataPageSize; a file made with
-// another page size (as data files were before) keeps it and works as ever.
-func TestDataFilePageSize(t *testing.T) {
-	dir := t.TempDir()
-	old := filepath.Join(dir, "old.db")
-	db, err := bolt.Open(old, 0o600, &bolt.Options{PageSize: 4096})
-	if err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
-	for _, tc := range []struct {
-		path string
-		want int
-	}{{filepath.Join(dir, "new.db"), dataPageSize}, {old, 4096}} {
-		for round := range 2 {
-			e, err := Open(tc.path, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			c := clientFor(e)
-			if round == 0 {
-				createGraphTable(t, c, "school")
-				if _, err := c.TransactWriteItems(ctx, linkTx("STU#a", "CRS#m")); err != nil {
-					t.Fatal(err)
-				}
-			}
-			out, err := c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("school"), IndexName: aws.String("GSI1"),
-				KeyConditionExpression: aws.String("GSI1PK = :c"), ExpressionAttributeValues: map[string]av{":c": s("CRS#m")}})
-			if err != nil || out.Count != 1 {
-				t.Fatalf("%s round %d: query: %v %#v", tc.path, round, err, out)
-			}
-			if err := e.Close(); err != nil {
-				t.Fatal(err)
-			}
-		}
-		db, err := bolt.Open(tc.path, 0o600, &bolt.Options{ReadOnly: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := db.Info().PageSize; got != tc.want {
-			t.Errorf("%s: page size %d, want %d", tc.path, got, tc.want)
-		}
-		db.Close()
 	}
 }

@@ -3,19 +3,18 @@ package local
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"net/http/httptest"
 	"path/filepath"
-	"runtime"
 	"testing"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
+
+	"github.com/adjl/adjl/local/internal/kv"
 )
 
 var ctx = context.Background()
@@ -64,18 +63,18 @@ func createGraphTable(t testing.TB, c *dynamodb.Client, name string) {
 	}
 }
 
-// waitOrDump runs wait and fails the test, with every goroutine's stack, if
-// it has not returned within d: a hang then shows where each one is stuck.
-func waitOrDump(t *testing.T, d time.Duration, what string, wait func()) {
-	t.Helper()
-	finished := make(chan struct{})
-	go func() { wait(); close(finished) }()
-	select {
-	case <-finished:
-	case <-time.After(d):
-		buf := make([]byte, 1<<20)
-		t.Fatalf("%s\n%s", what, buf[:runtime.Stack(buf, true)])
-	}
+// fileStore is e's file store (e must be a data-file engine).
+func fileStore(e *Engine) *kv.File { return e.db.(*kv.File) }
+
+// crashEngine stops e's sweeper and closes its files without a checkpoint,
+// as kill -9 would leave them once every fsync has returned.
+func crashEngine(e *Engine) {
+	e.closeMu.Lock()
+	defer e.closeMu.Unlock()
+	e.closed = true
+	close(e.stop)
+	e.sweeping.Wait()
+	fileStore(e).Crash()
 }
 
 // openGraphFile opens a data-file engine in a temporary directory, closed
@@ -149,20 +148,6 @@ func num(it map[string]av, name string) string {
 		return v.Value
 	}
 	return ""
-}
-
-// setFlagDefault sets a flag (rapid's, say) for one test unless the command
-// line set it.
-func setFlagDefault(t *testing.T, name, value string) {
-	f := flag.Lookup(name)
-	explicit := false
-	flag.Visit(func(v *flag.Flag) { explicit = explicit || v.Name == name })
-	if f == nil || explicit {
-		return
-	}
-	old := f.Value.String()
-	f.Value.Set(value)
-	t.Cleanup(func() { f.Value.Set(old) })
 }
 
 // eachStore runs fn as a subtest on a fresh engine of each store: in memory

@@ -2,18 +2,16 @@ package local
 
 import (
 	"bytes"
-	"encoding/binary"
-	"errors"
 	"fmt"
-	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
-	"github.com/adjl/adjl/local/internal/attr"
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/adjl/adjl/local/internal/attr"
+	"github.com/adjl/adjl/local/internal/kv"
 )
 
 // Index entries are written key-only: the table key is the entry key's
@@ -92,7 +90,7 @@ func TestIndexEntriesKeyOnlyReadLikeOldOnes(t *testing.T) {
 		}{{indexBucketName("ggg", "GSI1"), []attr.Kind{attr.S, attr.S}}, {indexBucketName("nnn", "byScore"), []attr.Kind{attr.N}}}
 		// Rewrite every other entry as an older engine wrote it: the table
 		// key as value, found by skipping the index key values by hand.
-		if err := e.db.Update(func(tx kvTx) error {
+		if err := e.db.Update(func(tx kv.Tx) error {
 			for _, x := range indexes {
 				b := tx.Bucket(x.bucket)
 				var keys [][]byte
@@ -138,7 +136,7 @@ func TestIndexEntriesKeyOnlyReadLikeOldOnes(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		e.db.View(func(tx kvTx) error {
+		e.db.View(func(tx kv.Tx) error {
 			k, _ := tx.Bucket(indexBucketName("nnn", "byScore")).Cursor().First()
 			if k != nil {
 				t.Errorf("index entry %x left after every item was deleted", k)
@@ -155,51 +153,5 @@ func TestTableKeyOfMalformedEntry(t *testing.T) {
 	}
 	if got, err := x.tableKeyOf([]byte("ignored"), []byte("tk")); err != nil || string(got) != "tk" {
 		t.Errorf("an old entry's value: %q, %v", got, err)
-	}
-}
-
-// The file records its format: an engine upgrades an older record (or none,
-// as files from before the record have) and refuses a newer format, whose
-// layout it could misread (an older adjl would read key-only index entries
-// as entries without items and answer index queries with nothing).
-func TestDataFormatRecorded(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "data.db")
-	format := func() int {
-		e, err := Open(path, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer e.Close()
-		var f int
-		e.db.View(func(tx kvTx) error { f = readFormat(tx); return nil })
-		return f
-	}
-	setFormat := func(fn func(tx kvTx) error) {
-		e, err := Open(path, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := e.db.Update(fn); err != nil {
-			t.Fatal(err)
-		}
-		if err := e.Close(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if f := format(); f != dataFormat {
-		t.Fatalf("a new file records format %d, want %d", f, dataFormat)
-	}
-	setFormat(func(tx kvTx) error { return tx.DeleteBucket(versionBucket) }) // as before the record
-	if f := format(); f != dataFormat {
-		t.Fatalf("a file without a format record was not upgraded: %d", f)
-	}
-	setFormat(func(tx kvTx) error {
-		return tx.Bucket(versionBucket).Put(formatKey, binary.BigEndian.AppendUint64(nil, dataFormat+1))
-	})
-	_, err := Open(path, Options{})
-	var fe *FormatError
-	if !errors.As(err, &fe) || fe.Format != dataFormat+1 || fe.Supported != dataFormat || fe.Path != path ||
-		!strings.Contains(err.Error(), fmt.Sprintf("has format %d, newer than this adjl reads (%d)", dataFormat+1, dataFormat)) {
-		t.Fatalf("a newer format opened: %v", err)
 	}
 }

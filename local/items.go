@@ -2,6 +2,7 @@ package local
 
 import (
 	"github.com/adjl/adjl/local/internal/attr"
+	"github.com/adjl/adjl/local/internal/kv"
 )
 
 func init() {
@@ -110,7 +111,7 @@ func (e *Engine) getItem(body []byte) ([]byte, error) {
 		return nil, err
 	}
 	var it attr.Item
-	err = e.db.View(func(tx kvTx) error {
+	err = e.db.View(func(tx kv.Tx) error {
 		it, err = getItem(tx, t, pk.enc)
 		return err
 	})

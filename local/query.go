@@ -5,6 +5,7 @@ import (
 	"hash/fnv"
 
 	"github.com/adjl/adjl/local/internal/attr"
+	"github.com/adjl/adjl/local/internal/kv"
 )
 
 func init() {
@@ -127,7 +128,7 @@ type walkOpts struct {
 
 // walk reads items of s in key order within [lo, hi), applying Limit, the
 // 1 MB page limit, filter and projection, and computes LastEvaluatedKey.
-func (s source) walk(tx kvTx, o walkOpts) (*page, error) {
+func (s source) walk(tx kv.Tx, o walkOpts) (*page, error) {
 	bucketName := s.t.bucket
 	if s.x != nil {
 		bucketName = s.x.bucket

@@ -2,6 +2,8 @@ package local
 
 import (
 	"github.com/adjl/adjl/local/internal/expr"
+
+	"github.com/adjl/adjl/local/internal/kv"
 )
 
 // readPlan is the part of Query and Scan that is common: which source, which
@@ -105,7 +107,7 @@ func (p *readPlan) opts() walkOpts {
 // with it: the last step of Query and Scan.
 func (e *Engine) readPage(p *readPlan, o walkOpts) ([]byte, error) {
 	var pg *page
-	err := e.db.View(func(tx kvTx) error {
+	err := e.db.View(func(tx kv.Tx) error {
 		var err error
 		pg, err = p.src.walk(tx, o)
 		return err

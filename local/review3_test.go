@@ -13,11 +13,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/adjl/adjl/local/internal/attr"
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	bolt "go.etcd.io/bbolt"
+
+	"github.com/adjl/adjl/local/internal/attr"
+	"github.com/adjl/adjl/local/internal/kv"
+	"github.com/adjl/adjl/local/internal/testkit"
 )
 
 // A review of key-only index entries and of group commit's yields. The index
@@ -501,7 +503,7 @@ func r3Check(t *testing.T, e *Engine, m *r3Model, phase string) {
 // rewritten in the old form (then the table key).
 func r3CheckEntries(t *testing.T, e *Engine, m *r3Model, phase string) {
 	t.Helper()
-	err := e.db.View(func(tx kvTx) error {
+	err := e.db.View(func(tx kv.Tx) error {
 		for _, x := range m.indexes {
 			want := m.entries(x)
 			b := tx.Bucket(indexBucketName(r3Table, x.name))
@@ -539,8 +541,8 @@ func r3CheckEntries(t *testing.T, e *Engine, m *r3Model, phase string) {
 
 // r3RewriteOldForm rewrites every third entry of each index as engines
 // before key-only entries wrote it: the table key as value. On a data file
-// it writes the bbolt file itself (the caller has just checkpointed, so no
-// overlay hides it), as an older engine left it.
+// it then checkpoints, so the entries lie in the bbolt file itself as an
+// older engine left them, with no overlay over them.
 func r3RewriteOldForm(t *testing.T, e *Engine, m *r3Model) {
 	t.Helper()
 	type put struct{ k, v []byte }
@@ -555,51 +557,26 @@ func r3RewriteOldForm(t *testing.T, e *Engine, m *r3Model) {
 			}
 		}
 	}
-	var err error
-	if kv, ok := e.db.(*walKV); ok {
-		if len(kv.over) != 0 || kv.frozen != nil {
-			t.Fatal("rewriting the bbolt file under an overlay")
+	err := e.db.Update(func(tx kv.Tx) error {
+		for name, ps := range plan {
+			b := tx.Bucket(indexBucketName(r3Table, name))
+			for _, p := range ps {
+				if b.Get(p.k) == nil {
+					return fmt.Errorf("%s: no entry %x in the data file", name, p.k)
+				}
+				if err := b.Put(p.k, p.v); err != nil {
+					return err
+				}
+			}
 		}
-		err = kv.db.Update(func(tx *bolt.Tx) error {
-			for name, ps := range plan {
-				b := tx.Bucket(indexBucketName(r3Table, name))
-				for _, p := range ps {
-					if b.Get(p.k) == nil {
-						return fmt.Errorf("%s: no entry %x in the data file", name, p.k)
-					}
-					if err := b.Put(p.k, p.v); err != nil {
-						return err
-					}
-				}
-			}
-			return nil
-		})
-	} else {
-		err = e.db.Update(func(tx kvTx) error {
-			for name, ps := range plan {
-				b := tx.Bucket(indexBucketName(r3Table, name))
-				for _, p := range ps {
-					if err := b.Put(p.k, p.v); err != nil {
-						return err
-					}
-				}
-			}
-			return nil
-		})
+		return nil
+	})
+	if f, ok := e.db.(*kv.File); ok && err == nil {
+		err = f.Checkpoint()
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
-}
-
-// r3Crash leaves e's files as kill -9 would once every fsync returned.
-func r3Crash(e *Engine) {
-	e.closeMu.Lock()
-	defer e.closeMu.Unlock()
-	e.closed = true
-	close(e.stop)
-	e.sweeping.Wait()
-	e.db.(*walKV).crash()
 }
 
 func r3Open(t *testing.T, path string, inMemory bool) *Engine {
@@ -643,9 +620,9 @@ func TestReview3IndexReadsThroughEveryLayer(t *testing.T) {
 			}
 			r3Put(t, c, m, ids...)
 			r3Check(t, e, m, "written")
-			kv, _ := e.db.(*walKV)
-			if kv != nil {
-				if err := kv.checkpointNow(); err != nil {
+			file, _ := e.db.(*kv.File)
+			if file != nil {
+				if err := file.Checkpoint(); err != nil {
 					t.Fatal(err)
 				}
 				r3Check(t, e, m, "checkpointed")
@@ -657,32 +634,19 @@ func TestReview3IndexReadsThroughEveryLayer(t *testing.T) {
 			r3Check(t, e, m, "old-form entries")
 			r3Mutate(t, c, m, 0)
 			r3Check(t, e, m, "mutated over the file")
-			if kv != nil {
-				// Freeze the overlay and hold its checkpoint (bbolt's write
-				// lock) so that reads go through active, frozen and file.
-				btx, err := kv.db.Begin(true)
+			if file != nil {
+				// Freeze the overlay and hold its checkpoint so that reads
+				// go through active, frozen and file.
+				release, err := file.HoldCheckpoint()
 				if err != nil {
 					t.Fatal(err)
 				}
-				kv.mu.Lock()
-				kv.checkpointBytes = 1
-				kv.mu.Unlock()
-				kv.startCheckpoint()
-				kv.mu.Lock()
-				kv.checkpointBytes = 1 << 40
-				frozen := kv.frozen != nil
-				kv.mu.Unlock()
-				if !frozen {
-					btx.Rollback()
-					t.Fatal("no frozen overlay")
-				}
 				r3Mutate(t, c, m, 1)
 				r3Check(t, e, m, "three layers")
-				btx.Rollback()
-				kv.waitFlush()
+				release()
 				r3Check(t, e, m, "frozen overlay checkpointed")
 				r3Mutate(t, c, m, 2)
-				r3Crash(e)
+				crashEngine(e)
 				e = r3Open(t, path, false)
 				c = clientFor(e)
 				r3Check(t, e, m, "replayed after a crash")
@@ -708,7 +672,7 @@ func TestReview3IndexReadsThroughEveryLayer(t *testing.T) {
 			r3Check(t, e, m, "byG made again")
 			r3Mutate(t, c, m, 3)
 			r3Check(t, e, m, "byG made again, mutated")
-			if kv != nil {
+			if file != nil {
 				if err := e.Close(); err != nil {
 					t.Fatal(err)
 				}
@@ -770,67 +734,6 @@ func TestReview3SkipKeyAtNumberAndByteExtremes(t *testing.T) {
 	}
 }
 
-// TestReview3IndexEntriesReplayFromTheLog: a log record whose put has a
-// zero-length value (the last op of its payload, too) replays as a present
-// key with an empty value, not as a missing key or a tombstone, on reopen
-// after a crash, and checkpoints into bbolt as such.
-func TestReview3IndexEntriesReplayFromTheLog(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "data.db")
-	kv := openTestWAL(t, path, 1<<20)
-	put := func(k string, v []byte) {
-		t.Helper()
-		if err := kv.Update(func(tx kvTx) error {
-			b, err := tx.CreateBucketIfNotExists([]byte("x/t/i"))
-			if err != nil {
-				return err
-			}
-			return b.Put([]byte(k), v)
-		}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	put("a", indexEntryValue)
-	put("b", []byte("tk"))
-	put("c", indexEntryValue)
-	if err := kv.Update(func(tx kvTx) error { return tx.Bucket([]byte("x/t/i")).Delete([]byte("b")) }); err != nil {
-		t.Fatal(err)
-	}
-	put("d", indexEntryValue)
-	read := func(kv *walKV) string {
-		var sb strings.Builder
-		kv.View(func(tx kvTx) error {
-			b := tx.Bucket([]byte("x/t/i"))
-			for _, k := range []string{"a", "b", "c", "d"} {
-				v := b.Get([]byte(k))
-				fmt.Fprintf(&sb, "%s:%v:%d ", k, v != nil, len(v))
-			}
-			c := b.Cursor()
-			for k, v := c.Last(); k != nil; k, v = c.Prev() {
-				fmt.Fprintf(&sb, "%s=%q ", k, v)
-			}
-			return nil
-		})
-		return sb.String()
-	}
-	const want = `a:true:0 b:false:0 c:true:0 d:true:0 d="" c="" a="" `
-	if got := read(kv); got != want {
-		t.Fatalf("before the crash: %s, want %s", got, want)
-	}
-	kv.crash()
-	kv = openTestWAL(t, path, 1<<20)
-	if got := read(kv); got != want {
-		t.Fatalf("replayed: %s, want %s", got, want)
-	}
-	if err := kv.Close(); err != nil {
-		t.Fatal(err)
-	}
-	kv = openTestWAL(t, path, 1<<20)
-	defer kv.Close()
-	if got := read(kv); got != want {
-		t.Fatalf("from the data file: %s, want %s", got, want)
-	}
-}
-
 // TestReview3GroupCommitOneProc: with a single P, whether writers share a
 // round depends on timing (see TestGroupCommitSharesTransactions), but
 // fsyncs never outnumber commits, and every acknowledged write is there
@@ -849,7 +752,7 @@ func TestReview3GroupCommitOneProc(t *testing.T) {
 	if fsyncs > rounds {
 		t.Fatalf("%d log fsyncs for %d commits: an fsync covered no new record", fsyncs, rounds)
 	}
-	r3Crash(e)
+	crashEngine(e)
 	e = r3Open(t, path, false)
 	defer e.Close()
 	q, err := clientFor(e).Query(ctx, &dynamodb.QueryInput{TableName: aws.String("ggg"), IndexName: aws.String("GSI1"), Select: types.SelectCount,
@@ -871,8 +774,8 @@ func TestReview3CommitsCheckpointsAndReadersTogether(t *testing.T) {
 	c := clientFor(e)
 	createGraphTable(t, c, "ggg")
 	SetCheckpointBytes(e, 2048)
-	kv := e.db.(*walKV)
-	epochs0, r0, s0 := kv.epochs.Load(), e.commits.rounds.Load(), logSyncs(kv)
+	file := fileStore(e)
+	f0, c0 := file.Stats(), e.commits.Stats()
 	const writers, each = 6, 30
 	var acked [writers]int // per writer: items acknowledged so far
 	var mu sync.Mutex
@@ -928,17 +831,17 @@ func TestReview3CommitsCheckpointsAndReadersTogether(t *testing.T) {
 			}
 		}(r)
 	}
-	waitOrDump(t, 30*time.Second, "stuck: writers and readers did not finish", func() { wg.Wait(); close(done); readers.Wait() })
+	testkit.WaitOrDump(t, 30*time.Second, "stuck: writers and readers did not finish", func() { wg.Wait(); close(done); readers.Wait() })
 	if t.Failed() {
 		return
 	}
-	if n := kv.epochs.Load() - epochs0; n < 4 {
+	if n := file.Stats().Epoch - f0.Epoch; n < 4 {
 		t.Fatalf("only %d new log epochs: the checkpoints did not run", n)
 	}
-	if rounds, fsyncs := e.commits.rounds.Load()-r0, logSyncs(kv)-s0; fsyncs > rounds {
+	if rounds, fsyncs := e.commits.Stats().Rounds-c0.Rounds, file.Stats().LogSyncs-f0.LogSyncs; fsyncs > rounds {
 		t.Fatalf("%d log fsyncs for %d commits", fsyncs, rounds)
 	}
-	r3Crash(e)
+	crashEngine(e)
 	e = r3Open(t, path, false)
 	defer e.Close()
 	c = clientFor(e)
@@ -962,76 +865,6 @@ func TestReview3CommitsCheckpointsAndReadersTogether(t *testing.T) {
 	}
 }
 
-// TestReview3SyncToCoversItsRecord drives the log directly: concurrent
-// writers append records (under a lock, as the store's write lock) and wait
-// in syncTo; each returns only once durable covers its record, every fsync
-// covers a record no earlier one did, and when the file fails under them
-// every waiter returns (an error, or success for a record already durable)
-// rather than hanging.
-func TestReview3SyncToCoversItsRecord(t *testing.T) {
-	for _, fail := range []bool{false, true} {
-		t.Run(fmt.Sprint("fail=", fail), func(t *testing.T) {
-			l, _, err := openLog(filepath.Join(t.TempDir(), "wal"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer l.f.Close()
-			var writeMu sync.Mutex
-			var records, failures, late int64
-			var wg sync.WaitGroup
-			payload := appendOp(nil, opPut, []byte("x/t/i"), []byte("key"), indexEntryValue)
-			for g := 0; g < 8; g++ {
-				wg.Add(1)
-				go func(g int) {
-					defer wg.Done()
-					for i := 0; i < 40; i++ {
-						writeMu.Lock()
-						if fail && g == 0 && i == 20 {
-							l.f.Close() // the file fails under the others
-						}
-						lsn, err := l.write(payload)
-						if err == nil {
-							records++
-						}
-						writeMu.Unlock()
-						if err != nil {
-							return
-						}
-						err = l.syncTo(lsn, true)
-						l.syncMu.Lock()
-						durable := l.durable
-						l.syncMu.Unlock()
-						if err != nil {
-							writeMu.Lock()
-							failures++
-							writeMu.Unlock()
-							return
-						}
-						if durable < lsn {
-							writeMu.Lock()
-							late++
-							writeMu.Unlock()
-							t.Errorf("syncTo(%d) returned with durable %d", lsn, durable)
-							return
-						}
-					}
-				}(g)
-			}
-			waitOrDump(t, 20*time.Second, "syncTo waiters hung", wg.Wait)
-			if n := l.syncs.Load(); n > records || n == 0 {
-				t.Fatalf("%d fsyncs for %d records", n, records)
-			}
-			if !fail && (records != 320 || failures != 0) {
-				t.Fatalf("%d records, %d failures", records, failures)
-			}
-			if fail && records >= 320 {
-				t.Fatalf("%d records written to a closed file", records)
-			}
-			t.Logf("%d records, %d fsyncs, %d failed waits", records, l.syncs.Load(), failures)
-		})
-	}
-}
-
 // TestReview3FailingLogUnderConcurrentWriters: the log file fails while
 // eight writers commit in shared rounds (the leader and the syncer
 // yielding): every request returns — none hangs on a sync that will never
@@ -1042,7 +875,7 @@ func TestReview3FailingLogUnderConcurrentWriters(t *testing.T) {
 	e := r3Open(t, path, false)
 	c := clientFor(e)
 	createGraphTable(t, c, "ggg")
-	kv := e.db.(*walKV)
+	file := fileStore(e)
 	var mu sync.Mutex
 	acked := map[string]bool{}
 	failed := 0
@@ -1053,7 +886,7 @@ func TestReview3FailingLogUnderConcurrentWriters(t *testing.T) {
 			defer wg.Done()
 			for i := 0; i < 30; i++ {
 				if g == 0 && i == 10 {
-					kv.log.f.Close() // later writes and fsyncs of the log fail
+					file.BreakLog() // later writes and fsyncs of the log fail
 				}
 				pk := fmt.Sprint(g, "/", i)
 				_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("ggg"),
@@ -1068,14 +901,14 @@ func TestReview3FailingLogUnderConcurrentWriters(t *testing.T) {
 			}
 		}(g)
 	}
-	waitOrDump(t, 30*time.Second, "writers hung after the log failed", wg.Wait)
+	testkit.WaitOrDump(t, 30*time.Second, "writers hung after the log failed", wg.Wait)
 	if failed == 0 {
 		t.Fatal("no write failed after the log file was closed")
 	}
 	if len(acked) < 10 {
 		t.Fatalf("only %d writes acknowledged before the failure", len(acked))
 	}
-	r3Crash(e)
+	crashEngine(e)
 	e = r3Open(t, path, false)
 	defer e.Close()
 	q, err := clientFor(e).Query(ctx, &dynamodb.QueryInput{TableName: aws.String("ggg"), IndexName: aws.String("GSI1"),

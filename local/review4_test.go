@@ -1,13 +1,9 @@
 package local
 
 import (
-	"bytes"
-	"encoding/binary"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -17,60 +13,12 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	bolt "go.etcd.io/bbolt"
+
+	"github.com/adjl/adjl/local/internal/kv"
 )
 
 // Tests from a cold review of Engine.requests (the commit yields) and of the
 // data file's format record.
-
-// crashEngine stops e's sweeper and closes its files without a checkpoint,
-// as kill -9 would leave them once every fsync has returned.
-func crashEngine(e *Engine) {
-	e.closeMu.Lock()
-	e.closed = true
-	e.closeMu.Unlock()
-	close(e.stop)
-	e.sweeping.Wait()
-	e.db.(*walKV).crash()
-}
-
-// rawFormat reads the format record straight from the bbolt file (-1: none).
-func rawFormat(t *testing.T, path string) int {
-	t.Helper()
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second, ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	f := -1
-	db.View(func(tx *bolt.Tx) error {
-		if b := tx.Bucket(versionBucket); b != nil {
-			if v := b.Get(formatKey); len(v) == 8 {
-				f = int(binary.BigEndian.Uint64(v))
-			}
-		}
-		return nil
-	})
-	return f
-}
-
-// openAsNewer opens path's bbolt file and logs as a newer adjl would: no
-// format check of this adjl's.
-func openAsNewer(t *testing.T, path string) *walKV {
-	t.Helper()
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
-	if errors.Is(err, bolt.ErrTimeout) {
-		t.Fatal("the data file is still locked")
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	kv, err := openWAL(db, path)
-	if err != nil {
-		db.Close()
-		t.Fatal(err)
-	}
-	return kv
-}
 
 // A panic (a bug) in a request's write reaches ServeHTTP's caller, which
 // survives it: net/http recovers it per connection, so `adjl local serve`
@@ -216,9 +164,9 @@ func TestReview4TableNamedVersion(t *testing.T) {
 			t.Fatalf("index query on table version: %v, %d items", err, len(out.Items))
 		}
 		var f int
-		e.db.View(func(tx kvTx) error { f = readFormat(tx); return nil })
-		if f != dataFormat {
-			t.Fatalf("format record is %d beside a table named version, want %d", f, dataFormat)
+		e.db.View(func(tx kv.Tx) error { f = kv.ReadFormat(tx); return nil })
+		if f != kv.Format {
+			t.Fatalf("format record is %d beside a table named version, want %d", f, kv.Format)
 		}
 	}
 	fill := func(t *testing.T, e *Engine) {
@@ -244,8 +192,8 @@ func TestReview4TableNamedVersion(t *testing.T) {
 	if err := e.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if f := rawFormat(t, path); f != dataFormat {
-		t.Fatalf("the bbolt file records format %d after a checkpoint, want %d", f, dataFormat)
+	if f, err := kv.FileFormat(path); err != nil || f != kv.Format {
+		t.Fatalf("the bbolt file records format %d (%v) after a checkpoint, want %d", f, err, kv.Format)
 	}
 	e, err = Open(path, Options{})
 	if err != nil {
@@ -266,8 +214,8 @@ func TestReview4FormatAfterCrashOnCreate(t *testing.T) {
 		t.Fatal(err)
 	}
 	crashEngine(e)
-	if f := rawFormat(t, path); f != dataFormat {
-		t.Fatalf("format record in the bbolt file before replay: %d (-1: in the log only), want %d", f, dataFormat)
+	if f, err := kv.FileFormat(path); err != nil || f != kv.Format {
+		t.Fatalf("format record in the bbolt file before replay: %d, %v (0: in the log only), want %d", f, err, kv.Format)
 	}
 	e, err = Open(path, Options{})
 	if err != nil {
@@ -275,8 +223,8 @@ func TestReview4FormatAfterCrashOnCreate(t *testing.T) {
 	}
 	var f int
 	missing := false
-	e.db.View(func(tx kvTx) error {
-		f = readFormat(tx)
+	e.db.View(func(tx kv.Tx) error {
+		f = kv.ReadFormat(tx)
 		for _, b := range [][]byte{metaBucket, statsBucket, tokensBucket} {
 			missing = missing || tx.Bucket(b) == nil
 		}
@@ -285,79 +233,10 @@ func TestReview4FormatAfterCrashOnCreate(t *testing.T) {
 	if err := e.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if f != dataFormat || missing {
+	if f != kv.Format || missing {
 		t.Fatalf("after a crash on creation: format %d, fixed buckets missing: %v", f, missing)
 	}
-	if f := rawFormat(t, path); f != dataFormat {
-		t.Fatalf("after a clean close the bbolt file records format %d", f)
-	}
-}
-
-// An engine that refuses a newer data file must refuse it before it touches
-// anything. Today the check is in load(), after openFileKV has replayed the
-// newer adjl's write-ahead logs with this adjl's decoder, written them into
-// the bbolt file and retired them: if the newer format changed the log (a
-// new op byte fails validPayload, so replay stops there; a new logMagic
-// reads as a torn header, so openLog truncates the log) acknowledged writes
-// are lost, and even when it did not, the refused file has been rewritten.
-//
-// Fix: check (and, for a new or older file, write) the record on the raw
-// bbolt file in openFileKV, between bolt.Open and openWAL, closing the
-// db and returning the error there; keep load's check for memKV. Writing it
-// straight into bbolt also means the record is never only in a log.
-func TestReview4RefusedFormatLeavesFilesUntouched(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "data.db")
-	e, err := Open(path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := e.Close(); err != nil {
-		t.Fatal(err)
-	}
-	// A newer adjl takes the file over: its record, then writes that a
-	// crash leaves in its log only.
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Update(func(tx *bolt.Tx) error {
-		return tx.Bucket(versionBucket).Put(formatKey, binary.BigEndian.AppendUint64(nil, dataFormat+1))
-	}); err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
-	kv := openAsNewer(t, path)
-	if err := walPut(kv, "newer", "k", "v"); err != nil {
-		t.Fatal(err)
-	}
-	kv.crash()
-	snapshot := func() map[string][]byte {
-		m := map[string][]byte{}
-		for _, p := range []string{path, path + "-wal0", path + "-wal1"} {
-			b, err := os.ReadFile(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			m[p] = b
-		}
-		return m
-	}
-	before := snapshot()
-
-	_, err = Open(path, Options{})
-	var fe *FormatError
-	if !errors.As(err, &fe) || fe.Format != dataFormat+1 {
-		t.Fatalf("open of a newer file: %v", err)
-	}
-	for p, b := range snapshot() {
-		if !bytes.Equal(b, before[p]) {
-			t.Errorf("the refused open changed %s", filepath.Base(p))
-		}
-	}
-	// The lock is released: the newer adjl can go on.
-	kv2 := openAsNewer(t, path)
-	defer kv2.Close()
-	if got := walGet(t, kv2, "newer", "k"); got != "v" {
-		t.Fatalf("the newer adjl's acknowledged write: %q", got)
+	if f, err := kv.FileFormat(path); err != nil || f != kv.Format {
+		t.Fatalf("after a clean close the bbolt file records format %d (%v)", f, err)
 	}
 }

@@ -5,10 +5,11 @@ import (
 	"fmt"
 
 	"github.com/adjl/adjl/local/internal/attr"
+	"github.com/adjl/adjl/local/internal/kv"
 )
 
 // getItem reads and decodes the item stored under key, nil when absent.
-func getItem(tx kvTx, t *table, key []byte) (attr.Item, error) {
+func getItem(tx kv.Tx, t *table, key []byte) (attr.Item, error) {
 	b := tx.Bucket(t.bucket)
 	if b == nil {
 		return nil, resourceNotFound()
@@ -28,7 +29,7 @@ func getItem(tx kvTx, t *table, key []byte) (attr.Item, error) {
 // every index and the item counts in step, so one request is one commit.
 type writer struct {
 	e      *Engine
-	tx     kvTx
+	tx     kv.Tx
 	deltas map[statsID]counts
 	arena  []byte
 	writes int // puts and deletes so far, to tell a clean failure from a partial one
@@ -40,8 +41,9 @@ type writer struct {
 // replaced, never reused.
 func (w *writer) alloc(enc func(dst []byte) []byte) []byte {
 	if w.exact {
-		// memKV keeps what it is given for good: encode into scratch space
-		// and keep an exact-size copy, so no arena chunk stays pinned.
+		// The in-memory store keeps what it is given for good: encode
+		// into scratch space and keep an exact-size copy, so no arena
+		// chunk stays pinned.
 		out := enc(w.arena[:0])
 		if out == nil {
 			return nil
@@ -71,9 +73,8 @@ func (w *writer) alloc(enc func(dst []byte) []byte) []byte {
 	return out[start:len(out):len(out)]
 }
 
-func newWriter(e *Engine, tx kvTx) *writer {
-	_, mem := e.db.(*memKV)
-	return &writer{e: e, tx: tx, deltas: map[statsID]counts{}, exact: mem}
+func newWriter(e *Engine, tx kv.Tx) *writer {
+	return &writer{e: e, tx: tx, deltas: map[statsID]counts{}, exact: e.inMemory}
 }
 
 // fresh returns the current cached form of t: a request resolved its table
@@ -92,7 +93,7 @@ func (w *writer) fresh(t *table) (*table, error) {
 type statsID struct{ table, index string }
 
 // itemBucket returns the current form of t and the bucket of its items.
-func (w *writer) itemBucket(t *table) (*table, kvBucket, error) {
+func (w *writer) itemBucket(t *table) (*table, kv.Bucket, error) {
 	t, err := w.fresh(t)
 	if err != nil {
 		return nil, nil, err

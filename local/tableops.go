@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sync/atomic"
 	"time"
+
+	"github.com/adjl/adjl/local/internal/kv"
 )
 
 func init() {
@@ -85,7 +87,7 @@ func (e *Engine) describeTable(body []byte) ([]byte, error) {
 		return nil, err
 	}
 	var d tableDesc
-	e.db.View(func(tx kvTx) error {
+	e.db.View(func(tx kv.Tx) error {
 		d = e.describe(tx, t)
 		return nil
 	})
@@ -144,7 +146,7 @@ func (e *Engine) deleteTable(body []byte) ([]byte, error) {
 		return nil, err
 	}
 	var d tableDesc
-	err := e.db.Update(func(tx kvTx) error {
+	err := e.db.Update(func(tx kv.Tx) error {
 		t := e.lookup(in.TableName)
 		if t == nil {
 			return tableNotFound(in.TableName)
@@ -183,8 +185,8 @@ func (e *Engine) deleteTable(body []byte) ([]byte, error) {
 	return encodeResponse(tableDescOut{TableDescription: d})
 }
 
-func deleteBucket(tx kvTx, name []byte) error {
-	if err := tx.DeleteBucket(name); err != nil && err != errNoBucket {
+func deleteBucket(tx kv.Tx, name []byte) error {
+	if err := tx.DeleteBucket(name); err != nil && err != kv.ErrNoBucket {
 		return fmt.Errorf("delete bucket %s: %w", name, err)
 	}
 	return nil

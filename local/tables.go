@@ -8,56 +8,18 @@ import (
 	"strings"
 
 	"github.com/adjl/adjl/local/internal/attr"
+	"github.com/adjl/adjl/local/internal/kv"
 )
 
 // Top-level buckets. Table data lives in "d/<table>", each index in
-// "x/<table>/<index>", descriptions in meta and item counts in stats.
+// "x/<table>/<index>", descriptions in meta, item counts in stats and
+// TransactWriteItems' ClientRequestTokens in tokens. (The store keeps its
+// own records in "version" and "wal", names no table bucket can have.)
 var (
 	metaBucket   = []byte("meta")
 	statsBucket  = []byte("stats")
 	tokensBucket = []byte("tokens")
 )
-
-// dataFormat is the layout of the buckets and logs, recorded in the file so
-// that an engine never misreads a file a newer one wrote. 1 (no record):
-// index entry values hold the table key; 2: index entries are key-only, and
-// either kind reads right (see indexEntryValue). An engine upgrades the
-// record when it opens an older file and refuses a newer one, before it
-// reads the logs, whose records a newer engine may have written
-// differently (checkFileFormat).
-const dataFormat = 2
-
-// versionBucket holds the format record; a name no table bucket can have.
-var versionBucket, formatKey = []byte("version"), []byte("format")
-
-func readFormat(tx kvTx) int {
-	if b := tx.Bucket(versionBucket); b != nil {
-		return formatOf(b.Get(formatKey))
-	}
-	return 1
-}
-
-// formatRecord encodes the current format.
-func formatRecord() []byte { return binary.BigEndian.AppendUint64(nil, dataFormat) }
-
-// formatOf decodes a format record; none (nil) is format 1.
-func formatOf(v []byte) int {
-	if len(v) == 8 {
-		return int(binary.BigEndian.Uint64(v))
-	}
-	return 1
-}
-
-func writeFormat(tx kvTx) error {
-	b, err := tx.CreateBucketIfNotExists(versionBucket)
-	if err == nil {
-		err = b.Put(formatKey, formatRecord())
-	}
-	if err != nil {
-		return fmt.Errorf("record data file format: %w", err)
-	}
-	return nil
-}
 
 const (
 	region  = "us-east-1"
@@ -74,38 +36,32 @@ func tableArn(name string) string {
 	return "arn:aws:dynamodb:" + region + ":" + account + ":table/" + name
 }
 
-// load creates the fixed buckets and the format record (on a new or, once,
-// an older file: a current one is opened without a write, so a read-only
-// command never syncs) and reads every table description into the in-memory
-// cache.
+// load creates the fixed buckets (on a new file: a current one is opened
+// without a write, so a read-only command never syncs) and reads every
+// table description into the in-memory cache.
 func (e *Engine) load() error {
+	fixed := [][]byte{metaBucket, statsBucket, tokensBucket}
 	missing := false
-	format := 0
-	e.db.View(func(tx kvTx) error {
-		for _, name := range [][]byte{metaBucket, statsBucket, tokensBucket} {
-			if tx.Bucket(name) == nil {
-				missing = true
-			}
+	e.db.View(func(tx kv.Tx) error {
+		for _, name := range fixed {
+			missing = missing || tx.Bucket(name) == nil
 		}
-		format = readFormat(tx)
 		return nil
 	})
-	// A data file's format was checked (and upgraded) before its logs were
-	// read, by checkFileFormat; an in-memory store starts without a record.
-	if missing || format < dataFormat {
-		err := e.db.Update(func(tx kvTx) error {
-			for _, name := range [][]byte{metaBucket, statsBucket, tokensBucket} {
+	if missing {
+		err := e.db.Update(func(tx kv.Tx) error {
+			for _, name := range fixed {
 				if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 					return fmt.Errorf("create bucket %s: %w", name, err)
 				}
 			}
-			return writeFormat(tx)
+			return nil
 		})
 		if err != nil {
 			return err
 		}
 	}
-	return e.db.View(func(tx kvTx) error {
+	return e.db.View(func(tx kv.Tx) error {
 		return tx.Bucket(metaBucket).ForEach(func(k, v []byte) error {
 			var st storedTable
 			if err := json.Unmarshal(v, &st); err != nil {
@@ -194,7 +150,7 @@ func (e *Engine) setTable(name string, t *table) {
 // resync reloads the cache from the file after a failed DDL commit.
 func (e *Engine) resync() {
 	fresh := map[string]*table{}
-	e.db.View(func(tx kvTx) error {
+	e.db.View(func(tx kv.Tx) error {
 		return tx.Bucket(metaBucket).ForEach(func(k, v []byte) error {
 			var st storedTable
 			if json.Unmarshal(v, &st) == nil {
@@ -212,9 +168,9 @@ func (e *Engine) resync() {
 
 // alterTable applies change to a copy of table name's description inside one
 // write transaction, persists it and installs the new cached form.
-func (e *Engine) alterTable(name string, change func(tx kvTx, t *table, st *storedTable) error) (*table, error) {
+func (e *Engine) alterTable(name string, change func(tx kv.Tx, t *table, st *storedTable) error) (*table, error) {
 	var nt *table
-	err := e.db.Update(func(tx kvTx) error {
+	err := e.db.Update(func(tx kv.Tx) error {
 		t := e.lookup(name)
 		if t == nil {
 			return tableNotFound(name)
@@ -256,7 +212,7 @@ func (e *Engine) alterTable(name string, change func(tx kvTx, t *table, st *stor
 
 // putTable persists a description and refreshes the cache entry inside tx.
 // The cache is updated by the caller after commit via setCached.
-func putTable(tx kvTx, st *storedTable) error {
+func putTable(tx kv.Tx, st *storedTable) error {
 	b, err := json.Marshal(st)
 	if err != nil {
 		return fmt.Errorf("encode table description: %w", err)
@@ -274,7 +230,7 @@ func statsKey(tableName, indexName string) []byte {
 	return []byte(tableName + "\x00" + indexName)
 }
 
-func readCounts(tx kvTx, key []byte) counts {
+func readCounts(tx kv.Tx, key []byte) counts {
 	v := tx.Bucket(statsBucket).Get(key)
 	if len(v) != 16 {
 		return counts{}
@@ -282,7 +238,7 @@ func readCounts(tx kvTx, key []byte) counts {
 	return counts{int64(binary.BigEndian.Uint64(v)), int64(binary.BigEndian.Uint64(v[8:]))}
 }
 
-func addCounts(tx kvTx, key []byte, d counts) error {
+func addCounts(tx kv.Tx, key []byte, d counts) error {
 	if d == (counts{}) {
 		return nil
 	}
@@ -296,7 +252,7 @@ func addCounts(tx kvTx, key []byte, d counts) error {
 }
 
 // describe returns the table's description with live counts.
-func (e *Engine) describe(tx kvTx, t *table) tableDesc {
+func (e *Engine) describe(tx kv.Tx, t *table) tableDesc {
 	d := t.stored.Desc
 	c := readCounts(tx, statsKey(t.name, ""))
 	d.ItemCount, d.TableSizeBytes = c.items, c.bytes

@@ -2,6 +2,8 @@ package local
 
 import (
 	"strings"
+
+	"github.com/adjl/adjl/local/internal/kv"
 )
 
 func init() {
@@ -57,7 +59,7 @@ func (e *Engine) tagResource(body []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	_, err = e.alterTable(name, func(_ kvTx, _ *table, st *storedTable) error {
+	_, err = e.alterTable(name, func(_ kv.Tx, _ *table, st *storedTable) error {
 		for _, nt := range in.Tags {
 			replaced := false
 			for i := range st.Tags {
@@ -100,7 +102,7 @@ func (e *Engine) untagResource(body []byte) ([]byte, error) {
 	for _, k := range in.TagKeys {
 		drop[k] = true
 	}
-	_, err = e.alterTable(name, func(_ kvTx, _ *table, st *storedTable) error {
+	_, err = e.alterTable(name, func(_ kv.Tx, _ *table, st *storedTable) error {
 		var kept []tag
 		for _, tg := range st.Tags {
 			if !drop[tg.Key] {

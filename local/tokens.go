@@ -4,22 +4,22 @@ import (
 	"bytes"
 	"encoding/binary"
 	"time"
+
+	"github.com/adjl/adjl/local/internal/kv"
 )
 
 // tokenWindow is how long a ClientRequestToken makes TransactWriteItems
 // idempotent.
 const tokenWindow = 10 * time.Minute
 
-// tokenCache records ClientRequestTokens in the data file (in the same
-// transaction as the writes they guard), so a retry from another process
-// sharing the file is recognised too.
-type tokenCache struct{}
+// TransactWriteItems' ClientRequestTokens are recorded in the tokens bucket
+// of the data file, in the same transaction as the writes they guard, so a
+// retry from another process sharing the file is recognised too. Each
+// record is the time it was made (8 bytes) and the request's digest (32).
 
-func newTokenCache() *tokenCache { return &tokenCache{} }
-
-// check reports whether token was already used for this request within the
-// window; a different request with the same token is an error.
-func (c *tokenCache) check(tx kvTx, token []byte, digest [32]byte, now time.Time) (bool, error) {
+// tokenSeen reports whether token was already used for this request within
+// the window; a different request with the same token is an error.
+func tokenSeen(tx kv.Tx, token []byte, digest [32]byte, now time.Time) (bool, error) {
 	v := tx.Bucket(tokensBucket).Get(token)
 	if len(v) != 40 {
 		return false, nil
@@ -34,18 +34,19 @@ func (c *tokenCache) check(tx kvTx, token []byte, digest [32]byte, now time.Time
 	return true, nil
 }
 
-func (c *tokenCache) record(tx kvTx, token []byte, digest [32]byte, now time.Time) error {
+// recordToken records token for the request with digest.
+func recordToken(tx kv.Tx, token []byte, digest [32]byte, now time.Time) error {
 	var v [40]byte
 	binary.BigEndian.PutUint64(v[:], uint64(now.UnixNano()))
 	copy(v[8:], digest[:])
 	return tx.Bucket(tokensBucket).Put(token, v[:])
 }
 
-// expire deletes tokens older than the window; it writes only when there is
-// something to delete.
-func (c *tokenCache) expire(db kvDB, now time.Time) error {
+// expireTokens deletes tokens older than the window; it writes only when
+// there is something to delete.
+func expireTokens(db kv.DB, now time.Time) error {
 	var old [][]byte
-	err := db.View(func(tx kvTx) error {
+	err := db.View(func(tx kv.Tx) error {
 		return tx.Bucket(tokensBucket).ForEach(func(k, v []byte) error {
 			if len(v) != 40 || now.Sub(time.Unix(0, int64(binary.BigEndian.Uint64(v)))) > tokenWindow {
 				old = append(old, bytes.Clone(k))
@@ -56,7 +57,7 @@ func (c *tokenCache) expire(db kvDB, now time.Time) error {
 	if err != nil || len(old) == 0 {
 		return err
 	}
-	return db.Update(func(tx kvTx) error {
+	return db.Update(func(tx kv.Tx) error {
 		b := tx.Bucket(tokensBucket)
 		for _, k := range old {
 			v := b.Get(k)

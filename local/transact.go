@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/adjl/adjl/local/internal/attr"
+	"github.com/adjl/adjl/local/internal/kv"
 )
 
 func init() {
@@ -201,7 +202,7 @@ func (e *Engine) transactWriteItems(body []byte) ([]byte, error) {
 		tables = tables[:0]
 		replayed = false
 		if token != nil {
-			dup, err := e.tokens.check(w.tx, token, digest, e.now())
+			dup, err := tokenSeen(w.tx, token, digest, e.now())
 			if err != nil {
 				return err
 			}
@@ -271,7 +272,7 @@ func (e *Engine) transactWriteItems(body []byte) ([]byte, error) {
 			}
 		}
 		if token != nil {
-			return e.tokens.record(w.tx, token, digest, e.now())
+			return recordToken(w.tx, token, digest, e.now())
 		}
 		return nil
 	})
@@ -397,7 +398,7 @@ func (e *Engine) transactGetItems(body []byte) ([]byte, error) {
 	r.b = append(r.b, '[')
 	ccByTable := map[string]*capacity{}
 	var tables []*table
-	err = e.db.View(func(tx kvTx) error {
+	err = e.db.View(func(tx kv.Tx) error {
 		for i, op := range ops {
 			if i > 0 {
 				r.b = append(r.b, ',')

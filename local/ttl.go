@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/adjl/adjl/local/internal/attr"
+	"github.com/adjl/adjl/local/internal/kv"
 )
 
 func init() {
@@ -15,7 +16,7 @@ func init() {
 // sweepInterval is how often expired items and idempotency tokens are removed.
 // DynamoDB itself only promises deletion within days; reads still return
 // expired items until they are swept, as on AWS.
-var sweepInterval = 30 * time.Second
+const sweepInterval = 30 * time.Second
 
 // sweepBatch bounds the deletions of one sweep transaction, so a sweep never
 // holds the writer lock for long.
@@ -52,7 +53,7 @@ func (e *Engine) updateTimeToLive(body []byte) ([]byte, error) {
 	if spec.AttributeName == "" {
 		return nil, validationf("1 validation error detected: Value null at 'timeToLiveSpecification.attributeName' failed to satisfy constraint: Member must not be null")
 	}
-	_, err := e.alterTable(in.TableName, func(_ kvTx, _ *table, st *storedTable) error {
+	_, err := e.alterTable(in.TableName, func(_ kv.Tx, _ *table, st *storedTable) error {
 		enabled := st.TTL.TimeToLiveStatus == "ENABLED"
 		switch {
 		case *spec.Enabled && enabled:
@@ -94,7 +95,7 @@ func (e *Engine) sweeper() {
 // sweep runs one pass over every table with TTL enabled.
 func (e *Engine) sweep() {
 	now := e.now()
-	e.tokens.expire(e.db, now)
+	expireTokens(e.db, now)
 	e.mu.RLock()
 	var ts []*table
 	for _, t := range e.tables {
@@ -124,7 +125,7 @@ func (e *Engine) sweepTable(t *table, now time.Time) (int, error) {
 	name := t.stored.TTL.AttributeName
 	nowSec := attr.Int(now.Unix())
 	var keys [][]byte
-	err := e.db.View(func(tx kvTx) error {
+	err := e.db.View(func(tx kv.Tx) error {
 		b := tx.Bucket(t.bucket)
 		if b == nil {
 			return nil

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/adjl/adjl/local/internal/attr"
+	"github.com/adjl/adjl/local/internal/kv"
 )
 
 func init() {
@@ -56,7 +57,7 @@ func (e *Engine) updateTable(body []byte) ([]byte, error) {
 		return nil, &apiError{Type: errLimitExceeded, Message: "Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table"}
 	}
 	var d tableDesc
-	_, err := e.alterTable(in.TableName, func(tx kvTx, t *table, st *storedTable) error {
+	_, err := e.alterTable(in.TableName, func(tx kv.Tx, t *table, st *storedTable) error {
 		desc := &st.Desc
 		now := e.now()
 		mode := "PROVISIONED"
@@ -139,7 +140,7 @@ func (e *Engine) updateTable(body []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	e.db.View(func(tx kvTx) error {
+	e.db.View(func(tx kv.Tx) error {
 		if t := e.lookup(in.TableName); t != nil {
 			d = e.describe(tx, t)
 		}
@@ -172,7 +173,7 @@ func pruneDefinitions(desc *tableDesc) {
 
 // createGSI adds a global secondary index and backfills it from the existing
 // items in the same transaction, so it is ACTIVE when UpdateTable returns.
-func (e *Engine) createGSI(tx kvTx, t *table, st *storedTable, mode string, newDefs []attributeDefinition, x indexIn) error {
+func (e *Engine) createGSI(tx kv.Tx, t *table, st *storedTable, mode string, newDefs []attributeDefinition, x indexIn) error {
 	desc := &st.Desc
 	for _, xd := range desc.GlobalSecondaryIndexes {
 		if xd.IndexName == x.IndexName {

@@ -1,4 +1,4 @@
-package local
+package kv
 
 import (
 	"bytes"
@@ -12,37 +12,25 @@ import (
 	"testing"
 	"time"
 
+	"github.com/adjl/adjl/local/internal/testkit"
 	"pgregory.net/rapid"
 )
 
-// openTestWAL opens a walKV on path whose logs checkpoint after limit bytes.
-func openTestWAL(t testing.TB, path string, limit int64) *walKV {
+// openTestWAL opens a File on path whose logs checkpoint after limit bytes.
+func openTestWAL(t testing.TB, path string, limit int64) *File {
 	t.Helper()
-	kv, err := openFileKV(path, 5*time.Second)
+	return openTestFile(t, path, Options{CheckpointBytes: limit})
+}
+
+// openTestFile opens a File on path with opt, waiting up to 5 s for its lock.
+func openTestFile(t testing.TB, path string, opt Options) *File {
+	t.Helper()
+	opt.LockTimeout = 5 * time.Second
+	kv, err := OpenFile(path, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	kv.checkpointBytes = limit
 	return kv
-}
-
-// waitFlush waits for a running background checkpoint to end.
-func (kv *walKV) waitFlush() {
-	kv.ckptMu.Lock()
-	if kv.flushing != nil {
-		<-kv.flushing
-	}
-	kv.ckptMu.Unlock()
-}
-
-// crash closes kv's files without a checkpoint, as kill -9 would leave them
-// once every fsync has returned (a running background checkpoint finishes
-// first: in-process, its bbolt transaction cannot be cut short).
-func (kv *walKV) crash() {
-	kv.waitFlush()
-	kv.log.f.Close()
-	kv.spare.f.Close()
-	kv.db.Close()
 }
 
 // walModel is what the store should hold: bucket -> key -> value.
@@ -66,17 +54,17 @@ func (m walModel) clone() walModel {
 // read back as the model says, through Get and through cursor walks in both
 // directions from random seeks.
 func TestWALMatchesModel(t *testing.T) {
-	setFlagDefault(t, "rapid.nofailfile", "true")
-	setFlagDefault(t, "rapid.steps", "30")
-	defer func(n int) { memBlockMax = n }(memBlockMax)
-	memBlockMax = 4
+	testkit.SetFlagDefault(t, "rapid.nofailfile", "true")
+	testkit.SetFlagDefault(t, "rapid.steps", "30")
 	dir := t.TempDir()
 	run := 0
 	rapid.Check(t, func(rt *rapid.T) {
 		run++
 		path := filepath.Join(dir, fmt.Sprintf("p%d.db", run))
 		limit := int64(rapid.SampledFrom([]int{64, 512, 1 << 20}).Draw(rt, "limit"))
-		kv := openTestWAL(t, path, limit)
+		// Blocks of 4 entries: overlay trees split and merge often.
+		opt := Options{CheckpointBytes: limit, blockMax: 4}
+		kv := openTestFile(t, path, opt)
 		defer func() { kv.Close() }()
 		model := walModel{}
 		buckets := []string{"a", "b", "c"}
@@ -88,17 +76,17 @@ func TestWALMatchesModel(t *testing.T) {
 				if err := kv.Close(); err != nil {
 					rt.Fatal(err)
 				}
-				kv = openTestWAL(t, path, limit)
+				kv = openTestFile(t, path, opt)
 				continue
 			case 1:
-				kv.crash()
-				kv = openTestWAL(t, path, limit)
+				kv.Crash()
+				kv = openTestFile(t, path, opt)
 				continue
 			}
 			abort := rapid.IntRange(0, 7).Draw(rt, "abort") == 0
 			next := model.clone()
 			ops := rapid.IntRange(1, 6).Draw(rt, "ops")
-			err := kv.Update(func(tx kvTx) error {
+			err := kv.Update(func(tx Tx) error {
 				for i := 0; i < ops; i++ {
 					name := rapid.SampledFrom(buckets).Draw(rt, "bucket")
 					b := tx.Bucket([]byte(name))
@@ -152,8 +140,8 @@ func TestWALMatchesModel(t *testing.T) {
 	})
 }
 
-func checkWAL(rt *rapid.T, kv *walKV, buckets []string, model walModel, keyGen *rapid.Generator[string]) {
-	err := kv.View(func(tx kvTx) error {
+func checkWAL(rt *rapid.T, kv *File, buckets []string, model walModel, keyGen *rapid.Generator[string]) {
+	err := kv.View(func(tx Tx) error {
 		for _, name := range buckets {
 			b := tx.Bucket([]byte(name))
 			want := model[name]
@@ -195,7 +183,7 @@ func checkWAL(rt *rapid.T, kv *walKV, buckets []string, model walModel, keyGen *
 
 // walkCursor seeks and then moves (true: Next, false: Prev), comparing each
 // answer with the sorted keys; it stops when the walk leaves the keys.
-func walkCursor(rt *rapid.T, c kvCursor, keys []string, seek string, moves []bool) {
+func walkCursor(rt *rapid.T, c Cursor, keys []string, seek string, moves []bool) {
 	i := sort.SearchStrings(keys, seek)
 	k, _ := c.Seek([]byte(seek))
 	for step := 0; ; step++ {
@@ -229,7 +217,7 @@ func TestWALTornTail(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "data.db")
 			kv := openTestWAL(t, path, 1<<20)
 			for i := 0; i < 3; i++ {
-				err := kv.Update(func(tx kvTx) error {
+				err := kv.Update(func(tx Tx) error {
 					b, err := tx.CreateBucketIfNotExists([]byte("b"))
 					if err != nil {
 						return err
@@ -241,7 +229,7 @@ func TestWALTornTail(t *testing.T) {
 				}
 			}
 			end, active := kv.log.end, kv.log.f.Name()
-			kv.crash()
+			kv.Crash()
 			f, err := os.OpenFile(active, os.O_RDWR, 0)
 			if err != nil {
 				t.Fatal(err)
@@ -264,7 +252,7 @@ func TestWALTornTail(t *testing.T) {
 			kv = openTestWAL(t, path, 1<<20)
 			defer kv.Close()
 			want := map[string]bool{"k0": true, "k1": true, "k2": damage == "garbage"}
-			kv.View(func(tx kvTx) error {
+			kv.View(func(tx Tx) error {
 				for k, present := range want {
 					if got := tx.Bucket([]byte("b")).Get([]byte(k)) != nil; got != present {
 						t.Errorf("%s present %v, want %v", k, got, present)
@@ -284,7 +272,7 @@ func TestWALConcurrentCheckpoints(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "data.db")
 	kv := openTestWAL(t, path, 512)
 	const keys, total = 16, 1600
-	err := kv.Update(func(tx kvTx) error {
+	err := kv.Update(func(tx Tx) error {
 		b, err := tx.CreateBucket([]byte("acct"))
 		if err != nil {
 			return err
@@ -299,7 +287,7 @@ func TestWALConcurrentCheckpoints(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sum := func(tx kvTx) (n int) {
+	sum := func(tx Tx) (n int) {
 		tx.Bucket([]byte("acct")).ForEach(func(k, v []byte) error {
 			var x int
 			fmt.Sscan(string(v), &x)
@@ -315,7 +303,7 @@ func TestWALConcurrentCheckpoints(t *testing.T) {
 		go func(w int) {
 			defer wg.Done()
 			for i := 0; i < 60; i++ {
-				err := kv.Update(func(tx kvTx) error {
+				err := kv.Update(func(tx Tx) error {
 					b := tx.Bucket([]byte("acct"))
 					from, to := []byte(fmt.Sprintf("k%02d", (w+i)%keys)), []byte(fmt.Sprintf("k%02d", (w*7+i*3+1)%keys))
 					var a, c int
@@ -347,7 +335,7 @@ func TestWALConcurrentCheckpoints(t *testing.T) {
 					return
 				default:
 				}
-				kv.View(func(tx kvTx) error {
+				kv.View(func(tx Tx) error {
 					if n := sum(tx); n != total {
 						t.Errorf("reader saw a total of %d, want %d", n, total)
 					}
@@ -368,7 +356,7 @@ func TestWALConcurrentCheckpoints(t *testing.T) {
 	}
 	kv = openTestWAL(t, path, 512)
 	defer kv.Close()
-	kv.View(func(tx kvTx) error {
+	kv.View(func(tx Tx) error {
 		if n := sum(tx); n != total {
 			t.Errorf("after reopen the total is %d, want %d", n, total)
 		}
@@ -383,7 +371,7 @@ func TestWALFailedWriteStopsWrites(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "data.db")
 	kv := openTestWAL(t, path, 1<<20)
 	put := func(k string) error {
-		return kv.Update(func(tx kvTx) error {
+		return kv.Update(func(tx Tx) error {
 			b, err := tx.CreateBucketIfNotExists([]byte("b"))
 			if err != nil {
 				return err
@@ -402,7 +390,7 @@ func TestWALFailedWriteStopsWrites(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "reopen the data file") {
 		t.Fatalf("write after a failed log write: %v", err)
 	}
-	kv.View(func(tx kvTx) error {
+	kv.View(func(tx Tx) error {
 		if tx.Bucket([]byte("b")).Get([]byte("lost")) != nil {
 			t.Error("the failed write is visible")
 		}
@@ -412,7 +400,7 @@ func TestWALFailedWriteStopsWrites(t *testing.T) {
 	kv.db.Close()
 	kv = openTestWAL(t, path, 1<<20)
 	defer kv.Close()
-	kv.View(func(tx kvTx) error {
+	kv.View(func(tx Tx) error {
 		b := tx.Bucket([]byte("b"))
 		if b.Get([]byte("before")) == nil || b.Get([]byte("lost")) != nil {
 			t.Errorf("after reopen: before=%q lost=%q", b.Get([]byte("before")), b.Get([]byte("lost")))

@@ -1,4 +1,4 @@
-package local
+package kv
 
 import "bytes"
 
@@ -8,7 +8,7 @@ import "bytes"
 // source stays on its entry at or beyond the current key in the direction of
 // travel; a change of direction re-seeks them around the current key.
 type mergeCursor struct {
-	src []kvCursor
+	src []Cursor
 	pos []cursorEntry // each source's entry; k nil when it is exhausted
 	fwd bool
 	key []byte // the key returned last; nil once exhausted
@@ -16,30 +16,30 @@ type mergeCursor struct {
 
 type cursorEntry struct{ k, v []byte }
 
-func newMergeCursor(src []kvCursor) *mergeCursor {
+func newMergeCursor(src []Cursor) *mergeCursor {
 	return &mergeCursor{src: src, pos: make([]cursorEntry, len(src))}
 }
 
-func (c *mergeCursor) each(move func(kvCursor) ([]byte, []byte)) {
+func (c *mergeCursor) each(move func(Cursor) ([]byte, []byte)) {
 	for i, s := range c.src {
 		c.pos[i].k, c.pos[i].v = move(s)
 	}
 }
 
 func (c *mergeCursor) First() ([]byte, []byte) {
-	c.each(kvCursor.First)
+	c.each(Cursor.First)
 	c.fwd = true
 	return c.settle()
 }
 
 func (c *mergeCursor) Last() ([]byte, []byte) {
-	c.each(kvCursor.Last)
+	c.each(Cursor.Last)
 	c.fwd = false
 	return c.settle()
 }
 
 func (c *mergeCursor) Seek(key []byte) ([]byte, []byte) {
-	c.each(func(s kvCursor) ([]byte, []byte) { return s.Seek(key) })
+	c.each(func(s Cursor) ([]byte, []byte) { return s.Seek(key) })
 	c.fwd = true
 	return c.settle()
 }
@@ -50,7 +50,7 @@ func (c *mergeCursor) Next() ([]byte, []byte) {
 	}
 	key := c.key
 	if !c.fwd {
-		c.each(func(s kvCursor) ([]byte, []byte) { return s.Seek(key) })
+		c.each(func(s Cursor) ([]byte, []byte) { return s.Seek(key) })
 		c.fwd = true
 	}
 	c.skip(key)
@@ -63,7 +63,7 @@ func (c *mergeCursor) Prev() ([]byte, []byte) {
 	}
 	key := c.key
 	if c.fwd {
-		c.each(func(s kvCursor) ([]byte, []byte) { return seekAtOrBefore(s, key) })
+		c.each(func(s Cursor) ([]byte, []byte) { return seekAtOrBefore(s, key) })
 		c.fwd = false
 	}
 	c.skip(key)
@@ -84,7 +84,7 @@ func (c *mergeCursor) skip(key []byte) {
 }
 
 // seekAtOrBefore positions cur on the last key <= key.
-func seekAtOrBefore(cur kvCursor, key []byte) ([]byte, []byte) {
+func seekAtOrBefore(cur Cursor, key []byte) ([]byte, []byte) {
 	k, v := cur.Seek(key)
 	if k == nil {
 		return cur.Last()

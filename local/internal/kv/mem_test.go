@@ -1,4 +1,4 @@
-package local
+package kv
 
 import (
 	"bytes"
@@ -13,13 +13,11 @@ import (
 // TestMemKVMatchesSortedMap drives memKV with random puts, deletes, seeks and
 // walks, and aborted transactions, against a plain map.
 func TestMemKVMatchesSortedMap(t *testing.T) {
-	defer func(n int) { memBlockMax = n }(memBlockMax)
-	memBlockMax = 4 // split and merge blocks often
 	rapid.Check(t, func(rt *rapid.T) {
-		kv := newMemKV()
+		kv := newMem(4) // blocks of 4 entries: split and merge often
 		model := map[string]string{}
 		name := []byte("b")
-		if err := kv.Update(func(tx kvTx) error { _, err := tx.CreateBucket(name); return err }); err != nil {
+		if err := kv.Update(func(tx Tx) error { _, err := tx.CreateBucket(name); return err }); err != nil {
 			rt.Fatal(err)
 		}
 		keyGen := rapid.StringMatching(`[a-d]{1,3}`) // bbolt, and so memKV, refuse empty keys
@@ -28,7 +26,7 @@ func TestMemKVMatchesSortedMap(t *testing.T) {
 			abort := rapid.IntRange(0, 9).Draw(rt, "abort") == 0
 			staged := map[string]*string{}
 			ops := rapid.IntRange(1, 5).Draw(rt, "ops")
-			err := kv.Update(func(tx kvTx) error {
+			err := kv.Update(func(tx Tx) error {
 				b := tx.Bucket(name)
 				for i := 0; i < ops; i++ {
 					k := keyGen.Draw(rt, "k")
@@ -63,13 +61,13 @@ func TestMemKVMatchesSortedMap(t *testing.T) {
 	})
 }
 
-func checkMemKV(rt *rapid.T, kv *memKV, name []byte, model map[string]string, seek string) {
+func checkMemKV(rt *rapid.T, kv *Mem, name []byte, model map[string]string, seek string) {
 	keys := make([]string, 0, len(model))
 	for k := range model {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	kv.View(func(tx kvTx) error {
+	kv.View(func(tx Tx) error {
 		b := tx.Bucket(name)
 		var fwd, back []string
 		c := b.Cursor()

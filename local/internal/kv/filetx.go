@@ -1,4 +1,4 @@
-package local
+package kv
 
 import (
 	"bytes"
@@ -6,11 +6,11 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// walTx is a transaction of walKV: a bbolt read transaction for the file's
+// walTx is a transaction of File: a bbolt read transaction for the file's
 // state, the frozen overlay (if a checkpoint is running) over it, and the
 // active overlay on top, which a writable transaction changes.
 type walTx struct {
-	kv       *walKV
+	store    *File
 	btx      *bolt.Tx
 	frozen   overlay
 	writable bool
@@ -18,11 +18,11 @@ type walTx struct {
 	open     []*walBucket // handles already given out, reused by Bucket
 }
 
-func (kv *walKV) newTx(btx *bolt.Tx, writable bool) *walTx {
-	tx := &walTx{kv: kv, btx: btx, frozen: kv.frozen, writable: writable}
+func (s *File) newTx(btx *bolt.Tx, writable bool) *walTx {
+	tx := &walTx{store: s, btx: btx, frozen: s.frozen, writable: writable}
 	if writable {
 		// One writer at a time: its undo log reuses the last one's memory.
-		tx.undo, kv.undo = kv.undo[:0], nil
+		tx.undo, s.undo = s.undo[:0], nil
 	}
 	return tx
 }
@@ -31,11 +31,11 @@ func (kv *walKV) newTx(btx *bolt.Tx, writable bool) *walTx {
 // none of its entries.
 func (tx *walTx) done() {
 	clear(tx.undo)
-	tx.kv.undo = tx.undo[:0]
+	tx.store.undo = tx.undo[:0]
 }
 
 // walUndo reverses one change to the active overlay: a bucket-level change
-// (bucket set; prev is what kv.over[name] was) or a key-level one.
+// (bucket set; prev is what File.over[name] was) or a key-level one.
 type walUndo struct {
 	bucket bool
 	name   string
@@ -51,9 +51,9 @@ func (tx *walTx) rollback() {
 		u := tx.undo[i]
 		switch {
 		case u.bucket && u.prev == nil:
-			delete(tx.kv.over, u.name)
+			delete(tx.store.over, u.name)
 		case u.bucket:
-			tx.kv.over[u.name] = u.prev
+			tx.store.over[u.name] = u.prev
 		case u.had:
 			u.ob.t.put(u.key, u.old)
 		default:
@@ -64,7 +64,7 @@ func (tx *walTx) rollback() {
 	tx.open = nil
 }
 
-func (tx *walTx) Bucket(name []byte) kvBucket {
+func (tx *walTx) Bucket(name []byte) Bucket {
 	if b := tx.bucket(name); b != nil {
 		return b
 	}
@@ -80,7 +80,7 @@ func (tx *walTx) bucket(name []byte) *walBucket {
 		}
 	}
 	b := &walBucket{tx: tx, name: string(name)}
-	b.ob = tx.kv.over[b.name]
+	b.ob = tx.store.over[b.name]
 	if b.ob != nil && b.ob.fresh {
 		if !b.ob.exists {
 			return nil
@@ -102,7 +102,7 @@ func (tx *walTx) bucket(name []byte) *walBucket {
 	return b
 }
 
-func (tx *walTx) CreateBucket(name []byte) (kvBucket, error) {
+func (tx *walTx) CreateBucket(name []byte) (Bucket, error) {
 	if !tx.writable {
 		return nil, errReadOnly
 	}
@@ -116,7 +116,7 @@ func (tx *walTx) CreateBucket(name []byte) (kvBucket, error) {
 	return tx.bucket(name), nil
 }
 
-func (tx *walTx) CreateBucketIfNotExists(name []byte) (kvBucket, error) {
+func (tx *walTx) CreateBucketIfNotExists(name []byte) (Bucket, error) {
 	if b := tx.bucket(name); b != nil {
 		return b, nil
 	}
@@ -128,7 +128,7 @@ func (tx *walTx) DeleteBucket(name []byte) error {
 		return errReadOnly
 	}
 	if tx.bucket(name) == nil {
-		return errNoBucket
+		return ErrNoBucket
 	}
 	tx.changeBucket(name, false)
 	return nil
@@ -136,13 +136,13 @@ func (tx *walTx) DeleteBucket(name []byte) error {
 
 func (tx *walTx) changeBucket(name []byte, exists bool) {
 	n := string(name)
-	tx.undo = append(tx.undo, walUndo{bucket: true, name: n, prev: tx.kv.over[n]})
-	tx.kv.setBucket(n, exists)
+	tx.undo = append(tx.undo, walUndo{bucket: true, name: n, prev: tx.store.over[n]})
+	tx.store.setBucket(n, exists)
 	op := opDrop
 	if exists {
 		op = opCreate
 	}
-	tx.kv.rec = appendOp(tx.kv.rec, op, name, nil, nil)
+	tx.store.rec = appendOp(tx.store.rec, op, name, nil, nil)
 	// Handles to the old bucket are stale now, as in bbolt.
 	for i, b := range tx.open {
 		if b.name == n {
@@ -194,7 +194,7 @@ func (b *walBucket) Delete(key []byte) error {
 }
 
 // set records a put or delete in the active overlay, the undo log and the
-// record. Like memKV it keeps key and value (callers pass memory they never
+// record. Like Mem it keeps key and value (callers pass memory they never
 // reuse).
 func (b *walBucket) set(op byte, key, value []byte) error {
 	tx := b.tx
@@ -205,7 +205,7 @@ func (b *walBucket) set(op byte, key, value []byte) error {
 		return err
 	}
 	if b.ob == nil {
-		ob, created := tx.kv.bucketForWrite(b.name)
+		ob, created := tx.store.bucketForWrite(b.name)
 		if created {
 			tx.undo = append(tx.undo, walUndo{bucket: true, name: b.name})
 		}
@@ -217,12 +217,12 @@ func (b *walBucket) set(op byte, key, value []byte) error {
 	if op == opPut {
 		v = value
 	}
-	tx.kv.rec = appendOp(tx.kv.rec, op, []byte(b.name), key, v)
+	tx.store.rec = appendOp(tx.store.rec, op, []byte(b.name), key, v)
 	return nil
 }
 
-func (b *walBucket) Cursor() kvCursor {
-	var src []kvCursor
+func (b *walBucket) Cursor() Cursor {
+	var src []Cursor
 	if b.ob != nil && len(b.ob.t.blocks) > 0 {
 		src = append(src, &memCursor{t: b.ob.t, bi: -1})
 	}

@@ -1,4 +1,4 @@
-package local
+package kv
 
 import (
 	"bufio"
@@ -21,9 +21,9 @@ import (
 // of both. A checkpoint ends by writing the next epoch, which retires every
 // record at once; the file is overwritten in place, not truncated, because
 // on ext4 an fsync that also has to commit a new file length and new
-// blocks costs twice one that only has to write data (measured 510 µs against
-// 260 µs for a 29 KB record). For the same reason the file grows by writing
-// zeros ahead of the records.
+// blocks costs about twice one that only has to write data (bench/results/
+// has the figures). For the same reason the file grows by writing zeros
+// ahead of the records.
 //
 // Record: 4-byte little-endian payload length, then the CRC-32C of the epoch
 // and the payload, then the payload — the transaction's operations in order,
@@ -209,10 +209,9 @@ func (l *walLog) write(payload []byte) (lsn int64, err error) {
 // With yield (other requests are being served), the syncer yields once
 // before it notes how far the log goes: goroutines that are runnable at that
 // moment are typically writers about to append their records, and this
-// fsync then covers them instead of the next one. Measured on a
-// 100,000-edge ingest from 8 writers (with the leader's yield in
-// Engine.update): 1,400 fsyncs became ~810 and the rate rose 0-18%, more
-// the slower the disk was at the time.
+// fsync then covers them instead of the next one: with the leader's yield
+// in Group.Do, an ingest from concurrent writers makes far fewer fsyncs
+// (bench/results/ has the figures).
 func (l *walLog) syncTo(lsn int64, yield bool) error {
 	l.syncMu.Lock()
 	defer l.syncMu.Unlock()
@@ -231,7 +230,7 @@ func (l *walLog) syncTo(lsn int64, yield bool) error {
 		}
 		target := l.written.Load()
 		l.syncs.Add(1)
-		err := l.f.Sync() // fsync (File.Sync is not fdatasync; measured the same here on a pre-zeroed log)
+		err := l.f.Sync() // fsync: on a pre-zeroed log it costs what fdatasync would
 		l.syncMu.Lock()
 		l.syncing = false
 		if err != nil {
