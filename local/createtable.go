@@ -120,6 +120,8 @@ func checkIndexName(field, name string) *apiError {
 	return nil
 }
 
+// createTable is CreateTable: the request is checked as DynamoDB checks it
+// and the table (and its indexes) is ACTIVE at once.
 func (e *Engine) createTable(body []byte) ([]byte, error) {
 	var in createTableIn
 	if err := decodeRequest(body, &in); err != nil {

@@ -6,12 +6,6 @@ import (
 	"github.com/adjl/adjl/local/internal/kv"
 )
 
-func init() {
-	operations["TagResource"] = (*Engine).tagResource
-	operations["UntagResource"] = (*Engine).untagResource
-	operations["ListTagsOfResource"] = (*Engine).listTagsOfResource
-}
-
 // tableByArn resolves a table ARN (the resource of the tag operations) to a
 // table name.
 func (e *Engine) tableByArn(arn string) (string, error) {
@@ -41,6 +35,7 @@ func checkTags(tags []tag) *apiError {
 	return nil
 }
 
+// tagResource is TagResource.
 func (e *Engine) tagResource(body []byte) ([]byte, error) {
 	var in struct {
 		ResourceArn string
@@ -83,6 +78,7 @@ func (e *Engine) tagResource(body []byte) ([]byte, error) {
 	return []byte("{}"), nil
 }
 
+// untagResource is UntagResource.
 func (e *Engine) untagResource(body []byte) ([]byte, error) {
 	var in struct {
 		ResourceArn string
@@ -118,6 +114,7 @@ func (e *Engine) untagResource(body []byte) ([]byte, error) {
 	return []byte("{}"), nil
 }
 
+// listTagsOfResource is ListTagsOfResource.
 func (e *Engine) listTagsOfResource(body []byte) ([]byte, error) {
 	var in struct {
 		ResourceArn string

@@ -4,6 +4,8 @@ import (
 	"github.com/adjl/adjl/local/internal/attr"
 )
 
+// updateItem is UpdateItem: UpdateExpression applied to the item (or a new
+// one made of the key), conditional on ConditionExpression.
 func (e *Engine) updateItem(body []byte) ([]byte, error) {
 	var in updateItemIn
 	if err := decodeUpdateItem(body, &in); err != nil {
@@ -142,4 +144,11 @@ func mapFragment(m, other map[string]attr.Value) (map[string]attr.Value, bool) {
 		}
 	}
 	return frag, len(frag) > 0
+}
+
+type updateItemIn struct {
+	itemWriteIn
+	Key              attr.Item
+	UpdateExpression *string
+	AttributeUpdates map[string]any
 }

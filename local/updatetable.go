@@ -7,10 +7,6 @@ import (
 	"github.com/adjl/adjl/local/internal/kv"
 )
 
-func init() {
-	operations["UpdateTable"] = (*Engine).updateTable
-}
-
 type gsiUpdate struct {
 	Create *indexIn
 	Delete *struct{ IndexName string }
@@ -30,6 +26,8 @@ type updateTableIn struct {
 	StreamSpecification         map[string]any
 }
 
+// updateTable is UpdateTable: billing mode, throughput, and creating or
+// deleting global secondary indexes (a new one is backfilled at once).
 func (e *Engine) updateTable(body []byte) ([]byte, error) {
 	var in updateTableIn
 	if err := decodeRequest(body, &in); err != nil {

@@ -4,6 +4,10 @@ import (
 	"github.com/adjl/adjl/local/internal/attr"
 )
 
+// Parameter checks that several operations share: legacy (pre-expression)
+// parameters, ReturnValues and ReturnValuesOnConditionCheckFailure, the
+// item size limit.
+
 // legacyParams rejects the pre-expression parameters the engine does not
 // implement, rather than silently ignoring a condition.
 func legacyParams(pairs ...any) error {

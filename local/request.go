@@ -25,12 +25,3 @@ func decodeRequest(body []byte, v any) error {
 	}
 	return nil
 }
-
-// encodeResponse marshals a response struct.
-func encodeResponse(v any) ([]byte, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil, fmt.Errorf("encode response: %w", err)
-	}
-	return b, nil
-}

@@ -8,11 +8,6 @@ import (
 	"github.com/adjl/adjl/local/internal/kv"
 )
 
-func init() {
-	operations["DescribeTimeToLive"] = (*Engine).describeTimeToLive
-	operations["UpdateTimeToLive"] = (*Engine).updateTimeToLive
-}
-
 // sweepInterval is how often expired items and idempotency tokens are removed.
 // DynamoDB itself only promises deletion within days; reads still return
 // expired items until they are swept, as on AWS.
@@ -21,60 +16,6 @@ const sweepInterval = 30 * time.Second
 // sweepBatch bounds the deletions of one sweep transaction, so a sweep never
 // holds the writer lock for long.
 const sweepBatch = 1000
-
-func (e *Engine) describeTimeToLive(body []byte) ([]byte, error) {
-	t, err := e.namedTable(body)
-	if err != nil {
-		return nil, err
-	}
-	return encodeResponse(struct{ TimeToLiveDescription ttlDesc }{t.stored.TTL})
-}
-
-type ttlSpec struct {
-	Enabled       *bool
-	AttributeName string
-}
-
-func (e *Engine) updateTimeToLive(body []byte) ([]byte, error) {
-	var in struct {
-		TableName               string
-		TimeToLiveSpecification *ttlSpec
-	}
-	if err := decodeRequest(body, &in); err != nil {
-		return nil, err
-	}
-	if err := checkTableName("tableName", in.TableName); err != nil {
-		return nil, err
-	}
-	spec := in.TimeToLiveSpecification
-	if spec == nil || spec.Enabled == nil {
-		return nil, validationf("1 validation error detected: Value null at 'timeToLiveSpecification' failed to satisfy constraint: Member must not be null")
-	}
-	if spec.AttributeName == "" {
-		return nil, validationf("1 validation error detected: Value null at 'timeToLiveSpecification.attributeName' failed to satisfy constraint: Member must not be null")
-	}
-	_, err := e.alterTable(in.TableName, func(_ kv.Tx, _ *table, st *storedTable) error {
-		enabled := st.TTL.TimeToLiveStatus == "ENABLED"
-		switch {
-		case *spec.Enabled && enabled:
-			return validationf("TimeToLive is already enabled")
-		case !*spec.Enabled && !enabled:
-			return validationf("TimeToLive is already disabled")
-		case !*spec.Enabled && spec.AttributeName != st.TTL.AttributeName:
-			return validationf("TimeToLive is active on a different AttributeName: current AttributeName is %s", st.TTL.AttributeName)
-		}
-		if *spec.Enabled {
-			st.TTL = ttlDesc{AttributeName: spec.AttributeName, TimeToLiveStatus: "ENABLED"}
-		} else {
-			st.TTL = ttlDesc{TimeToLiveStatus: "DISABLED"}
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return encodeResponse(struct{ TimeToLiveSpecification ttlSpec }{*spec})
-}
 
 // sweeper periodically deletes expired items and idempotency tokens until
 // Close.
