@@ -164,3 +164,14 @@ func eachStore(t *testing.T, fn func(t *testing.T, e *Engine, inMemory bool)) {
 		})
 	}
 }
+
+// openEngine opens an engine on path (or in memory) that the test closes
+// (or crashes) itself.
+func openEngine(t *testing.T, path string, inMemory bool) *Engine {
+	t.Helper()
+	e, err := Open(path, Options{InMemory: inMemory})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}

@@ -155,3 +155,54 @@ func TestTableKeyOfMalformedEntry(t *testing.T) {
 		t.Errorf("an old entry's value: %q, %v", got, err)
 	}
 }
+
+// TestTableKeyOfAtNumberAndByteExtremes: SkipKey and tableKeyOf find
+// the table key after index key values whose encodings contain their own
+// terminator byte (number exponent bytes 0x00 and 0xFF, escaped 0x00 in S
+// and B), for every kind pair, and agree with DecodeKey.
+func TestTableKeyOfAtNumberAndByteExtremes(t *testing.T) {
+	vals := map[attr.Kind][]attr.Value{
+		attr.N: {ixNum(0), ixNum(2), ixNum(3), ixNum(4), ixNum(8), {Kind: attr.N, Str: "-0.000000000000000000000000000000000000001"}},
+		attr.S: {attr.String("\x00"), attr.String("\x00\x00"), attr.String("a\x00\x01"), attr.String("\xff")},
+		attr.B: {attr.Binary([]byte{0x00}), attr.Binary([]byte{0xFF}), attr.Binary([]byte{0x00, 0x01}), attr.Binary([]byte{0x00, 0xFF, 0x00})},
+	}
+	tableKey := attr.AppendKey(attr.AppendKey(nil, attr.Binary([]byte{0x00, 0x01})), ixNum(8))
+	kinds := []attr.Kind{attr.S, attr.N, attr.B}
+	for _, hk := range kinds {
+		for _, hv := range vals[hk] {
+			x := &index{name: "h", hash: "h", hashKind: hk}
+			k := append(attr.AppendKey(nil, hv), tableKey...)
+			if got, err := x.tableKeyOf(k, nil); err != nil || !bytes.Equal(got, tableKey) {
+				t.Errorf("hash %v: table key %x, %v; want %x", hv, got, err, tableKey)
+			}
+			if got, err := x.tableKeyOf(k, []byte{}); err != nil || !bytes.Equal(got, tableKey) {
+				t.Errorf("hash %v, empty value: table key %x, %v", hv, got, err)
+			}
+			for _, rk := range kinds {
+				for _, rv := range vals[rk] {
+					x := &index{name: "hr", hash: "h", hashKind: hk, rng: "r", rngKind: rk}
+					k := append(attr.AppendKey(attr.AppendKey(nil, hv), rv), tableKey...)
+					got, err := x.tableKeyOf(k, nil)
+					if err != nil || !bytes.Equal(got, tableKey) {
+						t.Errorf("hash %v, range %v: table key %x, %v; want %x", hv, rv, got, err, tableKey)
+					}
+					_, rest, derr := attr.DecodeKey(k, hk)
+					if derr == nil {
+						_, rest, derr = attr.DecodeKey(rest, rk)
+					}
+					if derr != nil || !bytes.Equal(rest, got) {
+						t.Errorf("hash %v, range %v: DecodeKey leaves %x (%v), SkipKey %x", hv, rv, rest, derr, got)
+					}
+				}
+			}
+		}
+	}
+	// Truncated entries are errors, never a wrong table key or a panic.
+	x := &index{name: "hr", hash: "h", hashKind: attr.N, rng: "r", rngKind: attr.B}
+	full := attr.AppendKey(attr.AppendKey(nil, ixNum(4)), attr.Binary([]byte{0x00}))
+	for i := 0; i < len(full); i++ {
+		if got, err := x.tableKeyOf(full[:i], nil); err == nil {
+			t.Errorf("entry cut to %x: table key %x, no error", full[:i], got)
+		}
+	}
+}
