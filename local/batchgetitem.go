@@ -67,10 +67,7 @@ func (e *Engine) batchGetItem(body []byte) ([]byte, error) {
 			gp.keys = append(gp.keys, pk)
 		}
 		ex := newExprs(ka.ExpressionAttributeNames, nil)
-		if gp.proj, err = ex.projection(ka.ProjectionExpression, ka.AttributesToGet); err != nil {
-			return nil, err
-		}
-		if err := ex.checkUnused(); err != nil {
+		if gp.proj, err = ex.lastProjection(ka.ProjectionExpression, ka.AttributesToGet); err != nil {
 			return nil, err
 		}
 		plans = append(plans, gp)

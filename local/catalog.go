@@ -170,7 +170,7 @@ func (e *Engine) resync() {
 // write transaction, persists it and installs the new cached form.
 func (e *Engine) alterTable(name string, change func(tx kv.Tx, t *table, st *storedTable) error) (*table, error) {
 	var nt *table
-	err := e.db.Update(func(tx kv.Tx) error {
+	err := e.updateCatalog(func(tx kv.Tx) error {
 		t := e.lookup(name)
 		if t == nil {
 			return tableNotFound(name)
@@ -202,16 +202,27 @@ func (e *Engine) alterTable(name string, change func(tx kv.Tx, t *table, st *sto
 		return nil
 	})
 	if err != nil {
-		if _, ok := err.(*apiError); !ok {
-			e.resync()
-		}
 		return nil, err
 	}
 	return nt, nil
 }
 
-// putTable persists a description and refreshes the cache entry inside tx.
-// The cache is updated by the caller after commit via setCached.
+// updateCatalog runs a DDL change (CreateTable, DeleteTable, alterTable) in
+// one write transaction. The change installs its cache entry inside it;
+// when the commit then fails for a reason of the store's (not an apiError
+// the change returned), the cache is reloaded from the file.
+func (e *Engine) updateCatalog(fn func(tx kv.Tx) error) error {
+	err := e.db.Update(fn)
+	if err != nil {
+		if _, ok := err.(*apiError); !ok {
+			e.resync()
+		}
+	}
+	return err
+}
+
+// putTable persists a description inside tx; the caller installs the cache
+// entry (setTable) in the same transaction.
 func putTable(tx kv.Tx, st *storedTable) error {
 	b, err := json.Marshal(st)
 	if err != nil {

@@ -26,10 +26,8 @@ func TestConcurrentLinksKeepCountersExact(t *testing.T) {
 	_, c := openGraphFile(t)
 	var created atomic.Int64
 	var wg sync.WaitGroup
-	for g := 0; g < 8; g++ {
-		wg.Add(1)
-		go func(g int) {
-			defer wg.Done()
+	for g := range 8 {
+		wg.Go(func() {
 			for i := 0; i < 30; i++ {
 				// Goroutines collide on the same pairs half of the time.
 				stu := fmt.Sprintf("STU#%d", (g/2)*100+i%10)
@@ -44,7 +42,7 @@ func TestConcurrentLinksKeepCountersExact(t *testing.T) {
 					return
 				}
 			}
-		}(g)
+		})
 	}
 	wg.Wait()
 	total := 0
@@ -231,10 +229,8 @@ func TestCommitsCheckpointsAndReadersTogether(t *testing.T) {
 	var mu sync.Mutex
 	done := make(chan struct{})
 	var wg sync.WaitGroup
-	for g := 0; g < writers; g++ {
-		wg.Add(1)
-		go func(g int) {
-			defer wg.Done()
+	for g := range writers {
+		wg.Go(func() {
 			for i := 0; i < each; i++ {
 				if _, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("ggg"),
 					Item: map[string]av{"PK": s(fmt.Sprint("w", g)), "SK": s(fmt.Sprintf("%03d", i)),
@@ -246,13 +242,11 @@ func TestCommitsCheckpointsAndReadersTogether(t *testing.T) {
 				acked[g] = i + 1
 				mu.Unlock()
 			}
-		}(g)
+		})
 	}
 	var readers sync.WaitGroup
-	for r := 0; r < 2; r++ {
-		readers.Add(1)
-		go func(r int) {
-			defer readers.Done()
+	for r := range 2 {
+		readers.Go(func() {
 			for i := 0; ; i++ {
 				select {
 				case <-done:
@@ -279,7 +273,7 @@ func TestCommitsCheckpointsAndReadersTogether(t *testing.T) {
 					return
 				}
 			}
-		}(r)
+		})
 	}
 	testkit.WaitOrDump(t, 30*time.Second, "stuck: writers and readers did not finish", func() { wg.Wait(); close(done); readers.Wait() })
 	if t.Failed() {

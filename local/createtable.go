@@ -282,7 +282,7 @@ func (e *Engine) createTable(body []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = e.db.Update(func(tx kv.Tx) error {
+	err = e.updateCatalog(func(tx kv.Tx) error {
 		if e.lookup(in.TableName) != nil || tx.Bucket(metaBucket).Get([]byte(in.TableName)) != nil {
 			return &apiError{Type: errInUse, Message: "Table already exists: " + in.TableName}
 		}
@@ -301,9 +301,6 @@ func (e *Engine) createTable(body []byte) ([]byte, error) {
 		return nil
 	})
 	if err != nil {
-		if _, ok := err.(*apiError); !ok {
-			e.resync()
-		}
 		return nil, err
 	}
 	return encodeResponse(tableDescOut{TableDescription: desc})

@@ -17,7 +17,7 @@ func (e *Engine) deleteTable(body []byte) ([]byte, error) {
 		return nil, err
 	}
 	var d tableDesc
-	err := e.db.Update(func(tx kv.Tx) error {
+	err := e.updateCatalog(func(tx kv.Tx) error {
 		t := e.lookup(in.TableName)
 		if t == nil {
 			return tableNotFound(in.TableName)
@@ -47,9 +47,6 @@ func (e *Engine) deleteTable(body []byte) ([]byte, error) {
 		return nil
 	})
 	if err != nil {
-		if _, ok := err.(*apiError); !ok {
-			e.resync()
-		}
 		return nil, err
 	}
 	d.TableStatus = "DELETING"

@@ -222,10 +222,8 @@ func TestFailingLogUnderConcurrentWriters(t *testing.T) {
 	acked := map[string]bool{}
 	failed := 0
 	var wg sync.WaitGroup
-	for g := 0; g < 8; g++ {
-		wg.Add(1)
-		go func(g int) {
-			defer wg.Done()
+	for g := range 8 {
+		wg.Go(func() {
 			for i := 0; i < 30; i++ {
 				if g == 0 && i == 10 {
 					file.BreakLog() // later writes and fsyncs of the log fail
@@ -241,7 +239,7 @@ func TestFailingLogUnderConcurrentWriters(t *testing.T) {
 				}
 				mu.Unlock()
 			}
-		}(g)
+		})
 	}
 	testkit.WaitOrDump(t, 30*time.Second, "writers hung after the log failed", wg.Wait)
 	if failed == 0 {

@@ -29,19 +29,13 @@ func (e *Engine) getItem(body []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if in.Key == nil {
-		return nil, validationf("1 validation error detected: Value null at 'key' failed to satisfy constraint: Member must not be null")
-	}
-	pk, err := t.keyFromKey(in.Key)
+	pk, err := t.requestKey(in.Key)
 	if err != nil {
 		return nil, err
 	}
 	ex := newExprs(in.ExpressionAttributeNames, nil)
-	proj, err := ex.projection(in.ProjectionExpression, in.AttributesToGet)
+	proj, err := ex.lastProjection(in.ProjectionExpression, in.AttributesToGet)
 	if err != nil {
-		return nil, err
-	}
-	if err := ex.checkUnused(); err != nil {
 		return nil, err
 	}
 	var it attr.Item

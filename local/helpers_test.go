@@ -35,6 +35,15 @@ func openMem(t testing.TB) *Engine {
 	return e
 }
 
+// memGraphClient returns a client of a new in-memory engine, closed at the
+// end of the test, that holds the graph table "school".
+func memGraphClient(t testing.TB) *dynamodb.Client {
+	t.Helper()
+	c := clientFor(openMem(t))
+	createGraphTable(t, c, "school")
+	return c
+}
+
 // clientFor returns an SDK client talking to e in process.
 func clientFor(e *Engine) *dynamodb.Client {
 	return dynamodb.NewFromConfig(aws.Config{

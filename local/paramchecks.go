@@ -1,6 +1,8 @@
 package local
 
 import (
+	"slices"
+
 	"github.com/adjl/adjl/local/internal/attr"
 )
 
@@ -30,13 +32,8 @@ func legacyParams(pairs ...any) error {
 }
 
 func checkReturnValues(rv string, allowed ...string) error {
-	if rv == "" || rv == "NONE" {
+	if rv == "" || rv == "NONE" || slices.Contains(allowed, rv) {
 		return nil
-	}
-	for _, a := range allowed {
-		if rv == a {
-			return nil
-		}
 	}
 	return validationf("Return values set to invalid value")
 }

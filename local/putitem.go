@@ -32,23 +32,5 @@ func (e *Engine) putItem(body []byte) ([]byte, error) {
 	if err := checkItemSize(in.Item); err != nil {
 		return nil, err
 	}
-	ex := newExprs(in.ExpressionAttributeNames, in.ExpressionAttributeValues)
-	cond, err := ex.condition(in.ConditionExpression)
-	if err != nil {
-		return nil, err
-	}
-	if err := ex.checkUnused(); err != nil {
-		return nil, err
-	}
-	old, cc, err := e.conditionalWrite(t, pk, cond, in.ReturnValuesOnConditionCheckFailure, func(w *writer, old attr.Item, cc *capacity) error {
-		cc.addWrite(t, pk, old, in.Item, 1)
-		return w.put(t, pk, old, in.Item)
-	})
-	if err != nil {
-		return nil, err
-	}
-	if in.ReturnValues != "ALL_OLD" {
-		old = nil
-	}
-	return writeResponse(&in.itemWriteIn, old, wantCC, cc)
+	return e.replaceItem(&in.itemWriteIn, t, wantCC, pk, in.Item)
 }

@@ -14,8 +14,7 @@ import (
 )
 
 func TestCreateDescribeDeleteTable(t *testing.T) {
-	c := clientFor(openMem(t))
-	createGraphTable(t, c, "school")
+	c := memGraphClient(t)
 	out, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("school")})
 	if err != nil {
 		t.Fatal(err)

@@ -50,11 +50,7 @@ func (e *Engine) tagResource(body []byte) ([]byte, error) {
 	if err := checkTags(in.Tags); err != nil {
 		return nil, err
 	}
-	name, err := e.tableByArn(in.ResourceArn)
-	if err != nil {
-		return nil, err
-	}
-	_, err = e.alterTable(name, func(_ kv.Tx, _ *table, st *storedTable) error {
+	return e.changeTags(in.ResourceArn, func(st *storedTable) error {
 		for _, nt := range in.Tags {
 			replaced := false
 			for i := range st.Tags {
@@ -72,10 +68,6 @@ func (e *Engine) tagResource(body []byte) ([]byte, error) {
 		}
 		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return []byte("{}"), nil
 }
 
 // untagResource is UntagResource.
@@ -90,15 +82,11 @@ func (e *Engine) untagResource(body []byte) ([]byte, error) {
 	if in.TagKeys == nil {
 		return nil, validationf("1 validation error detected: Value null at 'tagKeys' failed to satisfy constraint: Member must not be null")
 	}
-	name, err := e.tableByArn(in.ResourceArn)
-	if err != nil {
-		return nil, err
-	}
 	drop := map[string]bool{}
 	for _, k := range in.TagKeys {
 		drop[k] = true
 	}
-	_, err = e.alterTable(name, func(_ kv.Tx, _ *table, st *storedTable) error {
+	return e.changeTags(in.ResourceArn, func(st *storedTable) error {
 		var kept []tag
 		for _, tg := range st.Tags {
 			if !drop[tg.Key] {
@@ -108,6 +96,16 @@ func (e *Engine) untagResource(body []byte) ([]byte, error) {
 		st.Tags = kept
 		return nil
 	})
+}
+
+// changeTags applies change to the tags of the table arn names and answers
+// TagResource or UntagResource.
+func (e *Engine) changeTags(arn string, change func(st *storedTable) error) ([]byte, error) {
+	name, err := e.tableByArn(arn)
+	if err != nil {
+		return nil, err
+	}
+	_, err = e.alterTable(name, func(_ kv.Tx, _ *table, st *storedTable) error { return change(st) })
 	if err != nil {
 		return nil, err
 	}

@@ -43,10 +43,7 @@ func (e *Engine) transactGetItems(body []byte) ([]byte, error) {
 			return nil, err
 		}
 		ex := newExprs(a.ExpressionAttributeNames, nil)
-		if op.proj, err = ex.projection(a.ProjectionExpression, nil); err != nil {
-			return nil, err
-		}
-		if err := ex.checkUnused(); err != nil {
+		if op.proj, err = ex.lastProjection(a.ProjectionExpression, nil); err != nil {
 			return nil, err
 		}
 		if err := claimItem(seen, op.t, op.pk); err != nil {

@@ -120,10 +120,7 @@ func (e *Engine) transactWriteItems(body []byte) ([]byte, error) {
 				return nil, err
 			}
 		default:
-			if a.Key == nil {
-				return nil, validationf("1 validation error detected: Value null at 'key' failed to satisfy constraint: Member must not be null")
-			}
-			if op.pk, err = op.t.keyFromKey(a.Key); err != nil {
+			if op.pk, err = op.t.requestKey(a.Key); err != nil {
 				return nil, err
 			}
 		}
@@ -138,10 +135,7 @@ func (e *Engine) transactWriteItems(body []byte) ([]byte, error) {
 		if op.kind == "ConditionCheck" && a.ConditionExpression == nil {
 			return nil, validationf("1 validation error detected: Value null at 'transactItems.1.member.conditionCheck.conditionExpression' failed to satisfy constraint: Member must not be null")
 		}
-		if op.cond, err = ex.condition(a.ConditionExpression); err != nil {
-			return nil, err
-		}
-		if err := ex.checkUnused(); err != nil {
+		if op.cond, err = ex.lastCondition(a.ConditionExpression); err != nil {
 			return nil, err
 		}
 		if err := claimItem(seen, op.t, op.pk); err != nil {

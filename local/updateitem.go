@@ -15,10 +15,7 @@ func (e *Engine) updateItem(body []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if in.Key == nil {
-		return nil, validationf("1 validation error detected: Value null at 'key' failed to satisfy constraint: Member must not be null")
-	}
-	pk, err := t.keyFromKey(in.Key)
+	pk, err := t.requestKey(in.Key)
 	if err != nil {
 		return nil, err
 	}
@@ -27,11 +24,8 @@ func (e *Engine) updateItem(body []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	cond, err := ex.condition(in.ConditionExpression)
+	cond, err := ex.lastCondition(in.ConditionExpression)
 	if err != nil {
-		return nil, err
-	}
-	if err := ex.checkUnused(); err != nil {
 		return nil, err
 	}
 	var item attr.Item

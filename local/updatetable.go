@@ -2,6 +2,7 @@ package local
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/adjl/adjl/local/internal/attr"
 	"github.com/adjl/adjl/local/internal/kv"
@@ -173,15 +174,9 @@ func pruneDefinitions(desc *tableDesc) {
 // items in the same transaction, so it is ACTIVE when UpdateTable returns.
 func (e *Engine) createGSI(tx kv.Tx, t *table, st *storedTable, mode string, newDefs []attributeDefinition, x indexIn) error {
 	desc := &st.Desc
-	for _, xd := range desc.GlobalSecondaryIndexes {
-		if xd.IndexName == x.IndexName {
-			return invalidParam("Duplicate index name: %s", x.IndexName)
-		}
-	}
-	for _, xd := range desc.LocalSecondaryIndexes {
-		if xd.IndexName == x.IndexName {
-			return invalidParam("Duplicate index name: %s", x.IndexName)
-		}
+	sameName := func(xd indexDesc) bool { return xd.IndexName == x.IndexName }
+	if slices.ContainsFunc(desc.GlobalSecondaryIndexes, sameName) || slices.ContainsFunc(desc.LocalSecondaryIndexes, sameName) {
+		return invalidParam("Duplicate index name: %s", x.IndexName)
 	}
 	if len(desc.GlobalSecondaryIndexes) >= 20 {
 		return invalidParam("GlobalSecondaryIndex count exceeds the per-table limit of 20")

@@ -34,7 +34,7 @@ type benchResult struct {
 func benchGoTest(ctx context.Context, cfg *config, rep *report, stderr io.Writer) {
 	const name = "go test -bench ingest ratio (local, local/internal/kv)"
 	if cfg.quick {
-		rep.Checks = append(rep.Checks, skipped(3, name, "≥ 0.50x", "quick mode"))
+		rep.Checks = append(rep.Checks, skipped(areaEngine, name, "≥ 0.50x", "quick mode"))
 		return
 	}
 	var names, pkgs []string
@@ -42,7 +42,7 @@ func benchGoTest(ctx context.Context, cfg *config, rep *report, stderr io.Writer
 		file := filepath.Join(b.pkg, "bench_test.go")
 		src, _ := os.ReadFile(filepath.Join(cfg.root, file))
 		if !bytes.Contains(src, []byte("func "+b.name+"(")) {
-			rep.Checks = append(rep.Checks, skipped(3, name, "≥ 0.50x", b.name+" not in "+file+" yet"))
+			rep.Checks = append(rep.Checks, skipped(areaEngine, name, "≥ 0.50x", b.name+" not in "+file+" yet"))
 			return
 		}
 		names = append(names, b.name)
@@ -55,13 +55,13 @@ func benchGoTest(ctx context.Context, cfg *config, rep *report, stderr io.Writer
 	out, err := cmd.CombinedOutput()
 	os.WriteFile(filepath.Join(cfg.outDir, "gobench.txt"), out, 0o644)
 	if err != nil {
-		rep.Checks = append(rep.Checks, skipped(3, name, "≥ 0.50x", "go test -bench failed: "+firstLine(out, err)))
+		rep.Checks = append(rep.Checks, skipped(areaEngine, name, "≥ 0.50x", "go test -bench failed: "+firstLine(out, err)))
 		return
 	}
 	const sec = "Engine Go benchmarks (go test -bench, items through HTTPClient vs raw bbolt)"
 	pairs := pairBenchmarks(parseBench(out), names[0], names[1])
 	if len(pairs) == 0 {
-		rep.Checks = append(rep.Checks, skipped(3, name, "≥ 0.50x", "benchmark output not found (see bench/out/gobench.txt)"))
+		rep.Checks = append(rep.Checks, skipped(areaEngine, name, "≥ 0.50x", "benchmark output not found (see bench/out/gobench.txt)"))
 		return
 	}
 	for _, p := range pairs {
@@ -74,10 +74,10 @@ func benchGoTest(ctx context.Context, cfg *config, rep *report, stderr io.Writer
 		}
 		ratio, ok := benchRatio(p.engine, p.raw)
 		if !ok {
-			rep.Checks = append(rep.Checks, skipped(3, cname, "≥ 0.50x", "benchmarks report neither items/s nor comparable ns/op"))
+			rep.Checks = append(rep.Checks, skipped(areaEngine, cname, "≥ 0.50x", "benchmarks report neither items/s nor comparable ns/op"))
 			continue
 		}
-		rep.Checks = append(rep.Checks, atLeast(3, cname, ratio, ingestRatioTarget, "x"))
+		rep.Checks = append(rep.Checks, atLeast(areaEngine, cname, ratio, ingestRatioTarget, "x"))
 	}
 }
 

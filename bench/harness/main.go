@@ -1,7 +1,8 @@
 // Command harness measures adjl's embedded DynamoDB-compatible engine against
 // the reference implementations (moto's moto_server and dynalite) in one run,
-// on this machine, and prints ratios against the performance targets of
-// issues 3 and 4. It exits 0 whatever the verdicts: the PASS/FAIL lines are
+// on this machine, and prints ratios against adjl's performance targets for
+// the engine and for sharded relations (bench/README.md lists them). It
+// exits 0 whatever the verdicts: the PASS/FAIL lines are
 // the result. Run bench/install.sh first; see bench/README.md.
 package main
 

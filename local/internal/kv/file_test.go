@@ -298,10 +298,8 @@ func TestWALConcurrentCheckpoints(t *testing.T) {
 	}
 	var wg sync.WaitGroup
 	stop := make(chan struct{})
-	for w := 0; w < 4; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
+	for w := range 4 {
+		wg.Go(func() {
 			for i := 0; i < 60; i++ {
 				err := kv.Update(func(tx Tx) error {
 					b := tx.Bucket([]byte("acct"))
@@ -322,7 +320,7 @@ func TestWALConcurrentCheckpoints(t *testing.T) {
 					return
 				}
 			}
-		}(w)
+		})
 	}
 	var readers sync.WaitGroup
 	for r := 0; r < 2; r++ {

@@ -28,10 +28,8 @@ func TestSyncToCoversItsRecord(t *testing.T) {
 			var records, failures, late int64
 			var wg sync.WaitGroup
 			payload := appendOp(nil, opPut, []byte("x/t/i"), []byte("key"), []byte{})
-			for g := 0; g < 8; g++ {
-				wg.Add(1)
-				go func(g int) {
-					defer wg.Done()
+			for g := range 8 {
+				wg.Go(func() {
 					for i := 0; i < 40; i++ {
 						writeMu.Lock()
 						if fail && g == 0 && i == 20 {
@@ -63,7 +61,7 @@ func TestSyncToCoversItsRecord(t *testing.T) {
 							return
 						}
 					}
-				}(g)
+				})
 			}
 			testkit.WaitOrDump(t, 20*time.Second, "syncTo waiters hung", wg.Wait)
 			if n := l.syncs.Load(); n > records || n == 0 {
