@@ -108,8 +108,7 @@ func countItems(ctx context.Context, c *dynamodb.Client, table string) (n, pages
 // value), exactly the records the engine writes (local/writer.go). One bbolt
 // transaction per batch, as one BatchWriteItem is one transaction. The page
 // size stays bbolt's default, the raw store's best case for commits of 25
-// items (with the engine's 64 KiB pages it measured 11,800 items/s against
-// 16,400).
+// items (bench/results/design-measurements.md).
 func rawBboltIngest(ctx context.Context, dir string, n int, noSync bool) (ingestResult, error) {
 	path := filepath.Join(dir, "raw.db")
 	opt := &bolt.Options{Timeout: time.Second, FreelistType: bolt.FreelistMapType,

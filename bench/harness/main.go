@@ -60,9 +60,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
-	// Hard stops, well above the budgets' sum on an idle machine (quick ≈ 30 s,
-	// full ≈ 6.5 min with both HTTP client modes and 3 ingest rounds): a
-	// machine busy with other work is reported, not hung on.
+	// Hard stops, well above what the budgets add up to on an idle machine
+	// (bench/results/ has run times): a machine busy with other work is
+	// reported, not hung on.
 	limit := 15 * time.Minute
 	if cfg.quick {
 		limit = 3 * time.Minute
