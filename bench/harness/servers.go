@@ -119,7 +119,7 @@ func sdkReady(endpoint string) func(context.Context) error {
 func startMoto(ctx context.Context, outDir string) (*target, error) {
 	bin, err := exec.LookPath("moto_server")
 	if err != nil {
-		return nil, errors.New("moto_server not on PATH (pip install 'moto[server]')")
+		return nil, errors.New("moto_server not on PATH (bench/install.sh installs the pinned moto)")
 	}
 	return startOnLoopback(ctx, "moto", "moto_server", "moto_server "+motoVersion(), filepath.Join(outDir, "moto.log"), func(port string) []string {
 		return []string{bin, "-H", "127.0.0.1", "-p", port}
