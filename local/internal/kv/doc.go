@@ -28,10 +28,14 @@
 //
 // File (file.go) appends each transaction's changes to the active log and
 // to the active overlay; a checkpoint (checkpoint.go) writes a full log's
-// overlay into bbolt in the background and retires the log by giving it a
-// new epoch. The bbolt file records the newest epoch it holds, so a replay
-// never applies a record twice. Group (group.go) lets concurrent writers
-// share one transaction and one fsync.
+// overlay (Options.CheckpointBytes, 16 MiB by default) into bbolt in the
+// background and retires the log by giving it a new epoch, and Close
+// checkpoints everything, so after a clean exit the bbolt file alone is
+// complete. A killed process loses nothing acknowledged: the next OpenFile
+// replays the logs. The bbolt file records the newest epoch it holds, so a
+// replay never applies a record twice. Group (group.go) lets concurrent
+// writers share one transaction and one fsync: the leader hands on before
+// the fsync, so the next round's work overlaps it.
 //
 // # The data file's format
 //
