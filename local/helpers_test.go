@@ -105,24 +105,31 @@ func graphTableInput(name string) *dynamodb.CreateTableInput {
 		TableName:   aws.String(name),
 		BillingMode: types.BillingModePayPerRequest,
 		AttributeDefinitions: []types.AttributeDefinition{
-			{AttributeName: aws.String("PK"), AttributeType: types.ScalarAttributeTypeS},
-			{AttributeName: aws.String("SK"), AttributeType: types.ScalarAttributeTypeS},
-			{AttributeName: aws.String("GSI1PK"), AttributeType: types.ScalarAttributeTypeS},
-			{AttributeName: aws.String("GSI1SK"), AttributeType: types.ScalarAttributeTypeS},
+			attrDef("PK", types.ScalarAttributeTypeS), attrDef("SK", types.ScalarAttributeTypeS),
+			attrDef("GSI1PK", types.ScalarAttributeTypeS), attrDef("GSI1SK", types.ScalarAttributeTypeS),
 		},
-		KeySchema: []types.KeySchemaElement{
-			{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash},
-			{AttributeName: aws.String("SK"), KeyType: types.KeyTypeRange},
-		},
+		KeySchema: keySchema("PK", "SK"),
 		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{
-			IndexName: aws.String("GSI1"),
-			KeySchema: []types.KeySchemaElement{
-				{AttributeName: aws.String("GSI1PK"), KeyType: types.KeyTypeHash},
-				{AttributeName: aws.String("GSI1SK"), KeyType: types.KeyTypeRange},
-			},
+			IndexName:  aws.String("GSI1"),
+			KeySchema:  keySchema("GSI1PK", "GSI1SK"),
 			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
 		}},
 	}
+}
+
+// keySchema is the key schema of a hash key and, unless rng is "", a range
+// key.
+func keySchema(hash, rng string) []types.KeySchemaElement {
+	out := []types.KeySchemaElement{{AttributeName: aws.String(hash), KeyType: types.KeyTypeHash}}
+	if rng != "" {
+		out = append(out, types.KeySchemaElement{AttributeName: aws.String(rng), KeyType: types.KeyTypeRange})
+	}
+	return out
+}
+
+// attrDef defines attribute name with type k.
+func attrDef(name string, k types.ScalarAttributeType) types.AttributeDefinition {
+	return types.AttributeDefinition{AttributeName: aws.String(name), AttributeType: k}
 }
 
 // apiCode returns the error code of an SDK error ("" for nil).

@@ -22,16 +22,13 @@ func TestIndexEntriesKeyOnlyReadLikeOldOnes(t *testing.T) {
 		c := clientFor(e)
 		createGraphTable(t, c, "ggg")
 		if _, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{
-			TableName:   aws.String("nnn"),
-			BillingMode: types.BillingModePayPerRequest,
-			AttributeDefinitions: []types.AttributeDefinition{
-				{AttributeName: aws.String("PK"), AttributeType: types.ScalarAttributeTypeB},
-				{AttributeName: aws.String("score"), AttributeType: types.ScalarAttributeTypeN},
-			},
-			KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash}},
+			TableName:            aws.String("nnn"),
+			BillingMode:          types.BillingModePayPerRequest,
+			AttributeDefinitions: []types.AttributeDefinition{attrDef("PK", types.ScalarAttributeTypeB), attrDef("score", types.ScalarAttributeTypeN)},
+			KeySchema:            keySchema("PK", ""),
 			GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{
 				IndexName:  aws.String("byScore"),
-				KeySchema:  []types.KeySchemaElement{{AttributeName: aws.String("score"), KeyType: types.KeyTypeHash}},
+				KeySchema:  keySchema("score", ""),
 				Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly},
 			}},
 		}); err != nil {

@@ -219,30 +219,20 @@ func ixNewItem(i int) *ixItem {
 
 func ixCreateTable(t *testing.T, c *dynamodb.Client) {
 	t.Helper()
-	ks := func(hash, rng string) []types.KeySchemaElement {
-		out := []types.KeySchemaElement{{AttributeName: aws.String(hash), KeyType: types.KeyTypeHash}}
-		if rng != "" {
-			out = append(out, types.KeySchemaElement{AttributeName: aws.String(rng), KeyType: types.KeyTypeRange})
-		}
-		return out
-	}
-	def := func(name string, k types.ScalarAttributeType) types.AttributeDefinition {
-		return types.AttributeDefinition{AttributeName: aws.String(name), AttributeType: k}
-	}
 	_, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{
 		TableName:   aws.String(ixTable),
 		BillingMode: types.BillingModePayPerRequest,
 		AttributeDefinitions: []types.AttributeDefinition{
-			def("PK", types.ScalarAttributeTypeB), def("SK", types.ScalarAttributeTypeN), def("G", types.ScalarAttributeTypeN),
-			def("H", types.ScalarAttributeTypeB), def("L", types.ScalarAttributeTypeS),
+			attrDef("PK", types.ScalarAttributeTypeB), attrDef("SK", types.ScalarAttributeTypeN), attrDef("G", types.ScalarAttributeTypeN),
+			attrDef("H", types.ScalarAttributeTypeB), attrDef("L", types.ScalarAttributeTypeS),
 		},
-		KeySchema: ks("PK", "SK"),
-		LocalSecondaryIndexes: []types.LocalSecondaryIndex{{IndexName: aws.String("byL"), KeySchema: ks("PK", "L"),
+		KeySchema: keySchema("PK", "SK"),
+		LocalSecondaryIndexes: []types.LocalSecondaryIndex{{IndexName: aws.String("byL"), KeySchema: keySchema("PK", "L"),
 			Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly}}},
 		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{
-			{IndexName: aws.String("byGH"), KeySchema: ks("G", "H"), Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll}},
-			{IndexName: aws.String("byG"), KeySchema: ks("G", ""), Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly}},
-			{IndexName: aws.String("bySK"), KeySchema: ks("SK", "PK"), Projection: &types.Projection{
+			{IndexName: aws.String("byGH"), KeySchema: keySchema("G", "H"), Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll}},
+			{IndexName: aws.String("byG"), KeySchema: keySchema("G", ""), Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly}},
+			{IndexName: aws.String("bySK"), KeySchema: keySchema("SK", "PK"), Projection: &types.Projection{
 				ProjectionType: types.ProjectionTypeInclude, NonKeyAttributes: []string{"id"}}},
 		},
 	})
