@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # install.sh — installs what bench/harness needs, from the project's own files:
 #   * dynalite (pinned in bench/package.json / package-lock.json) into bench/node_modules
-#   * moto's moto_server (checked; installed with pip if missing)
+#   * moto's moto_server, exactly the version .ci/moto pins (installed with pip
+#     if missing; another installed version stops the script)
 #   * the adjl binary, built into bench/out/adjl
 # Idempotent; safe to run before every benchmark. Loopback-only servers are
 # started later by the harness itself, never here.
@@ -28,12 +29,8 @@ fi
 say "dynalite $(node -p "require('$bench_dir/node_modules/dynalite/package.json').version")"
 
 # --- moto_server ----------------------------------------------------------
-if ! command -v moto_server >/dev/null; then
-	say "moto_server not found; installing moto[server] with pip"
-	python3 -m pip install --quiet 'moto[server]'
-fi
-command -v moto_server >/dev/null || { say "moto_server still not on PATH"; exit 1; }
-say "moto $(python3 -c 'import moto; print(moto.__version__)') ($(command -v moto_server))"
+moto="$("$root/.ci/moto" install)" || exit 1 # the pinned version, or a message saying how to get it
+say "$moto"
 
 # --- adjl -----------------------------------------------------------------
 mkdir -p "$bench_dir/out"

@@ -14,8 +14,7 @@ import (
 )
 
 func TestBatchWriteAndGet(t *testing.T) {
-	c := clientFor(openMem(t))
-	createGraphTable(t, c, "school")
+	c := memGraphClient(t)
 	var reqs []types.WriteRequest
 	for i := 0; i < 25; i++ {
 		reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: map[string]av{
@@ -65,8 +64,7 @@ func TestBatchWriteAndGet(t *testing.T) {
 }
 
 func TestBatchGetUnprocessedKeysPastSixteenMegabytes(t *testing.T) {
-	c := clientFor(openMem(t))
-	createGraphTable(t, c, "school")
+	c := memGraphClient(t)
 	big := strings.Repeat("x", 390*1024)
 	var keys []map[string]av
 	for i := 0; i < 50; i++ {

@@ -13,9 +13,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	bolt "go.etcd.io/bbolt"
 
-	"github.com/adjl/adjl/local/internal/attr"
+	"github.com/adjl/adjl/local/internal/kv"
 )
 
 // benchClients is the number of concurrent clients of the HTTP benchmarks.
@@ -132,8 +131,8 @@ func benchIngestParallel(b *testing.B) {
 // reportItemsPerFsync reports how many items shared each log fsync: group
 // commit's effect, for a data-file engine.
 func reportItemsPerFsync(b *testing.B, e *Engine, items int) {
-	if kv, ok := e.db.(*walKV); ok {
-		if n := logSyncs(kv); n > 0 {
+	if f, ok := e.db.(*kv.File); ok {
+		if n := f.Stats().LogSyncs; n > 0 {
 			b.ReportMetric(float64(items)/float64(n), "items/fsync")
 		}
 	}
@@ -161,62 +160,6 @@ func benchIngest(b *testing.B, mem bool) {
 	}
 	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "items/s")
 	reportItemsPerFsync(b, e, n)
-}
-
-// BenchmarkRawBboltIngest writes the same keys and bytes (item, index entry)
-// straight into bbolt, 25 items per transaction: the ceiling the engine's
-// ingest is measured against.
-func BenchmarkRawBboltIngest(b *testing.B) {
-	for _, mem := range []bool{false, true} {
-		name := "file"
-		if mem {
-			name = "memory"
-		}
-		b.Run(name, func(b *testing.B) { benchRawIngest(b, mem) })
-	}
-}
-
-func benchRawIngest(b *testing.B, nosync bool) {
-	db, err := bolt.Open(filepath.Join(b.TempDir(), "raw.db"), 0o600, &bolt.Options{FreelistType: bolt.FreelistMapType, NoSync: nosync, NoFreelistSync: nosync})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer db.Close()
-	db.Update(func(tx *bolt.Tx) error {
-		tx.CreateBucket([]byte("d"))
-		tx.CreateBucket([]byte("x"))
-		return nil
-	})
-	b.ResetTimer()
-	n := 0
-	for i := 0; i < b.N; i++ {
-		items := make([]attr.Item, 25)
-		for j := range items {
-			items[j] = attr.Item{}
-			for k, v := range edgeItem(n) {
-				items[j][k] = attr.String(v.(*types.AttributeValueMemberS).Value)
-			}
-			n++
-		}
-		err := db.Update(func(tx *bolt.Tx) error {
-			d, x := tx.Bucket([]byte("d")), tx.Bucket([]byte("x"))
-			for _, it := range items {
-				k := attr.AppendKey(attr.AppendKey(nil, it["PK"]), it["SK"])
-				if err := d.Put(k, attr.AppendItem(nil, it)); err != nil {
-					return err
-				}
-				xk := attr.AppendKey(attr.AppendKey(nil, it["GSI1PK"]), it["GSI1SK"])
-				if err := x.Put(append(xk, k...), indexEntryValue); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "items/s")
 }
 
 // serveBody calls ServeHTTP directly with a prepared body: the engine's own

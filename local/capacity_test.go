@@ -15,8 +15,7 @@ import (
 )
 
 func TestConsumedCapacity(t *testing.T) {
-	c := clientFor(openMem(t))
-	createGraphTable(t, c, "school")
+	c := memGraphClient(t)
 	edge := map[string]av{"PK": s("STU#a"), "SK": s("ENROLL#CRS#m"), "GSI1PK": s("CRS#m"), "GSI1SK": s("STU#a")}
 	put, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("school"), Item: edge,
 		ReturnConsumedCapacity: types.ReturnConsumedCapacityIndexes})
@@ -51,8 +50,7 @@ func TestConsumedCapacity(t *testing.T) {
 }
 
 func TestQueryStopsAtOneMegabyte(t *testing.T) {
-	c := clientFor(openMem(t))
-	createGraphTable(t, c, "school")
+	c := memGraphClient(t)
 	big := strings.Repeat("x", 100*1024)
 	for i := 0; i < 15; i++ {
 		if _, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("school"),

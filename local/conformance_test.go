@@ -14,19 +14,7 @@ import (
 // embedded engine, in process, over a data file in a temporary directory.
 // The engine must have no quirks.
 func TestConformanceEmbedded(t *testing.T) {
-	e, err := local.Open(filepath.Join(t.TempDir(), "conformance.db"), local.Options{})
-	if err != nil {
-		t.Fatalf("open engine: %v", err)
-	}
-	t.Cleanup(func() {
-		if err := e.Close(); err != nil {
-			t.Errorf("close engine: %v", err)
-		}
-	})
-	dyntest.Run(t, dyntest.Target{
-		Name:   "embedded",
-		Client: dyntest.NewClient("http://embedded.invalid", e.HTTPClient()),
-	})
+	runEmbedded(t, "embedded", filepath.Join(t.TempDir(), "conformance.db"), local.Options{}, nil)
 }
 
 // TestConformanceEmbeddedCheckpointing runs the suite on a data file whose
@@ -37,20 +25,8 @@ func TestConformanceEmbeddedCheckpointing(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: the file-backed run covers the same engine")
 	}
-	e, err := local.Open(filepath.Join(t.TempDir(), "conformance.db"), local.Options{})
-	if err != nil {
-		t.Fatalf("open engine: %v", err)
-	}
-	local.SetCheckpointBytes(e, 4<<10)
-	t.Cleanup(func() {
-		if err := e.Close(); err != nil {
-			t.Errorf("close engine: %v", err)
-		}
-	})
-	dyntest.Run(t, dyntest.Target{
-		Name:   "embedded-checkpointing",
-		Client: dyntest.NewClient("http://embedded.invalid", e.HTTPClient()),
-	})
+	runEmbedded(t, "embedded-checkpointing", filepath.Join(t.TempDir(), "conformance.db"), local.Options{},
+		func(e *local.Engine) { local.SetCheckpointBytes(e, 4<<10) })
 }
 
 // TestConformanceEmbeddedInMemory runs the suite against the in-memory mode
@@ -59,15 +35,25 @@ func TestConformanceEmbeddedInMemory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: the file-backed run covers the same engine")
 	}
-	e, err := local.Open("", local.Options{InMemory: true})
+	runEmbedded(t, "embedded-in-memory", "", local.Options{InMemory: true}, nil)
+}
+
+// runEmbedded runs the suite as target name against an engine opened on
+// path with opt and then adjusted by tune (nil: not at all), in process.
+func runEmbedded(t *testing.T, name, path string, opt local.Options, tune func(*local.Engine)) {
+	e, err := local.Open(path, opt)
 	if err != nil {
 		t.Fatalf("open engine: %v", err)
 	}
-	t.Cleanup(func() { e.Close() })
-	dyntest.Run(t, dyntest.Target{
-		Name:   "embedded-in-memory",
-		Client: dyntest.NewClient("http://embedded.invalid", e.HTTPClient()),
+	if tune != nil {
+		tune(e)
+	}
+	t.Cleanup(func() {
+		if err := e.Close(); err != nil {
+			t.Errorf("close engine: %v", err)
+		}
 	})
+	dyntest.Run(t, dyntest.Target{Name: name, Client: dyntest.NewClient("http://embedded.invalid", e.HTTPClient())})
 }
 
 // TestConformanceMoto runs the suite against a moto_server given by

@@ -3,6 +3,8 @@ package local
 import (
 	"fmt"
 	"strings"
+
+	"github.com/adjl/adjl/local/internal/kv"
 )
 
 type indexIn struct {
@@ -118,6 +120,8 @@ func checkIndexName(field, name string) *apiError {
 	return nil
 }
 
+// createTable is CreateTable: the request is checked as DynamoDB checks it
+// and the table (and its indexes) is ACTIVE at once.
 func (e *Engine) createTable(body []byte) ([]byte, error) {
 	var in createTableIn
 	if err := decodeRequest(body, &in); err != nil {
@@ -278,7 +282,7 @@ func (e *Engine) createTable(body []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = e.db.Update(func(tx kvTx) error {
+	err = e.updateCatalog(func(tx kv.Tx) error {
 		if e.lookup(in.TableName) != nil || tx.Bucket(metaBucket).Get([]byte(in.TableName)) != nil {
 			return &apiError{Type: errInUse, Message: "Table already exists: " + in.TableName}
 		}
@@ -297,9 +301,6 @@ func (e *Engine) createTable(body []byte) ([]byte, error) {
 		return nil
 	})
 	if err != nil {
-		if _, ok := err.(*apiError); !ok {
-			e.resync()
-		}
 		return nil, err
 	}
 	return encodeResponse(tableDescOut{TableDescription: desc})

@@ -65,8 +65,7 @@ func TestUpdateTableAddGSIBackfillsAndDeletes(t *testing.T) {
 }
 
 func TestUpdateTableBillingMode(t *testing.T) {
-	c := clientFor(openMem(t))
-	createGraphTable(t, c, "school")
+	c := memGraphClient(t)
 	_, err := c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("school"), BillingMode: types.BillingModeProvisioned})
 	if apiCode(err) != "ValidationException" {
 		t.Fatalf("PROVISIONED without throughput: %v", err)
@@ -138,8 +137,7 @@ func TestTimeToLive(t *testing.T) {
 }
 
 func TestTags(t *testing.T) {
-	c := clientFor(openMem(t))
-	createGraphTable(t, c, "school")
+	c := memGraphClient(t)
 	arn := "arn:aws:dynamodb:us-east-1:000000000000:table/school"
 	_, err := c.TagResource(ctx, &dynamodb.TagResourceInput{ResourceArn: aws.String(arn),
 		Tags: []types.Tag{{Key: aws.String("team"), Value: aws.String("a")}, {Key: aws.String("env"), Value: aws.String("dev")}}})

@@ -7,13 +7,16 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	bolt "go.etcd.io/bbolt"
+
+	"github.com/adjl/adjl/local/internal/kv"
+	"github.com/adjl/adjl/local/internal/testkit"
 )
 
 func TestPersistenceAcrossReopen(t *testing.T) {
@@ -204,48 +207,101 @@ func killChild() {
 	}
 }
 
-// TestDataFilePageSize: new data files use dataPageSize; a file made with
-// another page size (as data files were before) keeps it and works as ever.
-func TestDataFilePageSize(t *testing.T) {
-	dir := t.TempDir()
-	old := filepath.Join(dir, "old.db")
-	db, err := bolt.Open(old, 0o600, &bolt.Options{PageSize: 4096})
+// TestFailingLogUnderConcurrentWriters: the log file fails while
+// eight writers commit in shared rounds (the leader and the syncer
+// yielding): every request returns — none hangs on a sync that will never
+// come — the failure reaches requests rather than being lost, and every
+// write acknowledged before it is there after reopening.
+func TestFailingLogUnderConcurrentWriters(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "data.db")
+	e := openEngine(t, path, false)
+	c := clientFor(e)
+	createGraphTable(t, c, "ggg")
+	file := fileStore(e)
+	var mu sync.Mutex
+	acked := map[string]bool{}
+	failed := 0
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for i := 0; i < 30; i++ {
+				if g == 0 && i == 10 {
+					file.BreakLog() // later writes and fsyncs of the log fail
+				}
+				pk := fmt.Sprint(g, "/", i)
+				_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("ggg"),
+					Item: map[string]av{"PK": s(pk), "SK": s("x"), "GSI1PK": s("all"), "GSI1SK": s(pk)}})
+				mu.Lock()
+				if err == nil {
+					acked[pk] = true
+				} else {
+					failed++
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	testkit.WaitOrDump(t, 30*time.Second, "writers hung after the log failed", wg.Wait)
+	if failed == 0 {
+		t.Fatal("no write failed after the log file was closed")
+	}
+	if len(acked) < 10 {
+		t.Fatalf("only %d writes acknowledged before the failure", len(acked))
+	}
+	crashEngine(e)
+	e = openEngine(t, path, false)
+	defer e.Close()
+	q, err := clientFor(e).Query(ctx, &dynamodb.QueryInput{TableName: aws.String("ggg"), IndexName: aws.String("GSI1"),
+		KeyConditionExpression: aws.String("GSI1PK = :a"), ExpressionAttributeValues: map[string]av{":a": s("all")}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	db.Close()
-	for _, tc := range []struct {
-		path string
-		want int
-	}{{filepath.Join(dir, "new.db"), dataPageSize}, {old, 4096}} {
-		for round := range 2 {
-			e, err := Open(tc.path, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			c := clientFor(e)
-			if round == 0 {
-				createGraphTable(t, c, "school")
-				if _, err := c.TransactWriteItems(ctx, linkTx("STU#a", "CRS#m")); err != nil {
-					t.Fatal(err)
-				}
-			}
-			out, err := c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("school"), IndexName: aws.String("GSI1"),
-				KeyConditionExpression: aws.String("GSI1PK = :c"), ExpressionAttributeValues: map[string]av{":c": s("CRS#m")}})
-			if err != nil || out.Count != 1 {
-				t.Fatalf("%s round %d: query: %v %#v", tc.path, round, err, out)
-			}
-			if err := e.Close(); err != nil {
-				t.Fatal(err)
-			}
+	present := map[string]bool{}
+	for _, it := range q.Items {
+		present[str(it, "PK")] = true
+	}
+	for pk := range acked {
+		if !present[pk] {
+			t.Errorf("acknowledged write %s lost", pk)
 		}
-		db, err := bolt.Open(tc.path, 0o600, &bolt.Options{ReadOnly: true})
-		if err != nil {
-			t.Fatal(err)
+	}
+	t.Logf("%d acknowledged, %d failed, %d present after reopening", len(acked), failed, len(present))
+}
+
+// A new file's format record goes straight into the bbolt file, before any
+// log is read or written; its buckets go through the log. A crash right
+// after the first open leaves the record in place, and the next open has
+// both.
+func TestFormatAfterCrashOnCreate(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "data.db")
+	e, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	crashEngine(e)
+	if f, err := kv.FileFormat(path); err != nil || f != kv.Format {
+		t.Fatalf("format record in the bbolt file before replay: %d, %v (0: in the log only), want %d", f, err, kv.Format)
+	}
+	e, err = Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f int
+	missing := false
+	e.db.View(func(tx kv.Tx) error {
+		f = kv.ReadFormat(tx)
+		for _, b := range [][]byte{metaBucket, statsBucket, tokensBucket} {
+			missing = missing || tx.Bucket(b) == nil
 		}
-		if got := db.Info().PageSize; got != tc.want {
-			t.Errorf("%s: page size %d, want %d", tc.path, got, tc.want)
-		}
-		db.Close()
+		return nil
+	})
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if f != kv.Format || missing {
+		t.Fatalf("after a crash on creation: format %d, fixed buckets missing: %v", f, missing)
+	}
+	if f, err := kv.FileFormat(path); err != nil || f != kv.Format {
+		t.Fatalf("after a clean close the bbolt file records format %d (%v)", f, err)
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/adjl/adjl/local/internal/kv"
 )
 
 // DefaultLockTimeout bounds how long Open waits for another process to release
@@ -23,34 +25,20 @@ type Options struct {
 	LockTimeout time.Duration
 }
 
-// LockedError reports that another process holds the data file for longer than
-// LockTimeout. Its message tells the user how to share one engine instead.
-type LockedError struct {
-	Path    string
-	Timeout time.Duration
-}
-
-func (e *LockedError) Error() string {
-	return fmt.Sprintf("data file %s is locked: another adjl process holds the data file (waited %s); "+
-		"to share one engine between processes run `adjl local serve` and use --endpoint http://127.0.0.1:8000",
-		e.Path, e.Timeout)
-}
+// LockedError reports that another process holds the data file for longer
+// than Options.LockTimeout. Its message tells the user how to share one
+// engine instead.
+type LockedError = kv.LockedError
 
 // FormatError reports a data file written by a newer engine, in a layout
 // this one could misread.
-type FormatError struct {
-	Path              string
-	Format, Supported int
-}
+type FormatError = kv.FormatError
 
-func (e *FormatError) Error() string {
-	return fmt.Sprintf("data file %s has format %d, newer than this adjl reads (%d)", e.Path, e.Format, e.Supported)
-}
-
-// Engine is one open data file. It is safe for concurrent use; bbolt
-// serialises writers inside the process and the file lock across processes.
+// Engine is one open data file. It is safe for concurrent use: the store
+// serialises writers inside the process and its file lock across processes.
 type Engine struct {
-	db       kvDB
+	db       kv.DB
+	inMemory bool // db keeps what Put is given for good (see writer.alloc)
 	path     string
 	closeMu  sync.Mutex
 	closed   bool
@@ -60,12 +48,11 @@ type Engine struct {
 	mu     sync.RWMutex
 	tables map[string]*table // cached descriptions, loaded at Open
 
-	tokens  *tokenCache
-	commits committer
+	commits *kv.Group[*writer]
 	now     func() time.Time
 
 	// requests counts requests being served, so that group commit waits for
-	// company only when there can be some (see Engine.update).
+	// company only when there can be some (see kv.Group).
 	requests atomic.Int64
 }
 
@@ -80,10 +67,10 @@ func Open(path string, opt Options) (*Engine, error) {
 	if opt.LockTimeout <= 0 {
 		opt.LockTimeout = DefaultLockTimeout
 	}
-	e := &Engine{tables: map[string]*table{}, stop: make(chan struct{}), now: time.Now}
+	e := &Engine{tables: map[string]*table{}, stop: make(chan struct{}), now: time.Now, inMemory: opt.InMemory}
 	if opt.InMemory {
-		// Nothing survives Close, so no file, lock or fsync: see memKV.
-		e.db = newMemKV()
+		// Nothing survives Close, so no file, lock or fsync.
+		e.db = kv.NewMem()
 	} else {
 		if path == "" {
 			return nil, errors.New("open local engine: empty data file path")
@@ -93,17 +80,20 @@ func Open(path string, opt Options) (*Engine, error) {
 				return nil, fmt.Errorf("create data directory: %w", err)
 			}
 		}
-		// Every commit is fsynced to the write-ahead log (walkv.go) before it
-		// is acknowledged; bbolt's flock makes other processes wait.
-		kv, err := openFileKV(path, opt.LockTimeout)
+		// Every commit is fsynced to the write-ahead log before it is
+		// acknowledged; the file lock makes other processes wait.
+		db, err := kv.OpenFile(path, kv.Options{LockTimeout: opt.LockTimeout, Busy: e.othersServed})
 		if err != nil {
 			return nil, err
 		}
-		kv.othersWriting = e.othersServed
-		e.db = kv
+		e.db = db
 		e.path = path
 	}
-	e.tokens = newTokenCache()
+	e.commits = kv.NewGroup(e.db, kv.Round[*writer]{
+		Begin:  func(tx kv.Tx) *writer { return newWriter(e, tx) },
+		Writes: func(w *writer) int { return w.writes },
+		Finish: (*writer).flush,
+	}, e.othersServed)
 	if err := e.load(); err != nil {
 		e.db.Close()
 		return nil, err
@@ -112,6 +102,10 @@ func Open(path string, opt Options) (*Engine, error) {
 	go e.sweeper()
 	return e, nil
 }
+
+// update runs fn in a write transaction shared with concurrent callers
+// (group commit) and returns once it is durable.
+func (e *Engine) update(fn func(w *writer) error) error { return e.commits.Do(fn) }
 
 // Path is the data file in use ("" when in memory), for "which backend did I
 // use" messages.

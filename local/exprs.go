@@ -148,6 +148,26 @@ func (x *exprs) checkUnused() error {
 	return exprError(x.env.Unused())
 }
 
+// lastCondition parses a write's ConditionExpression, its last expression,
+// and then refuses placeholders that no expression of the request used.
+func (x *exprs) lastCondition(src *string) (condFn, error) {
+	cond, err := x.condition(src)
+	if err != nil {
+		return nil, err
+	}
+	return cond, x.checkUnused()
+}
+
+// lastProjection is projection for a read whose only expression it is,
+// refusing placeholders it did not use.
+func (x *exprs) lastProjection(src *string, attrsToGet []string) (projFn, error) {
+	proj, err := x.projection(src, attrsToGet)
+	if err != nil {
+		return nil, err
+	}
+	return proj, x.checkUnused()
+}
+
 // projection parses a ProjectionExpression, or turns the legacy
 // AttributesToGet into the same thing.
 func (x *exprs) projection(src *string, attrsToGet []string) (projFn, error) {

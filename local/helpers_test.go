@@ -3,19 +3,18 @@ package local
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"net/http/httptest"
 	"path/filepath"
-	"runtime"
 	"testing"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
+
+	"github.com/adjl/adjl/local/internal/kv"
 )
 
 var ctx = context.Background()
@@ -34,6 +33,15 @@ func openMem(t testing.TB) *Engine {
 	}
 	t.Cleanup(func() { e.Close() })
 	return e
+}
+
+// memGraphClient returns a client of a new in-memory engine, closed at the
+// end of the test, that holds the graph table "school".
+func memGraphClient(t testing.TB) *dynamodb.Client {
+	t.Helper()
+	c := clientFor(openMem(t))
+	createGraphTable(t, c, "school")
+	return c
 }
 
 // clientFor returns an SDK client talking to e in process.
@@ -64,18 +72,18 @@ func createGraphTable(t testing.TB, c *dynamodb.Client, name string) {
 	}
 }
 
-// waitOrDump runs wait and fails the test, with every goroutine's stack, if
-// it has not returned within d: a hang then shows where each one is stuck.
-func waitOrDump(t *testing.T, d time.Duration, what string, wait func()) {
-	t.Helper()
-	finished := make(chan struct{})
-	go func() { wait(); close(finished) }()
-	select {
-	case <-finished:
-	case <-time.After(d):
-		buf := make([]byte, 1<<20)
-		t.Fatalf("%s\n%s", what, buf[:runtime.Stack(buf, true)])
-	}
+// fileStore is e's file store (e must be a data-file engine).
+func fileStore(e *Engine) *kv.File { return e.db.(*kv.File) }
+
+// crashEngine stops e's sweeper and closes its files without a checkpoint,
+// as kill -9 would leave them once every fsync has returned.
+func crashEngine(e *Engine) {
+	e.closeMu.Lock()
+	defer e.closeMu.Unlock()
+	e.closed = true
+	close(e.stop)
+	e.sweeping.Wait()
+	fileStore(e).Crash()
 }
 
 // openGraphFile opens a data-file engine in a temporary directory, closed
@@ -97,24 +105,31 @@ func graphTableInput(name string) *dynamodb.CreateTableInput {
 		TableName:   aws.String(name),
 		BillingMode: types.BillingModePayPerRequest,
 		AttributeDefinitions: []types.AttributeDefinition{
-			{AttributeName: aws.String("PK"), AttributeType: types.ScalarAttributeTypeS},
-			{AttributeName: aws.String("SK"), AttributeType: types.ScalarAttributeTypeS},
-			{AttributeName: aws.String("GSI1PK"), AttributeType: types.ScalarAttributeTypeS},
-			{AttributeName: aws.String("GSI1SK"), AttributeType: types.ScalarAttributeTypeS},
+			attrDef("PK", types.ScalarAttributeTypeS), attrDef("SK", types.ScalarAttributeTypeS),
+			attrDef("GSI1PK", types.ScalarAttributeTypeS), attrDef("GSI1SK", types.ScalarAttributeTypeS),
 		},
-		KeySchema: []types.KeySchemaElement{
-			{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash},
-			{AttributeName: aws.String("SK"), KeyType: types.KeyTypeRange},
-		},
+		KeySchema: keySchema("PK", "SK"),
 		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{
-			IndexName: aws.String("GSI1"),
-			KeySchema: []types.KeySchemaElement{
-				{AttributeName: aws.String("GSI1PK"), KeyType: types.KeyTypeHash},
-				{AttributeName: aws.String("GSI1SK"), KeyType: types.KeyTypeRange},
-			},
+			IndexName:  aws.String("GSI1"),
+			KeySchema:  keySchema("GSI1PK", "GSI1SK"),
 			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
 		}},
 	}
+}
+
+// keySchema is the key schema of a hash key and, unless rng is "", a range
+// key.
+func keySchema(hash, rng string) []types.KeySchemaElement {
+	out := []types.KeySchemaElement{{AttributeName: aws.String(hash), KeyType: types.KeyTypeHash}}
+	if rng != "" {
+		out = append(out, types.KeySchemaElement{AttributeName: aws.String(rng), KeyType: types.KeyTypeRange})
+	}
+	return out
+}
+
+// attrDef defines attribute name with type k.
+func attrDef(name string, k types.ScalarAttributeType) types.AttributeDefinition {
+	return types.AttributeDefinition{AttributeName: aws.String(name), AttributeType: k}
 }
 
 // apiCode returns the error code of an SDK error ("" for nil).
@@ -151,20 +166,6 @@ func num(it map[string]av, name string) string {
 	return ""
 }
 
-// setFlagDefault sets a flag (rapid's, say) for one test unless the command
-// line set it.
-func setFlagDefault(t *testing.T, name, value string) {
-	f := flag.Lookup(name)
-	explicit := false
-	flag.Visit(func(v *flag.Flag) { explicit = explicit || v.Name == name })
-	if f == nil || explicit {
-		return
-	}
-	old := f.Value.String()
-	f.Value.Set(value)
-	t.Cleanup(func() { f.Value.Set(old) })
-}
-
 // eachStore runs fn as a subtest on a fresh engine of each store: in memory
 // and on a data file (closed after fn).
 func eachStore(t *testing.T, fn func(t *testing.T, e *Engine, inMemory bool)) {
@@ -178,4 +179,15 @@ func eachStore(t *testing.T, fn func(t *testing.T, e *Engine, inMemory bool)) {
 			fn(t, e, inMemory)
 		})
 	}
+}
+
+// openEngine opens an engine on path (or in memory) that the test closes
+// (or crashes) itself.
+func openEngine(t *testing.T, path string, inMemory bool) *Engine {
+	t.Helper()
+	e, err := Open(path, Options{InMemory: inMemory})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
 }

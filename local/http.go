@@ -3,12 +3,14 @@ package local
 import (
 	"bytes"
 	"compress/gzip"
+	"crypto/rand"
 	"hash/crc32"
 	"io"
 	"net/http"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/adjl/adjl/local/internal/attr"
 )
@@ -24,9 +26,45 @@ const errorNamespace = "com.amazonaws.dynamodb.v20120810#"
 // InternalServerError).
 type opFunc func(e *Engine, body []byte) ([]byte, error)
 
-// operations maps X-Amz-Target operation names to handlers; filled by init
-// functions of the files implementing them.
-var operations = map[string]opFunc{}
+// operations is the engine's API: every DynamoDB operation it serves, by
+// its X-Amz-Target name, and the method that handles it (in the file named
+// after the operation; the tag and TTL pairs share tags.go and
+// timetolive.go). Anything else is an UnknownOperationException.
+var operations = map[string]opFunc{
+	// Tables.
+	"CreateTable":   (*Engine).createTable,
+	"DeleteTable":   (*Engine).deleteTable,
+	"DescribeTable": (*Engine).describeTable,
+	"ListTables":    (*Engine).listTables,
+	"UpdateTable":   (*Engine).updateTable,
+
+	// Items.
+	"DeleteItem": (*Engine).deleteItem,
+	"GetItem":    (*Engine).getItem,
+	"PutItem":    (*Engine).putItem,
+	"UpdateItem": (*Engine).updateItem,
+
+	// Reads of many items.
+	"Query": (*Engine).query,
+	"Scan":  (*Engine).scan,
+
+	// Batches and transactions.
+	"BatchGetItem":       (*Engine).batchGetItem,
+	"BatchWriteItem":     (*Engine).batchWriteItem,
+	"TransactGetItems":   (*Engine).transactGetItems,
+	"TransactWriteItems": (*Engine).transactWriteItems,
+
+	// Time to live and tags.
+	"DescribeTimeToLive": (*Engine).describeTimeToLive,
+	"UpdateTimeToLive":   (*Engine).updateTimeToLive,
+	"ListTagsOfResource": (*Engine).listTagsOfResource,
+	"TagResource":        (*Engine).tagResource,
+	"UntagResource":      (*Engine).untagResource,
+
+	// The endpoint itself.
+	"DescribeEndpoints": (*Engine).describeEndpoints,
+	"DescribeLimits":    (*Engine).describeLimits,
+}
 
 var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
@@ -195,3 +233,30 @@ func encodeError(ae *apiError) []byte {
 	}
 	return append(b, '}')
 }
+
+// requestID returns a unique, DynamoDB-shaped (52 character) request id: a
+// random per-process prefix and a counter, cheap enough for every response.
+func requestID() string {
+	n := requestSeq.Add(1)
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+	var out [52]byte
+	copy(out[:], requestPrefix)
+	for i := len(out) - 1; i >= len(requestPrefix); i-- {
+		out[i] = alphabet[n%36]
+		n /= 36
+	}
+	return string(out[:])
+}
+
+var (
+	requestSeq    atomic.Uint64
+	requestPrefix = func() string {
+		var b [40]byte
+		rand.Read(b[:])
+		const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+		for i := range b {
+			b[i] = alphabet[int(b[i])%36]
+		}
+		return string(b[:])
+	}()
+)

@@ -2,18 +2,16 @@ package local
 
 import (
 	"bytes"
-	"encoding/binary"
-	"errors"
 	"fmt"
-	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
-	"github.com/adjl/adjl/local/internal/attr"
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/adjl/adjl/local/internal/attr"
+	"github.com/adjl/adjl/local/internal/kv"
 )
 
 // Index entries are written key-only: the table key is the entry key's
@@ -24,16 +22,13 @@ func TestIndexEntriesKeyOnlyReadLikeOldOnes(t *testing.T) {
 		c := clientFor(e)
 		createGraphTable(t, c, "ggg")
 		if _, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{
-			TableName:   aws.String("nnn"),
-			BillingMode: types.BillingModePayPerRequest,
-			AttributeDefinitions: []types.AttributeDefinition{
-				{AttributeName: aws.String("PK"), AttributeType: types.ScalarAttributeTypeB},
-				{AttributeName: aws.String("score"), AttributeType: types.ScalarAttributeTypeN},
-			},
-			KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash}},
+			TableName:            aws.String("nnn"),
+			BillingMode:          types.BillingModePayPerRequest,
+			AttributeDefinitions: []types.AttributeDefinition{attrDef("PK", types.ScalarAttributeTypeB), attrDef("score", types.ScalarAttributeTypeN)},
+			KeySchema:            keySchema("PK", ""),
 			GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{
 				IndexName:  aws.String("byScore"),
-				KeySchema:  []types.KeySchemaElement{{AttributeName: aws.String("score"), KeyType: types.KeyTypeHash}},
+				KeySchema:  keySchema("score", ""),
 				Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly},
 			}},
 		}); err != nil {
@@ -92,7 +87,7 @@ func TestIndexEntriesKeyOnlyReadLikeOldOnes(t *testing.T) {
 		}{{indexBucketName("ggg", "GSI1"), []attr.Kind{attr.S, attr.S}}, {indexBucketName("nnn", "byScore"), []attr.Kind{attr.N}}}
 		// Rewrite every other entry as an older engine wrote it: the table
 		// key as value, found by skipping the index key values by hand.
-		if err := e.db.Update(func(tx kvTx) error {
+		if err := e.db.Update(func(tx kv.Tx) error {
 			for _, x := range indexes {
 				b := tx.Bucket(x.bucket)
 				var keys [][]byte
@@ -138,7 +133,7 @@ func TestIndexEntriesKeyOnlyReadLikeOldOnes(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		e.db.View(func(tx kvTx) error {
+		e.db.View(func(tx kv.Tx) error {
 			k, _ := tx.Bucket(indexBucketName("nnn", "byScore")).Cursor().First()
 			if k != nil {
 				t.Errorf("index entry %x left after every item was deleted", k)
@@ -158,48 +153,53 @@ func TestTableKeyOfMalformedEntry(t *testing.T) {
 	}
 }
 
-// The file records its format: an engine upgrades an older record (or none,
-// as files from before the record have) and refuses a newer format, whose
-// layout it could misread (an older adjl would read key-only index entries
-// as entries without items and answer index queries with nothing).
-func TestDataFormatRecorded(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "data.db")
-	format := func() int {
-		e, err := Open(path, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer e.Close()
-		var f int
-		e.db.View(func(tx kvTx) error { f = readFormat(tx); return nil })
-		return f
+// TestTableKeyOfAtNumberAndByteExtremes: SkipKey and tableKeyOf find
+// the table key after index key values whose encodings contain their own
+// terminator byte (number exponent bytes 0x00 and 0xFF, escaped 0x00 in S
+// and B), for every kind pair, and agree with DecodeKey.
+func TestTableKeyOfAtNumberAndByteExtremes(t *testing.T) {
+	vals := map[attr.Kind][]attr.Value{
+		attr.N: {ixNum(0), ixNum(2), ixNum(3), ixNum(4), ixNum(8), {Kind: attr.N, Str: "-0.000000000000000000000000000000000000001"}},
+		attr.S: {attr.String("\x00"), attr.String("\x00\x00"), attr.String("a\x00\x01"), attr.String("\xff")},
+		attr.B: {attr.Binary([]byte{0x00}), attr.Binary([]byte{0xFF}), attr.Binary([]byte{0x00, 0x01}), attr.Binary([]byte{0x00, 0xFF, 0x00})},
 	}
-	setFormat := func(fn func(tx kvTx) error) {
-		e, err := Open(path, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := e.db.Update(fn); err != nil {
-			t.Fatal(err)
-		}
-		if err := e.Close(); err != nil {
-			t.Fatal(err)
+	tableKey := attr.AppendKey(attr.AppendKey(nil, attr.Binary([]byte{0x00, 0x01})), ixNum(8))
+	kinds := []attr.Kind{attr.S, attr.N, attr.B}
+	for _, hk := range kinds {
+		for _, hv := range vals[hk] {
+			x := &index{name: "h", hash: "h", hashKind: hk}
+			k := append(attr.AppendKey(nil, hv), tableKey...)
+			if got, err := x.tableKeyOf(k, nil); err != nil || !bytes.Equal(got, tableKey) {
+				t.Errorf("hash %v: table key %x, %v; want %x", hv, got, err, tableKey)
+			}
+			if got, err := x.tableKeyOf(k, []byte{}); err != nil || !bytes.Equal(got, tableKey) {
+				t.Errorf("hash %v, empty value: table key %x, %v", hv, got, err)
+			}
+			for _, rk := range kinds {
+				for _, rv := range vals[rk] {
+					x := &index{name: "hr", hash: "h", hashKind: hk, rng: "r", rngKind: rk}
+					k := append(attr.AppendKey(attr.AppendKey(nil, hv), rv), tableKey...)
+					got, err := x.tableKeyOf(k, nil)
+					if err != nil || !bytes.Equal(got, tableKey) {
+						t.Errorf("hash %v, range %v: table key %x, %v; want %x", hv, rv, got, err, tableKey)
+					}
+					_, rest, derr := attr.DecodeKey(k, hk)
+					if derr == nil {
+						_, rest, derr = attr.DecodeKey(rest, rk)
+					}
+					if derr != nil || !bytes.Equal(rest, got) {
+						t.Errorf("hash %v, range %v: DecodeKey leaves %x (%v), SkipKey %x", hv, rv, rest, derr, got)
+					}
+				}
+			}
 		}
 	}
-	if f := format(); f != dataFormat {
-		t.Fatalf("a new file records format %d, want %d", f, dataFormat)
-	}
-	setFormat(func(tx kvTx) error { return tx.DeleteBucket(versionBucket) }) // as before the record
-	if f := format(); f != dataFormat {
-		t.Fatalf("a file without a format record was not upgraded: %d", f)
-	}
-	setFormat(func(tx kvTx) error {
-		return tx.Bucket(versionBucket).Put(formatKey, binary.BigEndian.AppendUint64(nil, dataFormat+1))
-	})
-	_, err := Open(path, Options{})
-	var fe *FormatError
-	if !errors.As(err, &fe) || fe.Format != dataFormat+1 || fe.Supported != dataFormat || fe.Path != path ||
-		!strings.Contains(err.Error(), fmt.Sprintf("has format %d, newer than this adjl reads (%d)", dataFormat+1, dataFormat)) {
-		t.Fatalf("a newer format opened: %v", err)
+	// Truncated entries are errors, never a wrong table key or a panic.
+	x := &index{name: "hr", hash: "h", hashKind: attr.N, rng: "r", rngKind: attr.B}
+	full := attr.AppendKey(attr.AppendKey(nil, ixNum(4)), attr.Binary([]byte{0x00}))
+	for i := 0; i < len(full); i++ {
+		if got, err := x.tableKeyOf(full[:i], nil); err == nil {
+			t.Errorf("entry cut to %x: table key %x, no error", full[:i], got)
+		}
 	}
 }

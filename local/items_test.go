@@ -59,8 +59,7 @@ func TestPutGetUpdateDelete(t *testing.T) {
 }
 
 func TestConditionalPut(t *testing.T) {
-	c := clientFor(openMem(t))
-	createGraphTable(t, c, "school")
+	c := memGraphClient(t)
 	item := map[string]av{"PK": s("A"), "SK": s("B"), "v": n("1")}
 	put := func(rv types.ReturnValuesOnConditionCheckFailure) error {
 		_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("school"), Item: item,
@@ -83,8 +82,7 @@ func TestConditionalPut(t *testing.T) {
 }
 
 func TestKeyValidation(t *testing.T) {
-	c := clientFor(openMem(t))
-	createGraphTable(t, c, "school")
+	c := memGraphClient(t)
 	cases := []struct {
 		item map[string]av
 		msg  string
@@ -115,8 +113,7 @@ func TestKeyValidation(t *testing.T) {
 }
 
 func TestUpdateItemReturnValues(t *testing.T) {
-	c := clientFor(openMem(t))
-	createGraphTable(t, c, "school")
+	c := memGraphClient(t)
 	key := map[string]av{"PK": s("A"), "SK": s("A")}
 	upd := func(expr string, rv types.ReturnValue, vals map[string]av) map[string]av {
 		t.Helper()
@@ -174,8 +171,7 @@ func TestUnknownOperationAndBadJSON(t *testing.T) {
 }
 
 func TestUpdatedNewReturnsNestedFragment(t *testing.T) {
-	c := clientFor(openMem(t))
-	createGraphTable(t, c, "school")
+	c := memGraphClient(t)
 	key := map[string]av{"PK": s("A"), "SK": s("A")}
 	if _, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("school"), Item: map[string]av{"PK": s("A"), "SK": s("A"),
 		"prefs": &types.AttributeValueMemberM{Value: map[string]av{"theme": s("dark"), "lang": s("en")}}}}); err != nil {

@@ -130,6 +130,31 @@ func (e *Engine) conditionalWrite(t *table, pk primaryKey, cond condFn, onFailur
 	return old, cc, nil
 }
 
+// replaceItem is the write of PutItem and DeleteItem: item (nil: none)
+// replaces what is stored under pk once the request's ConditionExpression
+// holds; the answer carries the old item when ReturnValues is ALL_OLD.
+func (e *Engine) replaceItem(in *itemWriteIn, t *table, wantCC bool, pk primaryKey, item attr.Item) ([]byte, error) {
+	ex := newExprs(in.ExpressionAttributeNames, in.ExpressionAttributeValues)
+	cond, err := ex.lastCondition(in.ConditionExpression)
+	if err != nil {
+		return nil, err
+	}
+	old, cc, err := e.conditionalWrite(t, pk, cond, in.ReturnValuesOnConditionCheckFailure, func(w *writer, old attr.Item, cc *capacity) error {
+		cc.addWrite(t, pk, old, item, 1)
+		if item == nil {
+			return w.del(t, pk, old)
+		}
+		return w.put(t, pk, old, item)
+	})
+	if err != nil {
+		return nil, err
+	}
+	if in.ReturnValues != "ALL_OLD" {
+		old = nil
+	}
+	return writeResponse(in, old, wantCC, cc)
+}
+
 // writeResponse answers an item write: Attributes when attrs is not nil,
 // ConsumedCapacity when asked.
 func writeResponse(in *itemWriteIn, attrs attr.Item, wantCC bool, cc *capacity) ([]byte, error) {

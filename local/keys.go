@@ -19,7 +19,7 @@ type primaryKey struct {
 	enc       []byte // AppendKey(hash) [+ AppendKey(rng)]
 }
 
-// keyAttrs returns the key attributes of it as an item (for LastEvaluatedKey,
+// keyItem returns the key attributes of it as an item (for LastEvaluatedKey,
 // ReturnValues of keys...).
 func (t *table) keyItem(it attr.Item) attr.Item {
 	k := attr.Item{t.hash: it[t.hash]}
@@ -27,6 +27,14 @@ func (t *table) keyItem(it attr.Item) attr.Item {
 		k[t.rng] = it[t.rng]
 	}
 	return k
+}
+
+// requestKey is keyFromKey for a request's Key member, which must be set.
+func (t *table) requestKey(key attr.Item) (primaryKey, error) {
+	if key == nil {
+		return primaryKey{}, validationf("1 validation error detected: Value null at 'key' failed to satisfy constraint: Member must not be null")
+	}
+	return t.keyFromKey(key)
 }
 
 // keyFromKey validates a Key parameter (GetItem, DeleteItem, UpdateItem,

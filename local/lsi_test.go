@@ -15,20 +15,12 @@ func TestLocalSecondaryIndex(t *testing.T) {
 		TableName:   aws.String("scores"),
 		BillingMode: types.BillingModePayPerRequest,
 		AttributeDefinitions: []types.AttributeDefinition{
-			{AttributeName: aws.String("PK"), AttributeType: types.ScalarAttributeTypeS},
-			{AttributeName: aws.String("SK"), AttributeType: types.ScalarAttributeTypeS},
-			{AttributeName: aws.String("score"), AttributeType: types.ScalarAttributeTypeN},
+			attrDef("PK", types.ScalarAttributeTypeS), attrDef("SK", types.ScalarAttributeTypeS), attrDef("score", types.ScalarAttributeTypeN),
 		},
-		KeySchema: []types.KeySchemaElement{
-			{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash},
-			{AttributeName: aws.String("SK"), KeyType: types.KeyTypeRange},
-		},
+		KeySchema: keySchema("PK", "SK"),
 		LocalSecondaryIndexes: []types.LocalSecondaryIndex{{
-			IndexName: aws.String("ByScore"),
-			KeySchema: []types.KeySchemaElement{
-				{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash},
-				{AttributeName: aws.String("score"), KeyType: types.KeyTypeRange},
-			},
+			IndexName:  aws.String("ByScore"),
+			KeySchema:  keySchema("PK", "score"),
 			Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly},
 		}},
 	})

@@ -1,6 +1,10 @@
 package local
 
 import (
+	"crypto/rand"
+	"encoding/hex"
+	"time"
+
 	"github.com/adjl/adjl/local/internal/attr"
 )
 
@@ -127,3 +131,18 @@ func (x *index) projects(t *table, name string) bool {
 	}
 	return false
 }
+
+type tableDescOut struct {
+	TableDescription tableDesc
+}
+
+func newUUID() string {
+	var b [16]byte
+	rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	h := hex.EncodeToString(b[:])
+	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+}
+
+func epoch(t time.Time) float64 { return float64(t.UnixMilli()) / 1000 }

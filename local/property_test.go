@@ -17,6 +17,7 @@ import (
 
 	"github.com/adjl/adjl/local"
 	"github.com/adjl/adjl/local/dyntest"
+	"github.com/adjl/adjl/local/internal/testkit"
 )
 
 type av = types.AttributeValue
@@ -29,11 +30,11 @@ func propEngine(t *testing.T) (*dynamodb.Client, string) {
 	t.Helper()
 	// Failures print the seed; keep rapid from writing into the engine's
 	// testdata directory.
-	local.SetFlagDefault(t, "rapid.nofailfile", "true")
+	testkit.SetFlagDefault(t, "rapid.nofailfile", "true")
 	// Steps are a few requests each (a write costs a bbolt commit); 20 steps
 	// over a four-key space reach every interesting state while keeping the
 	// -race run short. An explicit -rapid.steps wins.
-	local.SetFlagDefault(t, "rapid.steps", "20")
+	testkit.SetFlagDefault(t, "rapid.steps", "20")
 	e, err := local.Open("", local.Options{InMemory: true})
 	if err != nil {
 		t.Fatalf("open engine: %v", err)

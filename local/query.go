@@ -1,15 +1,241 @@
 package local
 
 import (
-	"bytes"
-	"hash/fnv"
-
 	"github.com/adjl/adjl/local/internal/attr"
+	"github.com/adjl/adjl/local/internal/expr"
+
+	"github.com/adjl/adjl/local/internal/kv"
 )
 
-func init() {
-	operations["Query"] = (*Engine).query
-	operations["Scan"] = (*Engine).scan
+// readPlan is the part of Query and Scan that is common: which source, which
+// attributes come back and how capacity is charged.
+type readPlan struct {
+	src     source
+	proj    projFn
+	filter  condFn
+	count   bool
+	fetch   bool
+	limit   int
+	wantCC  bool
+	ccMode  string
+	consist bool
+
+	filterExpr *expr.Condition
+}
+
+// plan validates IndexName, Select, ProjectionExpression, FilterExpression,
+// Limit and ConsistentRead, shared by Query and Scan.
+func (e *Engine) plan(in *queryIn, ex *exprs) (*readPlan, error) {
+	t, err := e.tableFor(in.TableName)
+	if err != nil {
+		return nil, err
+	}
+	p := &readPlan{ccMode: in.ReturnConsumedCapacity, consist: in.ConsistentRead}
+	if p.wantCC, err = wantCapacity(in.ReturnConsumedCapacity); err != nil {
+		return nil, err
+	}
+	var x *index
+	if in.IndexName != nil {
+		if err := checkTableName("indexName", *in.IndexName); err != nil {
+			return nil, err
+		}
+		x = t.byName[*in.IndexName]
+		if x == nil {
+			return nil, validationf("The table does not have the specified index: %s", *in.IndexName)
+		}
+		if x.global && in.ConsistentRead {
+			return nil, validationf("Consistent reads are not supported on global secondary indexes")
+		}
+	}
+	p.src = newSource(t, x)
+	if in.Limit != nil {
+		if *in.Limit < 1 {
+			return nil, validationf("1 validation error detected: Value '%d' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1", *in.Limit)
+		}
+		p.limit = int(*in.Limit)
+	}
+	hasProj := in.ProjectionExpression != nil || in.AttributesToGet != nil
+	switch in.Select {
+	case "":
+	case "ALL_ATTRIBUTES":
+		if hasProj {
+			return nil, validationf("Cannot specify the ProjectionExpression when choosing to get ALL_ATTRIBUTES")
+		}
+		if x != nil && x.projType != "ALL" {
+			if x.global {
+				return nil, invalidParam("Select type ALL_ATTRIBUTES is not supported for global secondary index %s because its projection type is not ALL", x.name)
+			}
+			p.fetch = true
+		}
+	case "ALL_PROJECTED_ATTRIBUTES":
+		if x == nil {
+			return nil, invalidParam("Select type ALL_PROJECTED_ATTRIBUTES is not supported for table %s", t.name)
+		}
+		if hasProj {
+			return nil, validationf("Cannot specify the ProjectionExpression when choosing to get ALL_PROJECTED_ATTRIBUTES")
+		}
+	case "SPECIFIC_ATTRIBUTES":
+		if !hasProj {
+			return nil, validationf("1 validation error detected: Value null at 'projectionExpression' failed to satisfy constraint: Member must not be null when select is SPECIFIC_ATTRIBUTES")
+		}
+	case "COUNT":
+		if hasProj {
+			return nil, validationf("Cannot specify the ProjectionExpression when choosing to get COUNT")
+		}
+		p.count = true
+	default:
+		return nil, validationf("1 validation error detected: Value '%s' at 'select' failed to satisfy constraint: Member must satisfy enum value set: [SPECIFIC_ATTRIBUTES, COUNT, ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES]", in.Select)
+	}
+	if p.proj, err = ex.projection(in.ProjectionExpression, in.AttributesToGet); err != nil {
+		return nil, err
+	}
+	if p.proj != nil && x != nil && !x.global && x.projType != "ALL" {
+		// An LSI fetches unprojected attributes from the table.
+		p.fetch = true
+	}
+	if p.filterExpr, p.filter, err = ex.filter(in.FilterExpression); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+func (p *readPlan) opts() walkOpts {
+	return walkOpts{forward: true, limit: p.limit, filter: p.filter, proj: p.proj, count: p.count, fetch: p.fetch}
+}
+
+// readPage walks one page of p's source in a read transaction and answers
+// with it: the last step of Query and Scan.
+func (e *Engine) readPage(p *readPlan, o walkOpts) ([]byte, error) {
+	var pg *page
+	err := e.db.View(func(tx kv.Tx) error {
+		var err error
+		pg, err = p.src.walk(tx, o)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return p.finish(pg)
+}
+
+// finish renders a page with capacity.
+func (p *readPlan) finish(pg *page) ([]byte, error) {
+	var r response
+	if err := appendPage(&r, pg, p.count); err != nil {
+		return nil, err
+	}
+	if p.wantCC {
+		cc := newCapacity(p.src.t)
+		cc.addRead(p.src.x, pg.readSize, p.consist, 1)
+		r.capacity(p.ccMode, cc)
+	}
+	return r.bytes(), nil
+}
+
+// query is Query: one partition of the table or of an index, in sort key
+// order, one page (Limit, 1 MB) at a time.
+func (e *Engine) query(body []byte) ([]byte, error) {
+	var in queryIn
+	if err := decodeQuery(body, &in); err != nil {
+		return nil, err
+	}
+	if err := legacyParams("KeyConditions", in.KeyConditions, "QueryFilter", in.QueryFilter, "ConditionalOperator", in.ConditionalOperator); err != nil {
+		return nil, err
+	}
+	if in.Segment != nil || in.TotalSegments != nil || in.ScanFilter != nil {
+		return nil, &apiError{Type: errSerialization, Message: "Segment, TotalSegments and ScanFilter are not Query parameters"}
+	}
+	ex := newExprs(in.ExpressionAttributeNames, in.ExpressionAttributeValues)
+	p, err := e.plan(&in, ex)
+	if err != nil {
+		return nil, err
+	}
+	if in.KeyConditionExpression == nil {
+		return nil, validationf("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.")
+	}
+	kc, err := ex.keyCondition(*in.KeyConditionExpression, p.src)
+	if err != nil {
+		return nil, err
+	}
+	if p.filterExpr != nil {
+		for _, n := range p.filterExpr.Names() {
+			if n == p.src.hash || n == p.src.rng {
+				return nil, validationf("Filter Expression can only contain non-primary key attributes: Primary key attribute: %s", n)
+			}
+		}
+	}
+	if err := ex.checkUnused(); err != nil {
+		return nil, err
+	}
+	o := p.opts()
+	o.lo, o.hi = p.src.bounds(kc)
+	if in.ScanIndexForward != nil && !*in.ScanIndexForward {
+		o.forward = false
+	}
+	if in.ExclusiveStartKey != nil {
+		sk, err := p.src.startKey(in.ExclusiveStartKey)
+		if err != nil {
+			return nil, err
+		}
+		if string(sk) < string(o.lo) || o.hi != nil && string(sk) >= string(o.hi) {
+			return nil, validationf("The provided starting key is outside query boundaries based on provided conditions")
+		}
+		if o.forward {
+			o.lo = append(sk, 0)
+		} else {
+			o.hi = sk
+		}
+	}
+	return e.readPage(p, o)
+}
+
+// scan is Scan: the whole table or index in key order, or one segment of a
+// parallel scan, one page at a time.
+func (e *Engine) scan(body []byte) ([]byte, error) {
+	var in queryIn
+	if err := decodeQuery(body, &in); err != nil {
+		return nil, err
+	}
+	if err := legacyParams("ScanFilter", in.ScanFilter, "ConditionalOperator", in.ConditionalOperator); err != nil {
+		return nil, err
+	}
+	if in.KeyConditionExpression != nil || in.KeyConditions != nil || in.ScanIndexForward != nil || in.QueryFilter != nil {
+		return nil, &apiError{Type: errSerialization, Message: "KeyConditionExpression, KeyConditions, QueryFilter and ScanIndexForward are not Scan parameters"}
+	}
+	ex := newExprs(in.ExpressionAttributeNames, in.ExpressionAttributeValues)
+	p, err := e.plan(&in, ex)
+	if err != nil {
+		return nil, err
+	}
+	if err := ex.checkUnused(); err != nil {
+		return nil, err
+	}
+	o := p.opts()
+	switch {
+	case in.TotalSegments != nil && in.Segment == nil:
+		return nil, validationf("The Segment parameter is required but was not present in the request when parameter TotalSegments is present")
+	case in.Segment != nil && in.TotalSegments == nil:
+		return nil, validationf("The TotalSegments parameter is required but was not present in the request when Segment parameter is present")
+	case in.TotalSegments != nil:
+		total, seg := *in.TotalSegments, *in.Segment
+		if total < 1 || total > 1000000 {
+			return nil, validationf("1 validation error detected: Value '%d' at 'totalSegments' failed to satisfy constraint: Member must have value less than or equal to 1000000", total)
+		}
+		if seg < 0 || seg >= total {
+			return nil, validationf("The Segment parameter is zero-based and must be less than parameter TotalSegments: Segment: %d is not less than TotalSegments: %d", seg, total)
+		}
+		if total > 1 {
+			o.segment = segmentOf(p.src.t, total, seg)
+		}
+	}
+	if in.ExclusiveStartKey != nil {
+		sk, err := p.src.startKey(in.ExclusiveStartKey)
+		if err != nil {
+			return nil, err
+		}
+		o.lo = append(sk, 0)
+	}
+	return e.readPage(p, o)
 }
 
 // maxPageBytes is DynamoDB's 1 MB limit on the data one Query or Scan reads.
@@ -36,331 +262,4 @@ type queryIn struct {
 	ScanFilter                map[string]any
 	AttributesToGet           []string
 	ConditionalOperator       string
-}
-
-// keyCond is a parsed KeyConditionExpression: the partition value and an
-// optional sort key comparison (op "" when absent).
-type keyCond struct {
-	hash   attr.Value
-	op     string // "", "=", "<", "<=", ">", ">=", "BETWEEN", "begins_with"
-	v1, v2 attr.Value
-}
-
-// source is what a Query or Scan walks: the table's data bucket or one index.
-type source struct {
-	t     *table
-	x     *index // nil for the table itself
-	hash  string // key attribute names of the source
-	rng   string
-	hkind attr.Kind
-	rkind attr.Kind
-}
-
-func newSource(t *table, x *index) source {
-	if x == nil {
-		return source{t: t, hash: t.hash, rng: t.rng, hkind: t.hashKind, rkind: t.rngKind}
-	}
-	return source{t: t, x: x, hash: x.hash, rng: x.rng, hkind: x.hashKind, rkind: x.rngKind}
-}
-
-// succ returns the smallest byte string greater than every string that has
-// p as a prefix (nil when none exists).
-func succ(p []byte) []byte {
-	out := append([]byte(nil), p...)
-	for i := len(out) - 1; i >= 0; i-- {
-		if out[i] < 0xFF {
-			out[i]++
-			return out[:i+1]
-		}
-	}
-	return nil
-}
-
-// bounds turns a key condition into the byte range [lo, hi) of the source.
-func (s source) bounds(kc keyCond) (lo, hi []byte) {
-	p := attr.AppendKey(nil, kc.hash)
-	enc := func(v attr.Value) []byte { return attr.AppendKey(append([]byte(nil), p...), v) }
-	lo, hi = p, succ(p)
-	switch kc.op {
-	case "=":
-		k := enc(kc.v1)
-		lo, hi = k, succ(k)
-	case "<":
-		hi = enc(kc.v1)
-	case "<=":
-		hi = succ(enc(kc.v1))
-	case ">":
-		lo = succ(enc(kc.v1))
-	case ">=":
-		lo = enc(kc.v1)
-	case "BETWEEN":
-		lo, hi = enc(kc.v1), succ(enc(kc.v2))
-	case "begins_with":
-		k := attr.AppendKeyPrefix(append([]byte(nil), p...), kc.v1)
-		lo, hi = k, succ(k)
-	}
-	return lo, hi
-}
-
-// page is the result of walking a source.
-type page struct {
-	items    []attr.Item
-	raw      []byte // fast path: the items' JSON, comma separated
-	rawMode  bool
-	count    int
-	scanned  int
-	lek      attr.Item
-	readSize int
-}
-
-// walkOpts controls one walk over a source.
-type walkOpts struct {
-	lo, hi  []byte // range of storage keys, hi exclusive (nil: unbounded)
-	forward bool
-	limit   int // items evaluated before filtering; 0 = no limit
-	filter  condFn
-	proj    projFn
-	count   bool // Select=COUNT: keep no items
-	segment func(tableKey []byte) bool
-	fetch   bool // index walk must fetch the table item (LSI with ALL_ATTRIBUTES)
-}
-
-// walk reads items of s in key order within [lo, hi), applying Limit, the
-// 1 MB page limit, filter and projection, and computes LastEvaluatedKey.
-func (s source) walk(tx kvTx, o walkOpts) (*page, error) {
-	bucketName := s.t.bucket
-	if s.x != nil {
-		bucketName = s.x.bucket
-	}
-	b := tx.Bucket(bucketName)
-	if b == nil {
-		return nil, resourceNotFound()
-	}
-	data := tx.Bucket(s.t.bucket)
-	c := b.Cursor()
-	var k, v []byte
-	if o.forward {
-		if o.lo == nil {
-			k, v = c.First()
-		} else {
-			k, v = c.Seek(o.lo)
-		}
-	} else {
-		if o.hi == nil {
-			k, v = c.Last()
-		} else {
-			k, v = c.Seek(o.hi)
-			if k == nil {
-				k, v = c.Last()
-			} else {
-				k, v = c.Prev()
-			}
-		}
-	}
-	pg := &page{}
-	// Fast path: whole items go out unchanged, so transcode the stored bytes
-	// to JSON without building maps.
-	pg.rawMode = o.filter == nil && o.proj == nil && !o.count && (s.x == nil || s.x.projType == "ALL" || o.fetch)
-	if pg.rawMode {
-		pg.raw = make([]byte, 0, 16<<10)
-	}
-	var last attr.Item
-	for ; k != nil; func() {
-		if o.forward {
-			k, v = c.Next()
-		} else {
-			k, v = c.Prev()
-		}
-	}() {
-		if o.forward && o.hi != nil && bytes.Compare(k, o.hi) >= 0 {
-			break
-		}
-		if !o.forward && o.lo != nil && bytes.Compare(k, o.lo) < 0 {
-			break
-		}
-		tableKey := k
-		raw := v
-		if s.x != nil {
-			var err error
-			if tableKey, err = s.x.tableKeyOf(k, v); err != nil {
-				return nil, err
-			}
-			raw = data.Get(tableKey)
-			if raw == nil {
-				continue // index entry without item: cannot happen in one transaction
-			}
-		}
-		if o.segment != nil && !o.segment(tableKey) {
-			continue
-		}
-		if pg.rawMode {
-			if pg.count > 0 {
-				pg.raw = append(pg.raw, ',')
-			}
-			var size int
-			var err error
-			if pg.raw, size, err = attr.AppendJSONFromBinary(pg.raw, raw); err != nil {
-				return nil, err
-			}
-			pg.readSize += size
-			pg.scanned++
-			pg.count++
-			if (o.limit > 0 && pg.scanned >= o.limit) || pg.readSize >= maxPageBytes {
-				it, err := attr.DecodeItem(raw)
-				if err != nil {
-					return nil, err
-				}
-				pg.lek = s.lastKey(it)
-				break
-			}
-			continue
-		}
-		it, err := attr.DecodeItem(raw)
-		if err != nil {
-			return nil, err
-		}
-		if s.x != nil && !o.fetch {
-			it = s.x.project(s.t, it)
-			pg.readSize += s.x.projectedSize(s.t, it)
-		} else {
-			pg.readSize += attr.ItemSize(it)
-		}
-		pg.scanned++
-		last = it
-		keep := true
-		if o.filter != nil {
-			keep, err = o.filter(it)
-			if err != nil {
-				return nil, err
-			}
-		}
-		if keep {
-			pg.count++
-			if !o.count {
-				if o.proj != nil {
-					it = o.proj(it)
-				}
-				pg.items = append(pg.items, it)
-			}
-		}
-		if (o.limit > 0 && pg.scanned >= o.limit) || pg.readSize >= maxPageBytes {
-			pg.lek = s.lastKey(last)
-			break
-		}
-	}
-	return pg, nil
-}
-
-// lastKey is LastEvaluatedKey for item it: the table key, plus the index key
-// when walking an index.
-func (s source) lastKey(it attr.Item) attr.Item {
-	k := s.t.keyItem(it)
-	if s.x != nil {
-		k[s.x.hash] = it[s.x.hash]
-		if s.x.rng != "" {
-			k[s.x.rng] = it[s.x.rng]
-		}
-	}
-	return k
-}
-
-// startKey validates ExclusiveStartKey and returns its storage key.
-func (s source) startKey(esk attr.Item) ([]byte, error) {
-	bad := func() error {
-		return validationf("The provided starting key is invalid: The provided key element does not match the schema")
-	}
-	pk, err := s.t.keyFromKey(s.t.keyItem(esk))
-	if err != nil {
-		return nil, bad()
-	}
-	if s.x == nil {
-		if len(esk) != len(s.t.keyItem(esk)) {
-			return nil, bad()
-		}
-		return pk.enc, nil
-	}
-	for k := range esk {
-		if k != s.t.hash && k != s.t.rng && k != s.x.hash && k != s.x.rng {
-			return nil, bad()
-		}
-	}
-	key := s.x.indexKey(nil, esk, pk.enc)
-	if key == nil {
-		return nil, bad()
-	}
-	return key, nil
-}
-
-// segmentOf assigns a table key to a parallel-scan segment by hashing its
-// partition key, as DynamoDB does, so one partition stays in one segment.
-func segmentOf(t *table, total, seg int64) func([]byte) bool {
-	return func(tableKey []byte) bool {
-		_, rest, err := attr.DecodeKey(tableKey, t.hashKind)
-		if err != nil {
-			return false
-		}
-		h := fnv.New64a()
-		h.Write(tableKey[:len(tableKey)-len(rest)])
-		return int64(h.Sum64()%uint64(total)) == seg
-	}
-}
-
-// appendPage renders Items/Count/ScannedCount/LastEvaluatedKey.
-func appendPage(r *response, pg *page, count bool) error {
-	if pg.rawMode {
-		r.field("Items")
-		r.b = append(r.b, '[')
-		r.b = append(r.b, pg.raw...)
-		r.b = append(r.b, ']')
-	} else if !count {
-		r.field("Items")
-		r.b = append(r.b, '[')
-		for i, it := range pg.items {
-			if i > 0 {
-				r.b = append(r.b, ',')
-			}
-			var err error
-			r.b, err = it.AppendJSON(r.b)
-			if err != nil {
-				return err
-			}
-		}
-		r.b = append(r.b, ']')
-	}
-	r.field("Count")
-	r.b = appendInt(r.b, pg.count)
-	r.field("ScannedCount")
-	r.b = appendInt(r.b, pg.scanned)
-	if pg.lek != nil {
-		if err := r.item("LastEvaluatedKey", pg.lek); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func appendInt(b []byte, n int) []byte {
-	return append(b, []byte(itoa(n))...)
-}
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var buf [20]byte
-	i := len(buf)
-	neg := n < 0
-	if neg {
-		n = -n
-	}
-	for n > 0 {
-		i--
-		buf[i] = byte('0' + n%10)
-		n /= 10
-	}
-	if neg {
-		i--
-		buf[i] = '-'
-	}
-	return string(buf[i:])
 }

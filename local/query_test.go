@@ -13,8 +13,7 @@ import (
 // returns the client.
 func seedEdges(t *testing.T, n int) *dynamodb.Client {
 	t.Helper()
-	c := clientFor(openMem(t))
-	createGraphTable(t, c, "school")
+	c := memGraphClient(t)
 	put := func(it map[string]av) {
 		if _, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("school"), Item: it}); err != nil {
 			t.Fatal(err)

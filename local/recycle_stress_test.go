@@ -4,20 +4,15 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
-	"unsafe"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	bolt "go.etcd.io/bbolt"
 )
 
 // stressWidth is how many payload attributes version ver of an item has:
@@ -268,152 +263,4 @@ func TestBatchWriteRecycledMapsUnderErrors(t *testing.T) {
 			t.Fatalf("index holds %d items, want %d (err %v)", q.Count, indexed, err)
 		}
 	})
-}
-
-// TestMemTreeSplitsShareNoMemory: after splits that keep the left
-// half in place, random puts, deletes and rolled-back transactions must
-// leave every block with its own backing array, sorted, matching a map.
-func TestMemTreeSplitsShareNoMemory(t *testing.T) {
-	defer func(n int) { memBlockMax = n }(memBlockMax)
-	for _, max := range []int{2, 3, 4, 7} {
-		memBlockMax = max
-		kv := newMemKV()
-		name := []byte("b")
-		if err := kv.Update(func(tx kvTx) error { _, err := tx.CreateBucket(name); return err }); err != nil {
-			t.Fatal(err)
-		}
-		model := map[string]string{}
-		rng := rand.New(rand.NewPCG(uint64(max), 1))
-		errAbort := errors.New("abort")
-		for step := range 3000 {
-			abort := rng.IntN(5) == 0
-			staged := map[string]*string{}
-			err := kv.Update(func(tx kvTx) error {
-				b := tx.Bucket(name)
-				for i := range 1 + rng.IntN(12) {
-					k := fmt.Sprintf("%03d", rng.IntN(200))
-					if rng.IntN(3) > 0 {
-						v := fmt.Sprint(step, i)
-						if err := b.Put([]byte(k), []byte(v)); err != nil {
-							return err
-						}
-						staged[k] = &v
-					} else {
-						if err := b.Delete([]byte(k)); err != nil {
-							return err
-						}
-						staged[k] = nil
-					}
-				}
-				if abort {
-					return errAbort
-				}
-				return nil
-			})
-			if abort != (err != nil) {
-				t.Fatalf("step %d: err %v", step, err)
-			}
-			if !abort {
-				for k, v := range staged {
-					if v == nil {
-						delete(model, k)
-					} else {
-						model[k] = *v
-					}
-				}
-			}
-			tree := kv.buckets["b"]
-			type span struct{ lo, hi uintptr }
-			var spans []span
-			n := 0
-			var prev []byte
-			for bi, blk := range tree.blocks {
-				if len(blk) == 0 || len(blk) > memBlockMax {
-					t.Fatalf("max %d step %d: block %d has %d entries", max, step, bi, len(blk))
-				}
-				full := blk[:cap(blk)]
-				lo := uintptr(unsafe.Pointer(&full[0]))
-				hi := lo + uintptr(cap(blk))*unsafe.Sizeof(full[0])
-				for _, o := range spans {
-					if lo < o.hi && o.lo < hi {
-						t.Fatalf("max %d step %d: block %d shares memory with an earlier block", max, step, bi)
-					}
-				}
-				spans = append(spans, span{lo, hi})
-				for _, en := range blk {
-					if prev != nil && string(prev) >= string(en.k) {
-						t.Fatalf("max %d step %d: keys out of order: %q then %q", max, step, prev, en.k)
-					}
-					prev = en.k
-					if model[string(en.k)] != string(en.v) {
-						t.Fatalf("max %d step %d: %q = %q, want %q", max, step, en.k, en.v, model[string(en.k)])
-					}
-					n++
-				}
-			}
-			if n != len(model) {
-				t.Fatalf("max %d step %d: %d entries, want %d", max, step, n, len(model))
-			}
-		}
-	}
-}
-
-// TestPageSizeCrashRecovery: an old 4 KiB-page file and a new file
-// both recover a crash from the logs (records spanning checkpoints, values
-// larger than a page), keep their page size, and still open when their
-// first meta page is damaged (bbolt must find the second meta at 64 KiB).
-func TestPageSizeCrashRecovery(t *testing.T) {
-	for _, old := range []bool{true, false} {
-		t.Run(fmt.Sprintf("old=%v", old), func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "data.db")
-			wantPage := dataPageSize
-			if old {
-				wantPage = 4096
-				db, err := bolt.Open(path, 0o600, &bolt.Options{PageSize: 4096})
-				if err != nil {
-					t.Fatal(err)
-				}
-				db.Close()
-			}
-			val := func(i int) string { return strings.Repeat(fmt.Sprintf("v%05d.", i), 1+(i%7)*3000) }
-			kv := openTestWAL(t, path, 256<<10)
-			for i := range 300 {
-				if err := walPut(kv, "b", fmt.Sprintf("k%05d", i), val(i)); err != nil {
-					t.Fatal(err)
-				}
-			}
-			kv.crash()
-			for round := range 2 {
-				kv = openTestWAL(t, path, 256<<10)
-				for i := range 300 {
-					if got := walGet(t, kv, "b", fmt.Sprintf("k%05d", i)); got != val(i) {
-						t.Fatalf("round %d: k%05d has %d bytes, want %d", round, i, len(got), len(val(i)))
-					}
-				}
-				if got := kv.db.Info().PageSize; got != wantPage {
-					t.Fatalf("page size %d, want %d", got, wantPage)
-				}
-				if err := kv.Close(); err != nil {
-					t.Fatal(err)
-				}
-			}
-			// Damage the first meta page: bbolt falls back to the second.
-			f, err := os.OpenFile(path, os.O_RDWR, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := f.WriteAt(make([]byte, 64), 16); err != nil {
-				t.Fatal(err)
-			}
-			f.Close()
-			kv, err = openFileKV(path, 5*time.Second)
-			if err != nil {
-				t.Fatalf("open with a damaged first meta page: %v", err)
-			}
-			if got := kv.db.Info().PageSize; got != wantPage {
-				t.Fatalf("page size %d after meta fallback, want %d", got, wantPage)
-			}
-			kv.Close()
-		})
-	}
 }

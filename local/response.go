@@ -1,6 +1,9 @@
 package local
 
 import (
+	"encoding/json"
+	"fmt"
+
 	"github.com/adjl/adjl/local/internal/attr"
 )
 
@@ -35,4 +38,13 @@ func (r *response) bytes() []byte {
 		return []byte("{}")
 	}
 	return append(r.b, '}')
+}
+
+// encodeResponse marshals a response struct.
+func encodeResponse(v any) ([]byte, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("encode response: %w", err)
+	}
+	return b, nil
 }

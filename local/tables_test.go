@@ -2,16 +2,19 @@ package local
 
 import (
 	"errors"
+	"fmt"
+	"path/filepath"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/adjl/adjl/local/internal/kv"
 )
 
 func TestCreateDescribeDeleteTable(t *testing.T) {
-	c := clientFor(openMem(t))
-	createGraphTable(t, c, "school")
+	c := memGraphClient(t)
 	out, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("school")})
 	if err != nil {
 		t.Fatal(err)
@@ -109,4 +112,58 @@ func TestListTablesPaging(t *testing.T) {
 	if len(out.TableNames) != 1 || out.TableNames[0] != "ccc" || out.LastEvaluatedTableName != nil {
 		t.Fatalf("page 2: %v %v", out.TableNames, out.LastEvaluatedTableName)
 	}
+}
+
+// A table named "version" (a valid DynamoDB name) lives in buckets
+// "d/version" and "x/version/GSI1", so it never meets the format record's
+// bucket "version": its items, its index and the record all survive, on both
+// stores and across a reopen.
+func TestTableNamedVersion(t *testing.T) {
+	check := func(t *testing.T, e *Engine) {
+		t.Helper()
+		c := clientFor(e)
+		out, err := c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("version"), IndexName: aws.String("GSI1"),
+			KeyConditionExpression:    aws.String("GSI1PK = :p"),
+			ExpressionAttributeValues: map[string]av{":p": s("all")}})
+		if err != nil || len(out.Items) != 3 {
+			t.Fatalf("index query on table version: %v, %d items", err, len(out.Items))
+		}
+		var f int
+		e.db.View(func(tx kv.Tx) error { f = kv.ReadFormat(tx); return nil })
+		if f != kv.Format {
+			t.Fatalf("format record is %d beside a table named version, want %d", f, kv.Format)
+		}
+	}
+	fill := func(t *testing.T, e *Engine) {
+		c := clientFor(e)
+		createGraphTable(t, c, "version")
+		for i := range 3 {
+			if _, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("version"),
+				Item: map[string]av{"PK": s(fmt.Sprint(i)), "SK": s("x"), "GSI1PK": s("all"), "GSI1SK": s(fmt.Sprint(i))}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	eachStore(t, func(t *testing.T, e *Engine, _ bool) {
+		fill(t, e)
+		check(t, e)
+	})
+	path := filepath.Join(t.TempDir(), "data.db")
+	e, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fill(t, e)
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if f, err := kv.FileFormat(path); err != nil || f != kv.Format {
+		t.Fatalf("the bbolt file records format %d (%v) after a checkpoint, want %d", f, err, kv.Format)
+	}
+	e, err = Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	check(t, e)
 }

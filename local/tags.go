@@ -2,13 +2,9 @@ package local
 
 import (
 	"strings"
-)
 
-func init() {
-	operations["TagResource"] = (*Engine).tagResource
-	operations["UntagResource"] = (*Engine).untagResource
-	operations["ListTagsOfResource"] = (*Engine).listTagsOfResource
-}
+	"github.com/adjl/adjl/local/internal/kv"
+)
 
 // tableByArn resolves a table ARN (the resource of the tag operations) to a
 // table name.
@@ -39,6 +35,7 @@ func checkTags(tags []tag) *apiError {
 	return nil
 }
 
+// tagResource is TagResource.
 func (e *Engine) tagResource(body []byte) ([]byte, error) {
 	var in struct {
 		ResourceArn string
@@ -53,11 +50,7 @@ func (e *Engine) tagResource(body []byte) ([]byte, error) {
 	if err := checkTags(in.Tags); err != nil {
 		return nil, err
 	}
-	name, err := e.tableByArn(in.ResourceArn)
-	if err != nil {
-		return nil, err
-	}
-	_, err = e.alterTable(name, func(_ kvTx, _ *table, st *storedTable) error {
+	return e.changeTags(in.ResourceArn, func(st *storedTable) error {
 		for _, nt := range in.Tags {
 			replaced := false
 			for i := range st.Tags {
@@ -75,12 +68,9 @@ func (e *Engine) tagResource(body []byte) ([]byte, error) {
 		}
 		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return []byte("{}"), nil
 }
 
+// untagResource is UntagResource.
 func (e *Engine) untagResource(body []byte) ([]byte, error) {
 	var in struct {
 		ResourceArn string
@@ -92,15 +82,11 @@ func (e *Engine) untagResource(body []byte) ([]byte, error) {
 	if in.TagKeys == nil {
 		return nil, validationf("1 validation error detected: Value null at 'tagKeys' failed to satisfy constraint: Member must not be null")
 	}
-	name, err := e.tableByArn(in.ResourceArn)
-	if err != nil {
-		return nil, err
-	}
 	drop := map[string]bool{}
 	for _, k := range in.TagKeys {
 		drop[k] = true
 	}
-	_, err = e.alterTable(name, func(_ kvTx, _ *table, st *storedTable) error {
+	return e.changeTags(in.ResourceArn, func(st *storedTable) error {
 		var kept []tag
 		for _, tg := range st.Tags {
 			if !drop[tg.Key] {
@@ -110,12 +96,23 @@ func (e *Engine) untagResource(body []byte) ([]byte, error) {
 		st.Tags = kept
 		return nil
 	})
+}
+
+// changeTags applies change to the tags of the table arn names and answers
+// TagResource or UntagResource.
+func (e *Engine) changeTags(arn string, change func(st *storedTable) error) ([]byte, error) {
+	name, err := e.tableByArn(arn)
+	if err != nil {
+		return nil, err
+	}
+	_, err = e.alterTable(name, func(_ kv.Tx, _ *table, st *storedTable) error { return change(st) })
 	if err != nil {
 		return nil, err
 	}
 	return []byte("{}"), nil
 }
 
+// listTagsOfResource is ListTagsOfResource.
 func (e *Engine) listTagsOfResource(body []byte) ([]byte, error) {
 	var in struct {
 		ResourceArn string

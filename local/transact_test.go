@@ -27,8 +27,7 @@ func linkTx(from, to string) *dynamodb.TransactWriteItemsInput {
 }
 
 func TestTransactWriteCancellationReasons(t *testing.T) {
-	c := clientFor(openMem(t))
-	createGraphTable(t, c, "school")
+	c := memGraphClient(t)
 	if _, err := c.TransactWriteItems(ctx, linkTx("STU#a", "CRS#m")); err != nil {
 		t.Fatal(err)
 	}
@@ -59,8 +58,7 @@ func TestTransactWriteCancellationReasons(t *testing.T) {
 }
 
 func TestTransactWriteValidation(t *testing.T) {
-	c := clientFor(openMem(t))
-	createGraphTable(t, c, "school")
+	c := memGraphClient(t)
 	key := map[string]av{"PK": s("A"), "SK": s("A")}
 	_, err := c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
 		{Put: &types.Put{TableName: aws.String("school"), Item: key}},
@@ -81,8 +79,7 @@ func TestTransactWriteValidation(t *testing.T) {
 }
 
 func TestTransactWriteIdempotency(t *testing.T) {
-	c := clientFor(openMem(t))
-	createGraphTable(t, c, "school")
+	c := memGraphClient(t)
 	in := linkTx("STU#a", "CRS#m")
 	in.ClientRequestToken = aws.String("tok-1")
 	for i := 0; i < 2; i++ {
@@ -104,8 +101,7 @@ func TestTransactWriteIdempotency(t *testing.T) {
 }
 
 func TestTransactGetItems(t *testing.T) {
-	c := clientFor(openMem(t))
-	createGraphTable(t, c, "school")
+	c := memGraphClient(t)
 	if _, err := c.TransactWriteItems(ctx, linkTx("STU#a", "CRS#m")); err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,8 @@ import (
 	"github.com/adjl/adjl/local/internal/attr"
 )
 
+// updateItem is UpdateItem: UpdateExpression applied to the item (or a new
+// one made of the key), conditional on ConditionExpression.
 func (e *Engine) updateItem(body []byte) ([]byte, error) {
 	var in updateItemIn
 	if err := decodeUpdateItem(body, &in); err != nil {
@@ -13,10 +15,7 @@ func (e *Engine) updateItem(body []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if in.Key == nil {
-		return nil, validationf("1 validation error detected: Value null at 'key' failed to satisfy constraint: Member must not be null")
-	}
-	pk, err := t.keyFromKey(in.Key)
+	pk, err := t.requestKey(in.Key)
 	if err != nil {
 		return nil, err
 	}
@@ -25,11 +24,8 @@ func (e *Engine) updateItem(body []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	cond, err := ex.condition(in.ConditionExpression)
+	cond, err := ex.lastCondition(in.ConditionExpression)
 	if err != nil {
-		return nil, err
-	}
-	if err := ex.checkUnused(); err != nil {
 		return nil, err
 	}
 	var item attr.Item
@@ -142,4 +138,11 @@ func mapFragment(m, other map[string]attr.Value) (map[string]attr.Value, bool) {
 		}
 	}
 	return frag, len(frag) > 0
+}
+
+type updateItemIn struct {
+	itemWriteIn
+	Key              attr.Item
+	UpdateExpression *string
+	AttributeUpdates map[string]any
 }

@@ -2,13 +2,11 @@ package local
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/adjl/adjl/local/internal/attr"
+	"github.com/adjl/adjl/local/internal/kv"
 )
-
-func init() {
-	operations["UpdateTable"] = (*Engine).updateTable
-}
 
 type gsiUpdate struct {
 	Create *indexIn
@@ -29,6 +27,8 @@ type updateTableIn struct {
 	StreamSpecification         map[string]any
 }
 
+// updateTable is UpdateTable: billing mode, throughput, and creating or
+// deleting global secondary indexes (a new one is backfilled at once).
 func (e *Engine) updateTable(body []byte) ([]byte, error) {
 	var in updateTableIn
 	if err := decodeRequest(body, &in); err != nil {
@@ -56,7 +56,7 @@ func (e *Engine) updateTable(body []byte) ([]byte, error) {
 		return nil, &apiError{Type: errLimitExceeded, Message: "Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table"}
 	}
 	var d tableDesc
-	_, err := e.alterTable(in.TableName, func(tx kvTx, t *table, st *storedTable) error {
+	_, err := e.alterTable(in.TableName, func(tx kv.Tx, t *table, st *storedTable) error {
 		desc := &st.Desc
 		now := e.now()
 		mode := "PROVISIONED"
@@ -139,7 +139,7 @@ func (e *Engine) updateTable(body []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	e.db.View(func(tx kvTx) error {
+	e.db.View(func(tx kv.Tx) error {
 		if t := e.lookup(in.TableName); t != nil {
 			d = e.describe(tx, t)
 		}
@@ -172,17 +172,11 @@ func pruneDefinitions(desc *tableDesc) {
 
 // createGSI adds a global secondary index and backfills it from the existing
 // items in the same transaction, so it is ACTIVE when UpdateTable returns.
-func (e *Engine) createGSI(tx kvTx, t *table, st *storedTable, mode string, newDefs []attributeDefinition, x indexIn) error {
+func (e *Engine) createGSI(tx kv.Tx, t *table, st *storedTable, mode string, newDefs []attributeDefinition, x indexIn) error {
 	desc := &st.Desc
-	for _, xd := range desc.GlobalSecondaryIndexes {
-		if xd.IndexName == x.IndexName {
-			return invalidParam("Duplicate index name: %s", x.IndexName)
-		}
-	}
-	for _, xd := range desc.LocalSecondaryIndexes {
-		if xd.IndexName == x.IndexName {
-			return invalidParam("Duplicate index name: %s", x.IndexName)
-		}
+	sameName := func(xd indexDesc) bool { return xd.IndexName == x.IndexName }
+	if slices.ContainsFunc(desc.GlobalSecondaryIndexes, sameName) || slices.ContainsFunc(desc.LocalSecondaryIndexes, sameName) {
+		return invalidParam("Duplicate index name: %s", x.IndexName)
 	}
 	if len(desc.GlobalSecondaryIndexes) >= 20 {
 		return invalidParam("GlobalSecondaryIndex count exceeds the per-table limit of 20")

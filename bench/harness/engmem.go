@@ -14,8 +14,8 @@ import (
 )
 
 // flatGrowthMB is how much the live heap may grow while a client pages
-// through a million-item partition for the harness to call memory flat
-// (issue 3): a page or two in flight, nothing proportional to the partition.
+// through a million-item partition for the harness to call memory flat: a
+// page or two in flight, nothing proportional to the partition.
 const flatGrowthMB = 32
 
 // pagingResult is what benchPaging measured.
@@ -81,18 +81,19 @@ func liveHeap() uint64 {
 	return m.HeapAlloc
 }
 
-// benchEngineMemory is issue 3's "memory stays flat while paging through a
-// million-item partition", on the in-memory engine in this process.
+// benchEngineMemory checks the engine's target "memory stays flat while
+// paging through a million-item partition", on the in-memory engine in this
+// process.
 func benchEngineMemory(ctx context.Context, cfg *config, rep *report, stderr io.Writer) {
 	name := fmt.Sprintf("engine live-heap growth paging a %s-item partition", thousands(float64(cfg.memItems)))
 	target := fmt.Sprintf("≤ %d MB", flatGrowthMB)
 	if cfg.memItems <= 0 {
-		rep.Checks = append(rep.Checks, skipped(3, "engine live-heap growth paging a 1,000,000-item partition", target, "quick mode (use -mem-items N)"))
+		rep.Checks = append(rep.Checks, skipped(areaEngine, "engine live-heap growth paging a 1,000,000-item partition", target, "quick mode (use -mem-items N)"))
 		return
 	}
 	res, err := enginePaging(ctx, cfg.memItems, stderr)
 	if err != nil {
-		rep.Checks = append(rep.Checks, skipped(3, name, target, err.Error()))
+		rep.Checks = append(rep.Checks, skipped(areaEngine, name, target, err.Error()))
 		return
 	}
 	mb := func(b uint64) float64 { return float64(b) / (1 << 20) }
@@ -105,11 +106,11 @@ func benchEngineMemory(ctx context.Context, cfg *config, rep *report, stderr io.
 			mb(res.LiveBefore), mb(res.LivePeak), res.Samples, mb(res.LiveAfter), res.Items, res.Pages, fmtDur(res.Elapsed),
 			thousands(float64(res.Items)/res.Elapsed.Seconds()))})
 	if res.Items != cfg.memItems {
-		rep.Checks = append(rep.Checks, check{Issue: 3, Name: name, Target: target, Verdict: fail,
+		rep.Checks = append(rep.Checks, check{Area: areaEngine, Name: name, Target: target, Verdict: fail,
 			Note: fmt.Sprintf("paging returned %d of %d items", res.Items, cfg.memItems)})
 		return
 	}
-	rep.Checks = append(rep.Checks, atMost(3, name, growth, flatGrowthMB, "MB"))
+	rep.Checks = append(rep.Checks, atMost(areaEngine, name, growth, flatGrowthMB, "MB"))
 }
 
 // loadPartition writes n edges, all in GSI1 partition queryPartition, with

@@ -80,16 +80,16 @@ func TestThousands(t *testing.T) {
 }
 
 func TestChecksVerdicts(t *testing.T) {
-	if c := atLeast(3, "r", 10, 10, "x"); c.Verdict != pass || c.Measured != "10.00x" {
+	if c := atLeast(areaEngine, "r", 10, 10, "x"); c.Verdict != pass || c.Measured != "10.00x" {
 		t.Errorf("atLeast equal: %+v", c)
 	}
-	if c := atLeast(3, "r", 9.99, 10, "x"); c.Verdict != fail {
+	if c := atLeast(areaEngine, "r", 9.99, 10, "x"); c.Verdict != fail {
 		t.Errorf("atLeast below: %+v", c)
 	}
-	if c := atMost(4, "r", 1.21, 1.2, "x"); c.Verdict != fail {
+	if c := atMost(areaSharding, "r", 1.21, 1.2, "x"); c.Verdict != fail {
 		t.Errorf("atMost above: %+v", c)
 	}
-	if c := atMost(4, "r", 1.0, 1.2, "x"); c.Verdict != pass {
+	if c := atMost(areaSharding, "r", 1.0, 1.2, "x"); c.Verdict != pass {
 		t.Errorf("atMost below: %+v", c)
 	}
 }
@@ -97,11 +97,11 @@ func TestChecksVerdicts(t *testing.T) {
 func TestReportPrintsOneVerdictLinePerCheck(t *testing.T) {
 	r := &report{Header: []string{"head"}}
 	r.Figures = append(r.Figures, figure{Section: "S", Name: "n", Value: "1 req/s"})
-	r.Checks = append(r.Checks, atLeast(3, "a/b", 12, 10, "x"), atLeast(3, "c/d", 2, 3, "x"), skipped(4, "e", "≤ 1.2x", "no CLI"))
+	r.Checks = append(r.Checks, atLeast(areaEngine, "a/b", 12, 10, "x"), atLeast(areaEngine, "c/d", 2, 3, "x"), skipped(areaSharding, "e", "≤ 1.2x", "no CLI"))
 	var buf bytes.Buffer
 	r.write(&buf)
 	out := buf.String()
-	for _, want := range []string{"PASS  #3 a/b", "FAIL  #3 c/d", "SKIP  #4 e", "skipped: no CLI", "summary: 1 PASS, 1 FAIL, 1 SKIP"} {
+	for _, want := range []string{"PASS  engine: a/b", "FAIL  engine: c/d", "SKIP  sharding: e", "skipped: no CLI", "summary: 1 PASS, 1 FAIL, 1 SKIP"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q:\n%s", want, out)
 		}

@@ -186,11 +186,11 @@ func benchHTTPMode(ctx context.Context, cfg *config, mode string, primary bool, 
 			}
 			switch {
 			case a == 0:
-				rep.Checks = append(rep.Checks, skipped(3, name, fmt.Sprintf("≥ %.2fx", ref.want), "adjl not measured: "+orUnknown(reasons["adjl"])))
+				rep.Checks = append(rep.Checks, skipped(areaEngine, name, fmt.Sprintf("≥ %.2fx", ref.want), "adjl not measured: "+orUnknown(reasons["adjl"])))
 			case r == 0:
-				rep.Checks = append(rep.Checks, skipped(3, name, fmt.Sprintf("≥ %.2fx", ref.want), ref.name+" not measured: "+orUnknown(reasons[ref.name])))
+				rep.Checks = append(rep.Checks, skipped(areaEngine, name, fmt.Sprintf("≥ %.2fx", ref.want), ref.name+" not measured: "+orUnknown(reasons[ref.name])))
 			default:
-				c := atLeast(3, name, a/r, ref.want, "x")
+				c := atLeast(areaEngine, name, a/r, ref.want, "x")
 				c.Note = fmt.Sprintf("(%s vs %s req/s, %s client)", thousands(a), thousands(r), mode)
 				rep.Checks = append(rep.Checks, c)
 			}

@@ -105,11 +105,10 @@ func countItems(ctx context.Context, c *dynamodb.Client, table string) (n, pages
 // no protocol, parsing, validation or expression work: per item one record
 // in the table bucket (key PK,SK, value the item in the engine's binary
 // encoding) and one in the index bucket (key GSI1PK,GSI1SK,PK,SK, empty
-// value), exactly the records the engine writes (local/store.go). One bbolt
+// value), exactly the records the engine writes (local/writer.go). One bbolt
 // transaction per batch, as one BatchWriteItem is one transaction. The page
 // size stays bbolt's default, the raw store's best case for commits of 25
-// items (with the engine's 64 KiB pages it measured 11,800 items/s against
-// 16,400).
+// items (bench/results/design-measurements.md).
 func rawBboltIngest(ctx context.Context, dir string, n int, noSync bool) (ingestResult, error) {
 	path := filepath.Join(dir, "raw.db")
 	opt := &bolt.Options{Timeout: time.Second, FreelistType: bolt.FreelistMapType,

@@ -23,16 +23,7 @@ func TestWorkloadsAgainstEngine(t *testing.T) {
 	for _, mode := range []string{clientSDK, clientRaw} {
 		t.Run(mode, func(t *testing.T) {
 			ctx := context.Background()
-			tg, err := startAdjlInProcess(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer tg.Stop()
-			b, err := newServerBench(ctx, tg, mode, 4, 10)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer b.Close()
+			b := inProcessBench(t, mode, 4, 10)
 			var runs []serverRun
 			for r := range 2 {
 				// Generous durations: the request counts decide, and CI runs this
@@ -67,16 +58,7 @@ func TestWorkloadsAgainstEngine(t *testing.T) {
 // answers: a repeated conditional put fails, a short page fails.
 func TestRawClientReportsFailures(t *testing.T) {
 	ctx := context.Background()
-	tg, err := startAdjlInProcess(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tg.Stop()
-	b, err := newServerBench(ctx, tg, clientRaw, 1, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	b := inProcessBench(t, clientRaw, 1, 0)
 	c := b.raw[0]
 	if err := c.PutEdge(ctx, 7, 7); err != nil {
 		t.Fatalf("first put: %v", err)
@@ -134,4 +116,22 @@ func TestEnginePagingReturnsWholePartition(t *testing.T) {
 	if res.LiveBefore == 0 || res.LivePeak < res.LiveBefore {
 		t.Errorf("heap figures: %+v", res)
 	}
+}
+
+// inProcessBench starts the engine in process and a serverBench of clients
+// in mode against it, both stopped when the test ends.
+func inProcessBench(t *testing.T, mode string, clients, otherEdges int) *serverBench {
+	t.Helper()
+	ctx := context.Background()
+	tg, err := startAdjlInProcess(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tg.Stop() })
+	b, err := newServerBench(ctx, tg, mode, clients, otherEdges)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	return b
 }

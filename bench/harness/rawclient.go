@@ -104,16 +104,16 @@ func (c *rawClient) PutEdge(ctx context.Context, actor, target int) error {
 func (c *rawClient) QueryPage(ctx context.Context) error {
 	resp, err := c.do(ctx, c.queryHdr, queryBody)
 	if err != nil {
-		return fmt.Errorf("Query: %w", err)
+		return fmt.Errorf("query: %w", err)
 	}
 	defer resp.Body.Close()
 	c.resp.Reset()
 	if _, err := c.resp.ReadFrom(resp.Body); err != nil {
-		return fmt.Errorf("Query: read response: %w", err)
+		return fmt.Errorf("query: read response: %w", err)
 	}
 	p, err := scanPage(c.resp.Bytes())
 	if err != nil {
-		return fmt.Errorf("Query: %w", err)
+		return fmt.Errorf("query: %w", err)
 	}
 	if p.Count != pageSize || p.Items != pageSize || !p.HasNext {
 		return fmt.Errorf("query returned Count %d, %d items (next page: %v), want a full page of %d with a next page",

@@ -17,9 +17,17 @@ const (
 	skip verdict = "SKIP"
 )
 
-// check is one performance target from issues 3 and 4 with what was measured.
+// area is what a performance target is about.
+type area string
+
+const (
+	areaEngine   area = "engine"   // the embedded engine (local/)
+	areaSharding area = "sharding" // sharded relations through the CLI
+)
+
+// check is one performance target with what was measured.
 type check struct {
-	Issue    int
+	Area     area
 	Name     string
 	Measured string // "23.4x", "61,234 items/s", or "" when skipped
 	Target   string // "≥ 10x"
@@ -28,8 +36,8 @@ type check struct {
 }
 
 // atLeast builds a check passing when got ≥ want.
-func atLeast(issue int, name string, got, want float64, unit string) check {
-	c := check{Issue: issue, Name: name, Measured: fmtNum(got, unit), Target: "≥ " + fmtNum(want, unit), Verdict: fail}
+func atLeast(a area, name string, got, want float64, unit string) check {
+	c := check{Area: a, Name: name, Measured: fmtNum(got, unit), Target: "≥ " + fmtNum(want, unit), Verdict: fail}
 	if got >= want {
 		c.Verdict = pass
 	}
@@ -37,16 +45,16 @@ func atLeast(issue int, name string, got, want float64, unit string) check {
 }
 
 // atMost builds a check passing when got ≤ want.
-func atMost(issue int, name string, got, want float64, unit string) check {
-	c := check{Issue: issue, Name: name, Measured: fmtNum(got, unit), Target: "≤ " + fmtNum(want, unit), Verdict: fail}
+func atMost(a area, name string, got, want float64, unit string) check {
+	c := check{Area: a, Name: name, Measured: fmtNum(got, unit), Target: "≤ " + fmtNum(want, unit), Verdict: fail}
 	if got <= want {
 		c.Verdict = pass
 	}
 	return c
 }
 
-func skipped(issue int, name, target, reason string) check {
-	return check{Issue: issue, Name: name, Target: target, Verdict: skip, Note: "skipped: " + reason}
+func skipped(a area, name, target, reason string) check {
+	return check{Area: a, Name: name, Target: target, Verdict: skip, Note: "skipped: " + reason}
 }
 
 // fmtNum prints ratios with two decimals and rates with thousands separators.
@@ -113,7 +121,7 @@ func (r *report) write(w io.Writer) {
 		fmt.Fprintf(tw, "  %s\t%s\t%s\n", f.Name, f.Value, f.Detail)
 	}
 	tw.Flush()
-	fmt.Fprintln(w, "\n== Targets (issue 3: embedded engine, issue 4: sharding)")
+	fmt.Fprintln(w, "\n== Targets (engine: the embedded engine, sharding: sharded relations through the CLI)")
 	counts := map[verdict]int{}
 	for _, c := range r.Checks {
 		counts[c.Verdict]++
@@ -121,7 +129,7 @@ func (r *report) write(w io.Writer) {
 		if m == "" {
 			m = "-"
 		}
-		fmt.Fprintf(tw, "  %s\t#%d %s\tmeasured %s\ttarget %s\t%s\n", c.Verdict, c.Issue, c.Name, m, c.Target, c.Note)
+		fmt.Fprintf(tw, "  %s\t%s: %s\tmeasured %s\ttarget %s\t%s\n", c.Verdict, c.Area, c.Name, m, c.Target, c.Note)
 	}
 	tw.Flush()
 	for _, n := range r.Notes {

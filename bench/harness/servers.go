@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -117,19 +119,11 @@ func sdkReady(endpoint string) func(context.Context) error {
 func startMoto(ctx context.Context, outDir string) (*target, error) {
 	bin, err := exec.LookPath("moto_server")
 	if err != nil {
-		return nil, errors.New("moto_server not on PATH (pip install 'moto[server]')")
+		return nil, errors.New("moto_server not on PATH (bench/install.sh installs the pinned moto)")
 	}
-	port, err := freePort()
-	if err != nil {
-		return nil, err
-	}
-	ep := "http://127.0.0.1:" + strconv.Itoa(port)
-	stop, pid, err := startProcess(ctx, "moto_server", filepath.Join(outDir, "moto.log"), sdkReady(ep),
-		bin, "-H", "127.0.0.1", "-p", strconv.Itoa(port))
-	if err != nil {
-		return nil, err
-	}
-	return &target{Name: "moto", Endpoint: ep, Detail: "moto_server " + motoVersion(), stop: stop, cpu: groupCPU(pid), pid: pid}, nil
+	return startOnLoopback(ctx, "moto", "moto_server", "moto_server "+motoVersion(), filepath.Join(outDir, "moto.log"), func(port string) []string {
+		return []string{bin, "-H", "127.0.0.1", "-p", port}
+	})
 }
 
 // motoVersion asks the installed moto for its version, for the report.
@@ -138,7 +132,7 @@ func motoVersion() string {
 	if err != nil {
 		return "(version unknown)"
 	}
-	return string(trimNL(out))
+	return string(bytes.TrimSpace(out))
 }
 
 // startDynalite starts dynalite (installed by bench/install.sh) in memory.
@@ -152,34 +146,35 @@ func startDynalite(ctx context.Context, benchDir, outDir string) (*target, error
 	if err != nil {
 		return nil, errors.New("node not on PATH")
 	}
+	detail := "dynalite " + dynaliteVersion(benchDir) + " (memory)"
+	return startOnLoopback(ctx, "dynalite", "dynalite", detail, filepath.Join(outDir, "dynalite.log"), func(port string) []string {
+		return []string{node, script, "--host", "127.0.0.1", "--port", port,
+			"--createTableMs", "0", "--deleteTableMs", "0", "--updateTableMs", "0"}
+	})
+}
+
+// startAdjlServe starts `adjl local serve --in-memory` from the built binary.
+func startAdjlServe(ctx context.Context, bin, outDir, logName string) (*target, error) {
+	return startOnLoopback(ctx, "adjl", "adjl local serve", "adjl local serve --in-memory", filepath.Join(outDir, logName), func(port string) []string {
+		return []string{bin, "local", "serve", "--in-memory", "--addr", "127.0.0.1:" + port}
+	})
+}
+
+// startOnLoopback starts the server of target name (process, for messages)
+// on a free loopback port (argv returns its command line for the port) and
+// returns once it answers the SDK, with its output in logPath.
+func startOnLoopback(ctx context.Context, name, process, detail, logPath string, argv func(port string) []string) (*target, error) {
 	port, err := freePort()
 	if err != nil {
 		return nil, err
 	}
 	ep := "http://127.0.0.1:" + strconv.Itoa(port)
-	stop, pid, err := startProcess(ctx, "dynalite", filepath.Join(outDir, "dynalite.log"), sdkReady(ep),
-		node, script, "--host", "127.0.0.1", "--port", strconv.Itoa(port),
-		"--createTableMs", "0", "--deleteTableMs", "0", "--updateTableMs", "0")
+	args := argv(strconv.Itoa(port))
+	stop, pid, err := startProcess(ctx, process, logPath, sdkReady(ep), args...)
 	if err != nil {
 		return nil, err
 	}
-	return &target{Name: "dynalite", Endpoint: ep, Detail: "dynalite " + dynaliteVersion(benchDir) + " (memory)", stop: stop, cpu: groupCPU(pid), pid: pid}, nil
-}
-
-// startAdjlServe starts `adjl local serve --in-memory` from the built binary.
-func startAdjlServe(ctx context.Context, bin, outDir, logName string) (*target, error) {
-	port, err := freePort()
-	if err != nil {
-		return nil, err
-	}
-	addr := "127.0.0.1:" + strconv.Itoa(port)
-	ep := "http://" + addr
-	stop, pid, err := startProcess(ctx, "adjl local serve", filepath.Join(outDir, logName), sdkReady(ep),
-		bin, "local", "serve", "--in-memory", "--addr", addr)
-	if err != nil {
-		return nil, err
-	}
-	return &target{Name: "adjl", Endpoint: ep, Detail: "adjl local serve --in-memory", stop: stop, cpu: groupCPU(pid), pid: pid}, nil
+	return &target{Name: name, Endpoint: ep, Detail: detail, stop: stop, cpu: groupCPU(pid), pid: pid}, nil
 }
 
 // hasServe reports whether the adjl binary has the `local serve` command.
@@ -190,5 +185,18 @@ func hasServe(bin string) bool {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	out, err := exec.CommandContext(ctx, bin, "local", "serve", "--help").CombinedOutput()
-	return err == nil && containsAll(string(out), "--in-memory", "--addr")
+	return err == nil && bytes.Contains(out, []byte("--in-memory")) && bytes.Contains(out, []byte("--addr"))
+}
+
+// dynaliteVersion reads the installed dynalite's package.json.
+func dynaliteVersion(benchDir string) string {
+	b, err := os.ReadFile(filepath.Join(benchDir, "node_modules", "dynalite", "package.json"))
+	if err != nil {
+		return "?"
+	}
+	var p struct{ Version string }
+	if json.Unmarshal(b, &p) != nil {
+		return "?"
+	}
+	return p.Version
 }

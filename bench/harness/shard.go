@@ -21,7 +21,7 @@ import (
 	"github.com/adjl/adjl/schema"
 )
 
-// Issue 4 targets.
+// Targets for sharded relations.
 const (
 	shardAllRatio   = 1.2
 	shardFirstRatio = 1.5
@@ -51,7 +51,7 @@ relations:
 `, table, shards)
 }
 
-// benchShard measures issue 4's targets through the real CLI against an
+// benchShard measures the sharding targets through the real CLI against an
 // engine served on loopback: reverse --all and first page, sharded N=8 vs
 // unsharded, and the peak RSS of streaming a large celebrity partition.
 func benchShard(ctx context.Context, cfg *config, bin string, binOK bool, rep *report, stderr io.Writer) {
@@ -62,7 +62,7 @@ func benchShard(ctx context.Context, cfg *config, bin string, binOK bool, rep *r
 	}
 	skipAll := func(reason string) {
 		for _, n := range names {
-			rep.Checks = append(rep.Checks, skipped(4, n.name, n.target, reason))
+			rep.Checks = append(rep.Checks, skipped(areaSharding, n.name, n.target, reason))
 		}
 	}
 	if !binOK {
@@ -153,8 +153,8 @@ func benchShard(ctx context.Context, cfg *config, bin string, binOK bool, rep *r
 		ratios[li] = med[sharded].Seconds() / med[flat].Seconds()
 	}
 	rep.Checks = append(rep.Checks,
-		atMost(4, names[0].name, ratios[0], shardAllRatio, "x"),
-		atMost(4, names[1].name, ratios[1], shardFirstRatio, "x"))
+		atMost(areaSharding, names[0].name, ratios[0], shardAllRatio, "x"),
+		atMost(areaSharding, names[1].name, ratios[1], shardFirstRatio, "x"))
 
 	// Peak memory while streaming a large sharded celebrity partition.
 	if cfg.rssEdges <= 0 {
@@ -162,31 +162,31 @@ func benchShard(ctx context.Context, cfg *config, bin string, binOK bool, rep *r
 		if !cfg.quick {
 			reason = "-rss-edges is negative"
 		}
-		rep.Checks = append(rep.Checks, skipped(4, names[2].name, names[2].target, reason))
+		rep.Checks = append(rep.Checks, skipped(areaSharding, names[2].name, names[2].target, reason))
 		return
 	}
 	big := filepath.Join(work, "big.yaml")
 	os.WriteFile(big, []byte(socialSchema("social_big", shardCount)), 0o644)
 	progress(stderr, "shard: loading %d edges for the memory run", cfg.rssEdges)
 	if err := cli.loadEdges(ctx, big, cfg.rssEdges); err != nil {
-		rep.Checks = append(rep.Checks, skipped(4, names[2].name, names[2].target, err.Error()))
+		rep.Checks = append(rep.Checks, skipped(areaSharding, names[2].name, names[2].target, err.Error()))
 		return
 	}
 	progress(stderr, "shard: streaming %d edges", cfg.rssEdges)
 	res, err := cli.run(ctx, big, "--all", "-o", "ndjson")
 	if err != nil {
-		rep.Checks = append(rep.Checks, skipped(4, names[2].name, names[2].target, err.Error()))
+		rep.Checks = append(rep.Checks, skipped(areaSharding, names[2].name, names[2].target, err.Error()))
 		return
 	}
 	if res.lines < cfg.rssEdges {
-		rep.Checks = append(rep.Checks, skipped(4, names[2].name, names[2].target,
+		rep.Checks = append(rep.Checks, skipped(areaSharding, names[2].name, names[2].target,
 			fmt.Sprintf("--all printed %d lines for %d edges", res.lines, cfg.rssEdges)))
 		return
 	}
 	mb := float64(res.maxRSSKB) / 1024
 	rep.Figures = append(rep.Figures, figure{Section: sec, Name: fmt.Sprintf("--all -o ndjson, N=%d, %d edges", shardCount, cfg.rssEdges),
 		Value: fmtNum(mb, "MB") + " peak RSS", Detail: fmt.Sprintf("%s wall, %d lines", fmtDur(res.elapsed), res.lines)})
-	c := atMost(4, names[2].name, mb, streamRSSMB, "MB")
+	c := atMost(areaSharding, names[2].name, mb, streamRSSMB, "MB")
 	c.Target = names[2].target
 	if mb >= streamRSSMB {
 		c.Verdict = fail

@@ -37,7 +37,7 @@ func (s *suite) testBatch(t *testing.T) {
 			t.Errorf("UnprocessedItems for %d tables", n)
 		}
 		// Deletes, and a put replacing an item, in one batch.
-		out, err = s.c.BatchWriteItem(s.ctx(t), &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{
+		_, err = s.c.BatchWriteItem(s.ctx(t), &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{
 			a: {delReq(item{"pk": vS("0")}), delReq(item{"pk": vS("nothere")}), putReq(item{"pk": vS("1"), "v": vS("new")})},
 		}})
 		must(t, err, "BatchWriteItem deletes")

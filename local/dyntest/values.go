@@ -127,16 +127,6 @@ func keyOf(it item, names ...string) item {
 	return k
 }
 
-// attrNames lists an item's attribute names, sorted.
-func attrNames(it item) []string {
-	out := make([]string, 0, len(it))
-	for k := range it {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
 // sOf returns an S value's string or "" (for pulling sort keys out of pages).
 func sOf(v types.AttributeValue) string {
 	if s, ok := v.(*types.AttributeValueMemberS); ok {

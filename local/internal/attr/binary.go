@@ -126,16 +126,6 @@ func DecodeItem(b []byte) (Item, error) {
 	return it, nil
 }
 
-// DecodeValue decodes one value written by AppendValue and returns the rest.
-func DecodeValue(b []byte) (Value, []byte, error) {
-	r := reader{s: string(b)}
-	v, err := r.value()
-	if err != nil {
-		return Value{}, nil, fmt.Errorf("decode value: %w", err)
-	}
-	return v, b[len(b)-len(r.s):], nil
-}
-
 func (r *reader) item() (Item, error) {
 	n, err := r.uvarint()
 	if err != nil {

@@ -2,6 +2,7 @@ package attr
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -15,7 +16,7 @@ func genNumber() *rapid.Generator[Value] {
 		digits := rapid.StringMatching(`[1-9][0-9]{0,37}`).Draw(t, "digits")
 		exp := rapid.IntRange(-129+len(digits), 126).Draw(t, "exp")
 		neg := rapid.Bool().Draw(t, "neg")
-		s := digits + "E" + itoa(int64(exp-len(digits)))
+		s := digits + "E" + strconv.Itoa(exp-len(digits))
 		if rapid.IntRange(0, 9).Draw(t, "zero") == 0 {
 			s = "0"
 		}

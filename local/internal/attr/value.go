@@ -1,6 +1,9 @@
 package attr
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // Kind is the DynamoDB data type of a Value. The zero Kind is Invalid so that
 // an unset Value is never mistaken for a real one.
@@ -92,7 +95,7 @@ func Number(s string) (Value, error) {
 
 // Int returns an N value for an integer; it cannot fail.
 func Int(i int64) Value {
-	d, _ := ParseDecimal(itoa(i))
+	d, _ := ParseDecimal(strconv.FormatInt(i, 10))
 	return Value{Kind: N, Str: d.String()}
 }
 
@@ -113,12 +116,6 @@ func NumberSet(ns ...string) (Value, error) {
 		out[i] = d.String()
 	}
 	v := Value{Kind: NS, Strs: out}
-	return v, v.validate()
-}
-
-// BinarySet returns a validated BS value.
-func BinarySet(bs ...[]byte) (Value, error) {
-	v := Value{Kind: BS, Bins: bs}
 	return v, v.validate()
 }
 
@@ -179,29 +176,6 @@ func (it Item) Clone() Item {
 		out[k] = v.Clone()
 	}
 	return out
-}
-
-func itoa(i int64) string {
-	var buf [24]byte
-	n := len(buf)
-	neg := i < 0
-	u := uint64(i)
-	if neg {
-		u = uint64(-i)
-	}
-	for {
-		n--
-		buf[n] = byte('0' + u%10)
-		u /= 10
-		if u == 0 {
-			break
-		}
-	}
-	if neg {
-		n--
-		buf[n] = '-'
-	}
-	return string(buf[n:])
 }
 
 // setKindName is the article-less noun DynamoDB uses in set messages.

@@ -1,7 +1,8 @@
 package expr
 
 import (
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/adjl/adjl/local/internal/attr"
@@ -27,7 +28,7 @@ func NewEnv(names map[string]string, values map[string]attr.Value) (*Env, error)
 		if len(names) == 0 {
 			return nil, errorf("ExpressionAttributeNames must not be empty")
 		}
-		for _, k := range sortedKeys(names) {
+		for _, k := range slices.Sorted(maps.Keys(names)) {
 			if !validPlaceholder(k, '#') {
 				return nil, errorf(`ExpressionAttributeNames contains invalid key: Syntax error; key: "` + k + `"`)
 			}
@@ -37,7 +38,7 @@ func NewEnv(names map[string]string, values map[string]attr.Value) (*Env, error)
 		if len(values) == 0 {
 			return nil, errorf("ExpressionAttributeValues must not be empty")
 		}
-		for _, k := range sortedKeys(values) {
+		for _, k := range slices.Sorted(maps.Keys(values)) {
 			if !validPlaceholder(k, ':') {
 				return nil, errorf(`ExpressionAttributeValues contains invalid key: Syntax error; key: "` + k + `"`)
 			}
@@ -56,15 +57,6 @@ func validPlaceholder(k string, prefix byte) bool {
 		}
 	}
 	return true
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // name resolves a #name placeholder and marks it used.
@@ -104,7 +96,7 @@ func (e *Env) Unused() error {
 		return nil
 	}
 	var missing []string
-	for _, k := range sortedKeys(e.Names) {
+	for _, k := range slices.Sorted(maps.Keys(e.Names)) {
 		if _, ok := e.usedNames[k]; !ok {
 			missing = append(missing, k)
 		}
@@ -112,7 +104,7 @@ func (e *Env) Unused() error {
 	if len(missing) > 0 {
 		return errorf("Value provided in ExpressionAttributeNames unused in expressions: keys: {" + strings.Join(missing, ", ") + "}")
 	}
-	for _, k := range sortedKeys(e.Values) {
+	for _, k := range slices.Sorted(maps.Keys(e.Values)) {
 		if _, ok := e.usedValues[k]; !ok {
 			missing = append(missing, k)
 		}

@@ -15,20 +15,18 @@ type projNode struct {
 
 // Projection is a parsed ProjectionExpression.
 type Projection struct {
-	paths []Path
-	root  *projNode
-	names []string
+	root *projNode
 }
 
 // ParseProjection parses a ProjectionExpression.
 func ParseProjection(s string, env *Env) (*Projection, error) {
 	p := newParser(s, ProjectionExpression, env)
-	pr := &Projection{}
+	var paths []Path
 	if err := p.run(func() {
-		pr.paths = append(pr.paths, p.path())
+		paths = append(paths, p.path())
 		for p.peek().kind == tComma {
 			p.next()
-			pr.paths = append(pr.paths, p.path())
+			paths = append(paths, p.path())
 		}
 		p.expectEOF()
 	}); err != nil {
@@ -36,19 +34,18 @@ func ParseProjection(s string, env *Env) (*Projection, error) {
 	}
 	overlap, conflict := "", ""
 	if p.sem.reserved == "" && p.sem.attrNameVal == "" {
-		overlap, conflict = overlapCheck(pr.paths)
+		overlap, conflict = overlapCheck(paths)
 	}
 	if msg := first(p.sem.reserved, p.sem.attrNameVal, overlap, conflict); msg != "" {
 		return nil, errorf(p.prefix() + msg)
 	}
-	pr.root = &projNode{}
-	for _, path := range pr.paths {
+	pr := &Projection{root: &projNode{}}
+	for _, path := range paths {
 		n := pr.root
 		for _, s := range path {
 			n = n.child(s)
 		}
 		n.leaf = true
-		pr.names = appendName(pr.names, path[0].Name)
 	}
 	return pr, nil
 }
@@ -75,12 +72,6 @@ func (n *projNode) child(s Step) *projNode {
 	}
 	return c
 }
-
-// Names returns the distinct top-level attributes the projection reads.
-func (pr *Projection) Names() []string { return pr.names }
-
-// Paths returns the projected document paths in source order.
-func (pr *Projection) Paths() []Path { return pr.paths }
 
 // Apply returns a new item holding only the projected parts of it. Selected
 // list elements keep their relative order and are packed together, as

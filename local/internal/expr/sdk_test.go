@@ -3,9 +3,10 @@ package expr
 import (
 	"testing"
 
-	"github.com/adjl/adjl/local/internal/attr"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/adjl/adjl/local/internal/attr"
 )
 
 // fromSDK converts an SDK attribute value so builder output can be parsed.

@@ -1,0 +1,69 @@
+package local
+
+import (
+	"github.com/adjl/adjl/local/internal/attr"
+	"github.com/adjl/adjl/local/internal/kv"
+)
+
+type getItemIn struct {
+	TableName                string
+	Key                      attr.Item
+	ConsistentRead           bool
+	ProjectionExpression     *string
+	ExpressionAttributeNames map[string]string
+	AttributesToGet          []string
+	ReturnConsumedCapacity   string
+}
+
+// getItem is GetItem.
+func (e *Engine) getItem(body []byte) ([]byte, error) {
+	var in getItemIn
+	if err := decodeGetItem(body, &in); err != nil {
+		return nil, err
+	}
+	t, err := e.tableFor(in.TableName)
+	if err != nil {
+		return nil, err
+	}
+	wantCC, err := wantCapacity(in.ReturnConsumedCapacity)
+	if err != nil {
+		return nil, err
+	}
+	pk, err := t.requestKey(in.Key)
+	if err != nil {
+		return nil, err
+	}
+	ex := newExprs(in.ExpressionAttributeNames, nil)
+	proj, err := ex.lastProjection(in.ProjectionExpression, in.AttributesToGet)
+	if err != nil {
+		return nil, err
+	}
+	var it attr.Item
+	err = e.db.View(func(tx kv.Tx) error {
+		it, err = getItem(tx, t, pk.enc)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	var r response
+	if it != nil {
+		size := attr.ItemSize(it)
+		if proj != nil {
+			it = proj(it)
+		}
+		if err := r.item("Item", it); err != nil {
+			return nil, err
+		}
+		if wantCC {
+			cc := newCapacity(t)
+			cc.addRead(nil, size, in.ConsistentRead, 1)
+			r.capacity(in.ReturnConsumedCapacity, cc)
+		}
+	} else if wantCC {
+		cc := newCapacity(t)
+		cc.addRead(nil, 0, in.ConsistentRead, 1)
+		r.capacity(in.ReturnConsumedCapacity, cc)
+	}
+	return r.bytes(), nil
+}

@@ -1,0 +1,73 @@
+package kv
+
+import (
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/adjl/adjl/local/internal/attr"
+)
+
+// edgeItem is one enrolment edge as adjl's import writes it: the item of
+// local's edgeItem (bench_test.go).
+func edgeItem(i int) attr.Item {
+	from, to := fmt.Sprintf("STU#%07d", i), fmt.Sprintf("CRS#%04d", i%5000)
+	return attr.Item{"PK": attr.String(from), "SK": attr.String("ENROLL#" + to), "GSI1PK": attr.String(to), "GSI1SK": attr.String(from),
+		"grade": attr.String("A"), "enrolledOn": attr.String("2026-09-01")}
+}
+
+// BenchmarkRawBboltIngest writes the keys and bytes (item, index entry) of
+// local's BenchmarkBatchWriteIngest straight into bbolt, 25 items per
+// transaction: the ceiling the engine's ingest is measured against (bench/
+// runs both and reports their ratio).
+func BenchmarkRawBboltIngest(b *testing.B) {
+	for _, mem := range []bool{false, true} {
+		name := "file"
+		if mem {
+			name = "memory"
+		}
+		b.Run(name, func(b *testing.B) { benchRawIngest(b, mem) })
+	}
+}
+
+func benchRawIngest(b *testing.B, nosync bool) {
+	db, err := bolt.Open(filepath.Join(b.TempDir(), "raw.db"), 0o600, &bolt.Options{FreelistType: bolt.FreelistMapType, NoSync: nosync, NoFreelistSync: nosync})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	db.Update(func(tx *bolt.Tx) error {
+		tx.CreateBucket([]byte("d"))
+		tx.CreateBucket([]byte("x"))
+		return nil
+	})
+	b.ResetTimer()
+	n := 0
+	for i := 0; i < b.N; i++ {
+		items := make([]attr.Item, 25)
+		for j := range items {
+			items[j] = edgeItem(n)
+			n++
+		}
+		err := db.Update(func(tx *bolt.Tx) error {
+			d, x := tx.Bucket([]byte("d")), tx.Bucket([]byte("x"))
+			for _, it := range items {
+				k := attr.AppendKey(attr.AppendKey(nil, it["PK"]), it["SK"])
+				if err := d.Put(k, attr.AppendItem(nil, it)); err != nil {
+					return err
+				}
+				xk := attr.AppendKey(attr.AppendKey(nil, it["GSI1PK"]), it["GSI1SK"])
+				if err := x.Put(append(xk, k...), []byte{}); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "items/s")
+}

@@ -1,0 +1,93 @@
+package kv
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"sort"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// TestMemKVMatchesSortedMap drives memKV with random puts, deletes, seeks and
+// walks, and aborted transactions, against a plain map.
+func TestMemKVMatchesSortedMap(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		kv := newMem(4) // blocks of 4 entries: split and merge often
+		model := map[string]string{}
+		name := []byte("b")
+		if err := kv.Update(func(tx Tx) error { _, err := tx.CreateBucket(name); return err }); err != nil {
+			rt.Fatal(err)
+		}
+		keyGen := rapid.StringMatching(`[a-d]{1,3}`) // bbolt, and so memKV, refuse empty keys
+		steps := rapid.IntRange(1, 400).Draw(rt, "steps")
+		for s := 0; s < steps; s++ {
+			abort := rapid.IntRange(0, 9).Draw(rt, "abort") == 0
+			staged := map[string]*string{}
+			ops := rapid.IntRange(1, 5).Draw(rt, "ops")
+			err := kv.Update(func(tx Tx) error {
+				b := tx.Bucket(name)
+				for i := 0; i < ops; i++ {
+					k := keyGen.Draw(rt, "k")
+					if rapid.Bool().Draw(rt, "put") {
+						v := fmt.Sprint(s, i)
+						b.Put([]byte(k), []byte(v))
+						staged[k] = &v
+					} else {
+						b.Delete([]byte(k))
+						staged[k] = nil
+					}
+				}
+				if abort {
+					return errors.New("abort")
+				}
+				return nil
+			})
+			if !abort {
+				if err != nil {
+					rt.Fatal(err)
+				}
+				for k, v := range staged {
+					if v == nil {
+						delete(model, k)
+					} else {
+						model[k] = *v
+					}
+				}
+			}
+			checkMemKV(rt, kv, name, model, keyGen.Draw(rt, "seek"))
+		}
+	})
+}
+
+func checkMemKV(rt *rapid.T, kv *Mem, name []byte, model map[string]string, seek string) {
+	keys := make([]string, 0, len(model))
+	for k := range model {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	kv.View(func(tx Tx) error {
+		b := tx.Bucket(name)
+		var fwd, back []string
+		c := b.Cursor()
+		for k, v := c.First(); k != nil; k, v = c.Next() {
+			if model[string(k)] != string(v) {
+				rt.Fatalf("value of %q = %q, model %q", k, v, model[string(k)])
+			}
+			fwd = append(fwd, string(k))
+		}
+		for k, _ := c.Last(); k != nil; k, _ = c.Prev() {
+			back = append([]string{string(k)}, back...)
+		}
+		if fmt.Sprint(fwd) != fmt.Sprint(keys) || fmt.Sprint(back) != fmt.Sprint(keys) {
+			rt.Fatalf("forward %v backward %v, model %v", fwd, back, keys)
+		}
+		i := sort.SearchStrings(keys, seek)
+		k, _ := c.Seek([]byte(seek))
+		if i == len(keys) && k != nil || i < len(keys) && !bytes.Equal(k, []byte(keys[i])) {
+			rt.Fatalf("Seek(%q) = %q, model %v", seek, k, keys)
+		}
+		return nil
+	})
+}

@@ -1,0 +1,321 @@
+package local
+
+import (
+	"crypto/sha256"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/adjl/adjl/local/internal/attr"
+)
+
+type txAction struct {
+	TableName                           string
+	Key                                 attr.Item
+	Item                                attr.Item
+	ConditionExpression                 *string
+	UpdateExpression                    *string
+	ProjectionExpression                *string
+	ExpressionAttributeNames            map[string]string
+	ExpressionAttributeValues           attr.Item
+	ReturnValuesOnConditionCheckFailure string
+}
+
+type transactWriteItem struct {
+	ConditionCheck *txAction
+	Put            *txAction
+	Delete         *txAction
+	Update         *txAction
+}
+
+type transactWriteIn struct {
+	TransactItems               []transactWriteItem
+	ClientRequestToken          *string
+	ReturnConsumedCapacity      string
+	ReturnItemCollectionMetrics string
+}
+
+// txOp is one validated action of TransactWriteItems.
+type txOp struct {
+	kind string // ConditionCheck, Put, Delete, Update
+	t    *table
+	pk   primaryKey
+	a    *txAction
+	cond condFn
+	upd  updateFn
+}
+
+// claimItem records that a transaction acts on the item pk of t; DynamoDB
+// allows one action per item.
+func claimItem(seen map[string]bool, t *table, pk primaryKey) error {
+	id := t.name + "\x00" + string(pk.enc)
+	if seen[id] {
+		return validationf("Transaction request cannot include multiple operations on one item")
+	}
+	seen[id] = true
+	return nil
+}
+
+// transactWriteItems is TransactWriteItems: up to 100 actions, one per item,
+// written together or not at all (CancellationReasons say why), made
+// idempotent by ClientRequestToken.
+func (e *Engine) transactWriteItems(body []byte) ([]byte, error) {
+	var in transactWriteIn
+	if err := decodeTransactWrite(body, &in); err != nil {
+		return nil, err
+	}
+	wantCC, err := checkTransact(in.ReturnConsumedCapacity, len(in.TransactItems))
+	if err != nil {
+		return nil, err
+	}
+	if len(body) > maxTransactBytes {
+		return nil, validationf("Transaction request size exceeded the maximum allowed size of 4 MB")
+	}
+	var token []byte
+	var digest [32]byte
+	if in.ClientRequestToken != nil {
+		if n := len(*in.ClientRequestToken); n < 1 || n > 36 {
+			return nil, validationf("1 validation error detected: Value '%s' at 'clientRequestToken' failed to satisfy constraint: Member must have length less than or equal to 36", *in.ClientRequestToken)
+		}
+		token = []byte(*in.ClientRequestToken)
+		digest = requestDigest(&in)
+	}
+	ops := make([]txOp, 0, len(in.TransactItems))
+	seen := map[string]bool{}
+	for _, ti := range in.TransactItems {
+		var op txOp
+		n := 0
+		for _, c := range []struct {
+			kind string
+			a    *txAction
+		}{{"ConditionCheck", ti.ConditionCheck}, {"Put", ti.Put}, {"Delete", ti.Delete}, {"Update", ti.Update}} {
+			if c.a != nil {
+				op.kind, op.a = c.kind, c.a
+				n++
+			}
+		}
+		if n != 1 {
+			return nil, validationf("TransactItems can only contain one of Check, Put, Update or Delete")
+		}
+		a := op.a
+		if op.t, err = e.tableFor(a.TableName); err != nil {
+			return nil, err
+		}
+		if err := checkReturnOnFailure(a.ReturnValuesOnConditionCheckFailure); err != nil {
+			return nil, err
+		}
+		ex := newExprs(a.ExpressionAttributeNames, a.ExpressionAttributeValues)
+		switch op.kind {
+		case "Put":
+			if a.Item == nil {
+				return nil, validationf("1 validation error detected: Value null at 'transactItems.1.member.put.item' failed to satisfy constraint: Member must not be null")
+			}
+			if op.pk, err = op.t.keyFromItem(a.Item); err != nil {
+				return nil, err
+			}
+			if err := op.t.checkIndexKeys(a.Item); err != nil {
+				return nil, err
+			}
+			if err := checkItemSize(a.Item); err != nil {
+				return nil, err
+			}
+		default:
+			if op.pk, err = op.t.requestKey(a.Key); err != nil {
+				return nil, err
+			}
+		}
+		if op.kind == "Update" {
+			if a.UpdateExpression == nil {
+				return nil, validationf("1 validation error detected: Value null at 'transactItems.1.member.update.updateExpression' failed to satisfy constraint: Member must not be null")
+			}
+			if op.upd, err = ex.update(a.UpdateExpression, op.t); err != nil {
+				return nil, err
+			}
+		}
+		if op.kind == "ConditionCheck" && a.ConditionExpression == nil {
+			return nil, validationf("1 validation error detected: Value null at 'transactItems.1.member.conditionCheck.conditionExpression' failed to satisfy constraint: Member must not be null")
+		}
+		if op.cond, err = ex.lastCondition(a.ConditionExpression); err != nil {
+			return nil, err
+		}
+		if err := claimItem(seen, op.t, op.pk); err != nil {
+			return nil, err
+		}
+		ops = append(ops, op)
+	}
+	ccByTable := map[string]*capacity{}
+	var tables []*table
+	charge := func(op txOp, old, item attr.Item) {
+		cc := ccByTable[op.t.name]
+		if cc == nil {
+			cc = newCapacity(op.t)
+			ccByTable[op.t.name] = cc
+			tables = append(tables, op.t)
+		}
+		if op.kind == "ConditionCheck" {
+			size := 0
+			if old != nil {
+				size = attr.ItemSize(old)
+			}
+			cc.addRead(nil, size, true, 2)
+			return
+		}
+		cc.addWrite(op.t, op.pk, old, item, 2)
+	}
+	replayed := false
+	err = e.update(func(w *writer) error {
+		// The function may run twice (group commit): start from scratch.
+		clear(ccByTable)
+		tables = tables[:0]
+		replayed = false
+		if token != nil {
+			dup, err := tokenSeen(w.tx, token, digest, e.now())
+			if err != nil {
+				return err
+			}
+			if dup {
+				replayed = true
+				return nil
+			}
+		}
+		reasons := make([]cancelReason, len(ops))
+		olds := make([]attr.Item, len(ops))
+		news := make([]attr.Item, len(ops))
+		failed := false
+		for i, op := range ops {
+			reasons[i].Code = "None"
+			old, err := getItem(w.tx, op.t, op.pk.enc)
+			if err != nil {
+				return err
+			}
+			olds[i] = old
+			if op.cond != nil {
+				ok, err := op.cond(old)
+				if err != nil {
+					return err
+				}
+				if !ok {
+					failed = true
+					reasons[i] = cancelReason{Code: "ConditionalCheckFailed", Message: "The conditional request failed",
+						Item: failedItem(op.a.ReturnValuesOnConditionCheckFailure, old)}
+					continue
+				}
+			}
+			switch op.kind {
+			case "Put":
+				news[i] = op.a.Item
+			case "Update":
+				item, _, err := applyUpdate(op.t, op.upd, op.a.Key, old)
+				if err != nil {
+					if ae, ok := err.(*apiError); ok && ae.Type == errValidation {
+						failed = true
+						reasons[i] = cancelReason{Code: "ValidationError", Message: ae.Message}
+						continue
+					}
+					return err
+				}
+				news[i] = item
+			}
+		}
+		if failed {
+			codes := make([]string, len(reasons))
+			for i, r := range reasons {
+				codes[i] = r.Code
+			}
+			return &apiError{Type: errTxCanceled, Reasons: reasons,
+				Message: "Transaction cancelled, please refer cancellation reasons for specific reasons [" + strings.Join(codes, ", ") + "]"}
+		}
+		for i, op := range ops {
+			charge(op, olds[i], news[i])
+			var err error
+			switch op.kind {
+			case "Put", "Update":
+				err = w.put(op.t, op.pk, olds[i], news[i])
+			case "Delete":
+				err = w.del(op.t, op.pk, olds[i])
+			}
+			if err != nil {
+				return err
+			}
+		}
+		if token != nil {
+			return recordToken(w.tx, token, digest, e.now())
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	var r response
+	if wantCC {
+		if replayed {
+			// A replay only reads the items, as DynamoDB reports.
+			for _, op := range ops {
+				charge(txOp{kind: "ConditionCheck", t: op.t}, nil, nil)
+			}
+		}
+		ccs := make([]*capacity, 0, len(tables))
+		for _, t := range tables {
+			ccs = append(ccs, ccByTable[t.name])
+		}
+		appendCapacities(&r, in.ReturnConsumedCapacity, ccs)
+	}
+	return r.bytes(), nil
+}
+
+// requestDigest identifies a TransactWriteItems request for idempotency: the
+// canonical re-encoding of its actions (JSON field order is irrelevant).
+func requestDigest(in *transactWriteIn) [32]byte {
+	h := sha256.New()
+	for _, ti := range in.TransactItems {
+		for _, a := range []*txAction{ti.ConditionCheck, ti.Put, ti.Delete, ti.Update} {
+			if a == nil {
+				h.Write([]byte{0})
+				continue
+			}
+			h.Write([]byte(a.TableName))
+			for _, it := range []attr.Item{a.Key, a.Item, a.ExpressionAttributeValues} {
+				h.Write([]byte{1})
+				h.Write(canonicalMap(nil, it))
+			}
+			for _, s := range []*string{a.ConditionExpression, a.UpdateExpression} {
+				h.Write([]byte{2})
+				if s != nil {
+					h.Write([]byte(*s))
+				}
+			}
+			for _, k := range slices.Sorted(maps.Keys(a.ExpressionAttributeNames)) {
+				h.Write([]byte(k + "\x00" + a.ExpressionAttributeNames[k] + "\x00"))
+			}
+		}
+	}
+	var d [32]byte
+	copy(d[:], h.Sum(nil))
+	return d
+}
+
+// canonicalMap appends a deterministic encoding of m (names sorted at every
+// level), since attr.AppendItem follows map iteration order.
+func canonicalMap(dst []byte, m map[string]attr.Value) []byte {
+	dst = append(dst, '{')
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		dst = append(dst, k...)
+		dst = append(dst, 0)
+		dst = canonicalValue(dst, m[k])
+	}
+	return append(dst, '}')
+}
+
+func canonicalValue(dst []byte, v attr.Value) []byte {
+	switch v.Kind {
+	case attr.M:
+		return canonicalMap(append(dst, byte(v.Kind)), v.Map)
+	case attr.L:
+		dst = append(dst, byte(v.Kind), '[')
+		for _, e := range v.List {
+			dst = canonicalValue(dst, e)
+		}
+		return append(dst, ']')
+	}
+	return attr.AppendValue(dst, v)
+}
