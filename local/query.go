@@ -24,9 +24,9 @@ func (e *Engine) query(body []byte) ([]byte, error) {
 		return nil, err
 	}
 	// KeyConditions may accompany the other expressions, not its own.
-	keyConds := param{"KeyConditions", in.KeyConditions != nil && in.KeyConditionExpression != nil}
+	legacyKeys := param{"KeyConditions", in.KeyConditions != nil && in.KeyConditionExpression != nil}
 	if err := checkMixing(
-		[]param{{"AttributesToGet", in.AttributesToGet != nil}, {"QueryFilter", in.QueryFilter != nil}, {"ConditionalOperator", in.ConditionalOperator != ""}, keyConds},
+		[]param{{"AttributesToGet", in.AttributesToGet != nil}, {"QueryFilter", in.QueryFilter != nil}, {"ConditionalOperator", in.ConditionalOperator != ""}, legacyKeys},
 		[]param{{"ProjectionExpression", in.ProjectionExpression != nil}, {"FilterExpression", in.FilterExpression != nil}, {"KeyConditionExpression", in.KeyConditionExpression != nil}},
 		in.ExpressionAttributeNames, in.ExpressionAttributeValues); err != nil {
 		return nil, err
