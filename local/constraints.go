@@ -95,6 +95,14 @@ func (v violations) err() error {
 	return validationf("%d validation %s detected: %s", len(v), noun, strings.Join(v, "; "))
 }
 
+// checkReturnOnFailure checks ReturnValuesOnConditionCheckFailure alone, for
+// operations that have no other member constraints to collect.
+func checkReturnOnFailure(value string) error {
+	var v violations
+	v.enum("returnValuesOnConditionCheckFailure", value, enumReturnOnFailure)
+	return v.err()
+}
+
 // The enum value sets, in the order DynamoDB's messages list them.
 var (
 	enumReturnConsumedCapacity = []string{"INDEXES", "TOTAL", "NONE"}

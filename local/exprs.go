@@ -227,6 +227,16 @@ func (x *exprs) parseUpdate(src *string) (*expr.Update, error) {
 	return u, exprError(err)
 }
 
+// update parses an UpdateExpression and binds it to t in one step, for
+// callers that need no check between the two.
+func (x *exprs) update(src *string, t *table) (updateFn, error) {
+	u, err := x.parseUpdate(src)
+	if err != nil {
+		return nil, err
+	}
+	return bindUpdate(u, t)
+}
+
 // bindUpdate refuses an update of t's key attributes and returns the
 // update to apply (nil for none).
 func bindUpdate(u *expr.Update, t *table) (updateFn, error) {

@@ -167,9 +167,15 @@ func (e *Engine) checkWrite(in *itemWriteIn, w itemWrite, parseUpdate func(ex *e
 // conditionalWrite runs apply on the item stored under pk (nil when absent)
 // in one write transaction once cond (nil: none) holds; when it does not,
 // the write fails with ConditionalCheckFailedException carrying the item as
-// onFailure asks. It returns the old item, the capacity consumed and, when
-// collection is set, pk's item collection measured after the write.
-func (e *Engine) conditionalWrite(t *table, pk primaryKey, cond condFn, onFailure string, collection bool, apply func(w *writer, old attr.Item, cc *capacity) error) (attr.Item, *capacity, *collectionMetrics, error) {
+// onFailure asks. It returns the old item and the capacity consumed.
+func (e *Engine) conditionalWrite(t *table, pk primaryKey, cond condFn, onFailure string, apply func(w *writer, old attr.Item, cc *capacity) error) (attr.Item, *capacity, error) {
+	old, cc, _, err := e.measuredWrite(t, pk, cond, onFailure, false, apply)
+	return old, cc, err
+}
+
+// measuredWrite is conditionalWrite that also returns, when collection is
+// set, pk's item collection measured after the write.
+func (e *Engine) measuredWrite(t *table, pk primaryKey, cond condFn, onFailure string, collection bool, apply func(w *writer, old attr.Item, cc *capacity) error) (attr.Item, *capacity, *collectionMetrics, error) {
 	cc := newCapacity(t)
 	var old attr.Item
 	var metrics *collectionMetrics
@@ -214,7 +220,7 @@ func (e *Engine) conditionalWrite(t *table, pk primaryKey, cond condFn, onFailur
 // answer carries the old item when ReturnValues is ALL_OLD.
 func (e *Engine) replaceItem(in *itemWriteIn, cw *checkedWrite, pk primaryKey, item attr.Item) ([]byte, error) {
 	t := cw.t
-	old, cc, metrics, err := e.conditionalWrite(t, pk, cw.cond, in.ReturnValuesOnConditionCheckFailure,
+	old, cc, metrics, err := e.measuredWrite(t, pk, cw.cond, in.ReturnValuesOnConditionCheckFailure,
 		wantCollections(in.ReturnItemCollectionMetrics, t), func(w *writer, old attr.Item, cc *capacity) error {
 			cc.addWrite(t, pk, old, item, 1)
 			if item == nil {

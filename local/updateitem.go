@@ -46,7 +46,7 @@ func (e *Engine) updateItem(body []byte) ([]byte, error) {
 	}
 	var item attr.Item
 	var changed []string
-	old, cc, metrics, err := e.conditionalWrite(t, pk, cw.cond, in.ReturnValuesOnConditionCheckFailure,
+	old, cc, metrics, err := e.measuredWrite(t, pk, cw.cond, in.ReturnValuesOnConditionCheckFailure,
 		wantCollections(in.ReturnItemCollectionMetrics, t), func(w *writer, old attr.Item, cc *capacity) error {
 			var err error
 			item, changed, err = applyUpdate(t, upd, in.Key, old)
