@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/adjl/adjl/schema"
+	"github.com/adjl/adjl/tabledef"
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -18,57 +19,17 @@ import (
 // waitLimit caps how long CreateTable and DeleteTable wait for the table.
 const waitLimit = 5 * time.Minute
 
-var keyAttrs = []string{schema.AttrPK, schema.AttrSK, schema.AttrGSI1PK, schema.AttrGSI1SK}
+var keyAttrs = tabledef.KeyAttributes
 
-// createTableInput is the table the schema asks for: generic string keys and
-// the inverted index with the schema's projection.
+// createTableInput is the table the schema asks for (tabledef holds it, pure,
+// so that schema export renders the same definition).
 func (s *Store) createTableInput() *dynamodb.CreateTableInput {
-	t := s.schema.Table
-	in := &dynamodb.CreateTableInput{
-		TableName: aws.String(t.Name),
-		KeySchema: []types.KeySchemaElement{
-			{AttributeName: aws.String(schema.AttrPK), KeyType: types.KeyTypeHash},
-			{AttributeName: aws.String(schema.AttrSK), KeyType: types.KeyTypeRange},
-		},
-		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{
-			IndexName: aws.String(s.indexName()),
-			KeySchema: []types.KeySchemaElement{
-				{AttributeName: aws.String(schema.AttrGSI1PK), KeyType: types.KeyTypeHash},
-				{AttributeName: aws.String(schema.AttrGSI1SK), KeyType: types.KeyTypeRange},
-			},
-			Projection: &types.Projection{ProjectionType: types.ProjectionType(s.projection())},
-		}},
-		BillingMode: types.BillingModePayPerRequest,
-	}
-	for _, a := range keyAttrs {
-		in.AttributeDefinitions = append(in.AttributeDefinitions,
-			types.AttributeDefinition{AttributeName: aws.String(a), AttributeType: types.ScalarAttributeTypeS})
-	}
-	if s.projection() == schema.ProjectionInclude {
-		in.GlobalSecondaryIndexes[0].Projection.NonKeyAttributes = slices.Clone(t.Index.Include)
-	}
-	if t.Billing == schema.BillingProvisioned {
-		in.BillingMode = types.BillingModeProvisioned
-		pt := &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(t.ReadUnits), WriteCapacityUnits: aws.Int64(t.WriteUnits)}
-		in.ProvisionedThroughput = pt
-		in.GlobalSecondaryIndexes[0].ProvisionedThroughput = pt
-	}
-	return in
+	return tabledef.CreateTableInput(s.schema)
 }
 
-func (s *Store) indexName() string {
-	if s.schema.Table.Index.Name == "" {
-		return "GSI1"
-	}
-	return s.schema.Table.Index.Name
-}
+func (s *Store) indexName() string { return tabledef.IndexName(s.schema) }
 
-func (s *Store) projection() string {
-	if s.schema.Table.Index.Projection == "" {
-		return schema.ProjectionAll
-	}
-	return s.schema.Table.Index.Projection
-}
+func (s *Store) projection() string { return tabledef.Projection(s.schema) }
 
 // CreateTable creates the table unless it exists. An existing table that
 // matches the schema (keys, index, billing, recorded shard counts) is
