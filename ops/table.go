@@ -4,11 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
-	"github.com/adjl/adjl/schema"
 	"github.com/adjl/adjl/tabledef"
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -32,9 +30,12 @@ func (s *Store) indexName() string { return tabledef.IndexName(s.schema) }
 func (s *Store) projection() string { return tabledef.Projection(s.schema) }
 
 // CreateTable creates the table unless it exists. An existing table that
-// matches the schema (keys, index, billing, recorded shard counts) is
-// (false, nil); one that differs is a *TableMismatchError naming the
-// differences. Under Explain only the CreateTable request is handed over.
+// matches the schema (keys, index, billing, recorded shard counts, the
+// settings the schema manages) is (false, nil); one that differs is a
+// *TableMismatchError naming the differences. A new table gets the schema's
+// TTL and point-in-time recovery once ACTIVE; a backend without them is
+// (true, *SettingsUnsupportedError). Under Explain only the CreateTable
+// request is handed over.
 func (s *Store) CreateTable(ctx context.Context, wait bool) (bool, error) {
 	in := s.createTableInput()
 	if s.explaining() {
@@ -65,6 +66,11 @@ func (s *Store) CreateTable(ctx context.Context, wait bool) (bool, error) {
 			return true, err
 		}
 	}
+	settingsErr := s.applyCreateSettings(ctx)
+	var unsupportedSettings *SettingsUnsupportedError
+	if settingsErr != nil && !errors.As(settingsErr, &unsupportedSettings) {
+		return true, settingsErr
+	}
 	if err := s.putMeta(ctx); err != nil && !conditionFailed(err) {
 		var nf *TableNotFoundError
 		// A table still CREATING refuses writes; the first link records the metadata.
@@ -72,11 +78,12 @@ func (s *Store) CreateTable(ctx context.Context, wait bool) (bool, error) {
 			return true, fmt.Errorf("record table metadata: %w", err)
 		}
 	}
-	return true, nil
+	return true, settingsErr
 }
 
 func (s *Store) compareExisting(ctx context.Context, desc *types.TableDescription, wait bool) error {
 	diffs := s.Diff(desc)
+	hint := s.mismatchHint(desc)
 	if len(diffs) == 0 && wait {
 		if err := s.waitActive(ctx); err != nil {
 			return err
@@ -87,10 +94,17 @@ func (s *Store) compareExisting(ctx context.Context, desc *types.TableDescriptio
 		if err != nil {
 			return err
 		}
-		diffs = md
+		diffs, hint = md, reshardHint
+	}
+	if len(diffs) == 0 && s.schema.Table.Settings.Managed() {
+		sd, err := s.settingDifferences(ctx, desc)
+		if err != nil {
+			return err
+		}
+		diffs, hint = sd, applyHint
 	}
 	if len(diffs) > 0 {
-		return &TableMismatchError{Table: s.schema.Table.Name, Differences: diffs}
+		return &TableMismatchError{Table: s.schema.Table.Name, Differences: diffs, Hint: hint}
 	}
 	return nil
 }
@@ -183,66 +197,18 @@ func (s *Store) poll(ctx context.Context, done func() (bool, error)) error {
 	}
 }
 
-// Diff lists, in words, how the described table differs from the schema.
-// Provisioned units are not compared: they can be changed in place.
+// Diff lists, in words, how the described table differs from the schema
+// in what CreateTable decides: keys, billing mode and the inverted index.
+// Provisioned units and deletion protection are settings apply changes in
+// place; they are not compared here.
 func (s *Store) Diff(desc *types.TableDescription) []string {
-	want := s.createTableInput()
+	p := &TablePlan{}
+	s.planStructure(p, desc)
 	var diffs []string
-	differ := func(what, has, wants string) {
-		if has != wants {
-			diffs = append(diffs, fmt.Sprintf("%s: table has %s, schema wants %s", what, has, wants))
+	for _, c := range p.Changes {
+		if !c.setting {
+			diffs = append(diffs, c.String())
 		}
-	}
-	differ("key schema", keySchemaString(desc.KeySchema), keySchemaString(want.KeySchema))
-	types_ := map[string]string{}
-	for _, a := range desc.AttributeDefinitions {
-		types_[aws.ToString(a.AttributeName)] = string(a.AttributeType)
-	}
-	for _, a := range keyAttrs {
-		if t, ok := types_[a]; ok {
-			differ("attribute "+a+" type", t, "S")
-		}
-	}
-	billing := string(types.BillingModeProvisioned)
-	if desc.BillingModeSummary != nil && desc.BillingModeSummary.BillingMode != "" {
-		billing = string(desc.BillingModeSummary.BillingMode)
-	} else if desc.ProvisionedThroughput != nil && aws.ToInt64(desc.ProvisionedThroughput.ReadCapacityUnits) == 0 {
-		// Some servers omit the summary; zero provisioned units means on demand.
-		billing = string(types.BillingModePayPerRequest)
-	}
-	differ("billing mode", billing, string(want.BillingMode))
-
-	wg := want.GlobalSecondaryIndexes[0]
-	name := aws.ToString(wg.IndexName)
-	var got *types.GlobalSecondaryIndexDescription
-	for i := range desc.GlobalSecondaryIndexes {
-		if aws.ToString(desc.GlobalSecondaryIndexes[i].IndexName) == name {
-			got = &desc.GlobalSecondaryIndexes[i]
-		}
-	}
-	if got == nil {
-		var names []string
-		for _, g := range desc.GlobalSecondaryIndexes {
-			names = append(names, aws.ToString(g.IndexName))
-		}
-		has := "no global index"
-		if len(names) > 0 {
-			has = "indexes " + strings.Join(names, ", ")
-		}
-		diffs = append(diffs, fmt.Sprintf("index %s: table has %s, schema wants %s", name, has, name))
-		return diffs
-	}
-	differ("index "+name+" keys", keySchemaString(got.KeySchema), keySchemaString(wg.KeySchema))
-	proj, nonKey := "", []string(nil)
-	if got.Projection != nil {
-		proj, nonKey = string(got.Projection.ProjectionType), slices.Clone(got.Projection.NonKeyAttributes)
-	}
-	differ("index "+name+" projection", proj, string(wg.Projection.ProjectionType))
-	if proj == schema.ProjectionInclude && string(wg.Projection.ProjectionType) == schema.ProjectionInclude {
-		wantKeys := slices.Clone(wg.Projection.NonKeyAttributes)
-		slices.Sort(nonKey)
-		slices.Sort(wantKeys)
-		differ("index "+name+" non-key attributes", "["+strings.Join(nonKey, " ")+"]", "["+strings.Join(wantKeys, " ")+"]")
 	}
 	return diffs
 }
