@@ -162,6 +162,7 @@ func hint(err error) string {
 		thr      *ops.ThrottledError
 		dataFile *dataFileError
 		format   *local.FormatError
+		protect  *ops.TableProtectedError
 	)
 	switch {
 	case errors.As(err, &usage) && usage.hint != "":
@@ -185,6 +186,8 @@ func hint(err error) string {
 		return "choose a writable location with --data FILE (or ADJL_DATA), or use --endpoint URL"
 	case errors.As(err, &thr):
 		return "retry later, or raise the table's capacity"
+	case errors.As(err, &protect):
+		return "set deletionProtection: false in the schema's table block and run adjl table apply --yes, then delete the table"
 	}
 	return ""
 }

@@ -21,7 +21,7 @@ import (
 //	 2    usage or input error (nothing was sent)         usageError, schema.KeyError, schema.InputError, ops.InputError
 //	 3    invalid schema file                             schema.IsInvalid
 //	 4    table missing or different from the schema      ops.TableNotFoundError, ops.TableMismatchError
-//	 5    conditional conflict                            ops.HasEdgesError, ops.ConflictError
+//	 5    conditional conflict; table deletion-protected  ops.HasEdgesError, ops.ConflictError, ops.TableProtectedError
 //	 6    backend unreachable or unauthorised             ops.UnreachableError, ops.UnauthorizedError, local data file locked or unopenable
 //	 7    throttled after the SDK's retries               ops.ThrottledError
 //	10    internal error (a bug: please report it)        anything else
@@ -54,6 +54,7 @@ func ExitCode(err error) int {
 		notFound  *ops.TableNotFoundError
 		mismatch  *ops.TableMismatchError
 		edges     *ops.HasEdgesError
+		protected *ops.TableProtectedError
 		conflict  *ops.ConflictError
 		unreach   *ops.UnreachableError
 		unauth    *ops.UnauthorizedError
@@ -79,7 +80,7 @@ func ExitCode(err error) int {
 		return ExitFalse
 	case errors.As(err, &notFound), errors.As(err, &mismatch):
 		return ExitTable
-	case errors.As(err, &edges), errors.As(err, &conflict):
+	case errors.As(err, &edges), errors.As(err, &conflict), errors.As(err, &protected):
 		return ExitConflict
 	case errors.As(err, &throttled):
 		return ExitThrottled

@@ -16,16 +16,18 @@ import (
 func (a *app) newTableCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "table",
-		Short: "Create, describe or delete the schema's table",
+		Short: "Create, describe, plan, apply or delete the schema's table",
 		Example: withExamples(
 			"adjl table create --wait",
 			"adjl table describe",
+			"adjl table plan --exit-code",
+			"adjl table apply --yes",
 			"adjl table delete --yes",
 		),
 		Args: groupArgs,
 		RunE: groupRun,
 	}
-	c.AddCommand(a.newTableCreateCmd(), a.newTableDescribeCmd(), a.newTableDeleteCmd())
+	c.AddCommand(a.newTableCreateCmd(), a.newTableDescribeCmd(), a.newTablePlanCmd(), a.newTableApplyCmd(), a.newTableDeleteCmd())
 	return c
 }
 
@@ -58,6 +60,9 @@ table and its index are ACTIVE.`,
 				return err
 			}
 			created, err := st.CreateTable(c.Context(), wait)
+			if created {
+				err = warnSettingsUnsupported(a.io.ErrOut, err)
+			}
 			if err != nil || a.explaining() {
 				return err
 			}

@@ -128,7 +128,7 @@ func (s *Store) PlanTable(ctx context.Context) (*TablePlan, error) {
 	var nf *TableNotFoundError
 	switch {
 	case errors.As(err, &nf):
-		p.add(TableChange{Field: "table", Has: "no table", Wants: "table " + p.Table, Kind: ChangeCreate,
+		p.add(TableChange{Field: "table", Has: "no table", Wants: "table " + p.Table, Kind: ChangeCreate, Detail: "table " + p.Table + " does not exist",
 			Action: "create the table and index " + tabledef.IndexName(s.schema) + " (as adjl table create --wait)" + s.createSettingsNote()},
 			applyStep{what: "create table " + p.Table, run: func(ctx context.Context) error {
 				_, err := s.CreateTable(ctx, true)
@@ -359,7 +359,7 @@ func unsupportedChange(field, op string, err error) TableChange {
 		why += " (" + errorCode(err) + ")"
 	}
 	return TableChange{Field: field, Has: "unknown: " + why, Wants: "a managed value", Kind: ChangeUnsupported,
-		Action: "skipped: " + why}
+		Action: why}
 }
 
 // planSettings compares the settings the schema manages: TTL, tags and
@@ -866,4 +866,28 @@ func (s *Store) settingDifferences(ctx context.Context, desc *types.TableDescrip
 		}
 	}
 	return out, nil
+}
+
+// TableProtectedError is a DeleteTable refused because the table has
+// deletion protection on.
+type TableProtectedError struct {
+	Table string
+	Err   error
+}
+
+func (e *TableProtectedError) Error() string {
+	return fmt.Sprintf("table %s has deletion protection on; nothing was deleted", e.Table)
+}
+
+func (e *TableProtectedError) Unwrap() error { return e.Err }
+
+// deletionProtected reports DeleteTable's refusal of a protected table:
+// a ValidationException whose message names the protection (DynamoDB's
+// "... protected against deletion ...", moto's "... DeletionProtectionEnabled ...").
+func deletionProtected(err error) bool {
+	if errorCode(err) != "ValidationException" {
+		return false
+	}
+	msg := err.Error()
+	return strings.Contains(msg, "protected against deletion") || strings.Contains(msg, "DeletionProtectionEnabled")
 }

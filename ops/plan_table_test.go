@@ -394,8 +394,8 @@ func TestSettingsOnBackendWithoutThem(t *testing.T) {
 	for _, ch := range p.Changes {
 		kinds = append(kinds, string(ch.Kind)+" "+ch.Field+": "+ch.Action)
 	}
-	eq(t, "plan", strings.Join(kinds, "\n"), "unsupported ttl: skipped: the backend has no DescribeTimeToLive (UnknownOperationException)\n"+
-		"unsupported point-in-time recovery: skipped: the backend has no DescribeContinuousBackups (UnknownOperationException)")
+	eq(t, "plan", strings.Join(kinds, "\n"), "unsupported ttl: the backend has no DescribeTimeToLive (UnknownOperationException)\n"+
+		"unsupported point-in-time recovery: the backend has no DescribeContinuousBackups (UnknownOperationException)")
 	if err := st.ApplyTable(ctx, p, nil); err != nil {
 		t.Errorf("apply with only unsupported settings: %v", err)
 	}

@@ -130,6 +130,9 @@ func (s *Store) DeleteTable(ctx context.Context, wait bool) error {
 	}
 	attempts := 0
 	if _, err := s.api.DeleteTable(ctx, in, countAttempts(&attempts)); err != nil {
+		if deletionProtected(err) {
+			return &TableProtectedError{Table: s.schema.Table.Name, Err: err}
+		}
 		err = s.classify(err)
 		var nf *TableNotFoundError
 		if !errors.As(err, &nf) || attempts < 2 {
