@@ -299,9 +299,9 @@ func TestCreateTableAppliesSettings(t *testing.T) {
 		if p := planOf(t, st); len(p.Changes) != 0 {
 			t.Errorf("a table created with settings differs:\n%s", changeLines(p))
 		}
-		err := st.DeleteTable(ctx, false)
-		if !strings.Contains(fmt.Sprint(err), "protected against deletion") && !strings.Contains(fmt.Sprint(err), "DeletionProtection") {
-			t.Errorf("delete of a protected table: %v", err)
+		var protected *TableProtectedError
+		if err := st.DeleteTable(ctx, false); !errors.As(err, &protected) || protected.Table != table {
+			t.Errorf("delete of a protected table: %v, want TableProtectedError", err)
 		}
 	})
 }
