@@ -11,15 +11,17 @@ import (
 func (a *app) newSchemaCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "schema",
-		Short: "Validate the schema or show its key layout and access patterns",
+		Short: "Validate, show, draw or export the schema",
 		Example: withExamples(
 			"adjl schema validate examples/school.yaml",
 			"adjl --schema examples/social.yaml schema show",
+			"adjl schema diagram --format mermaid",
+			"adjl schema export --format terraform",
 		),
 		Args: groupArgs,
 		RunE: groupRun,
 	}
-	c.AddCommand(a.newSchemaValidateCmd(), a.newSchemaShowCmd())
+	c.AddCommand(a.newSchemaValidateCmd(), a.newSchemaShowCmd(), a.newSchemaDiagramCmd(), a.newSchemaExportCmd())
 	return c
 }
 

@@ -121,4 +121,3 @@ func baseName(path string) string {
 	}
 	return path
 }
-
