@@ -170,7 +170,7 @@ func hint(err error) string {
 	case errors.As(err, &noSchema) && noSchema.source == "arg":
 		return "check the path; adjl schema validate with no FILE checks --schema"
 	case errors.As(err, &noSchema):
-		return "pass --schema FILE (or set ADJL_SCHEMA); see examples/school.yaml"
+		return "pass --schema FILE (or set ADJL_SCHEMA), or write a starter ./adjl.yaml with adjl init"
 	case errors.As(err, &usage):
 		if usage.cmd != nil {
 			return fmt.Sprintf("usage: %s (see '%s --help')", usage.cmd.UseLine(), usage.cmd.CommandPath())

@@ -15,18 +15,9 @@ import (
 	"github.com/adjl/adjl/schema"
 )
 
-func examplePath(t *testing.T, name string) string {
-	t.Helper()
-	p, err := filepath.Abs(filepath.Join("..", "examples", name+".yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 func TestSchemaExportAndDiagramPrintTheRenderings(t *testing.T) {
 	isolate(t)
-	path := examplePath(t, "social")
+	path := example(t, "social.yaml")
 	s, err := schema.Load(path)
 	if err != nil {
 		t.Fatal(err)
@@ -81,7 +72,7 @@ func TestCreateTableJSONWithTheAWSCLI(t *testing.T) {
 		t.Skip("the AWS CLI is not installed")
 	}
 	isolate(t)
-	examples := []string{examplePath(t, "school"), examplePath(t, "social")}
+	examples := []string{example(t, "school.yaml"), example(t, "social.yaml")}
 	dir := t.TempDir()
 	t.Chdir(dir)
 	ctx, cancel := context.WithCancel(context.Background())
