@@ -109,3 +109,24 @@ relations:
 		t.Errorf("unknown format: %v", err)
 	}
 }
+
+// TestREADMEShowsTheSchoolDiagram: the Mermaid block under the README's
+// diagram marker is what adjl schema diagram draws for the school example.
+func TestREADMEShowsTheSchoolDiagram(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(readme), "<!-- diagram: examples/school.yaml -->\n```mermaid\n")
+	block, _, closed := strings.Cut(rest, "```\n")
+	if !ok || !closed {
+		t.Fatal("README has no mermaid block under <!-- diagram: examples/school.yaml -->")
+	}
+	want, err := Render(load(t, "school"), "mermaid")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if block != string(want) {
+		t.Errorf("README's diagram is stale; paste the output of adjl --schema examples/school.yaml schema diagram:\n%s", want)
+	}
+}
