@@ -891,3 +891,15 @@ func deletionProtected(err error) bool {
 	msg := err.Error()
 	return strings.Contains(msg, "protected against deletion") || strings.Contains(msg, "DeletionProtectionEnabled")
 }
+
+// explainCreateSettings hands Explain the requests a create sends after
+// CreateTable: TTL and point-in-time recovery.
+func (s *Store) explainCreateSettings() {
+	name := aws.String(s.schema.Table.Name)
+	if ttl := tabledef.TimeToLive(s.schema); ttl != nil {
+		s.explain("UpdateTimeToLive", &dynamodb.UpdateTimeToLiveInput{TableName: name, TimeToLiveSpecification: ttl})
+	}
+	if p := tabledef.PointInTimeRecovery(s.schema); p != nil {
+		s.explain("UpdateContinuousBackups", &dynamodb.UpdateContinuousBackupsInput{TableName: name, PointInTimeRecoverySpecification: p})
+	}
+}

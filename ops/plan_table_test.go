@@ -407,3 +407,15 @@ func TestSettingsOnBackendWithoutThem(t *testing.T) {
 		t.Error("apply sent UpdateTable")
 	}
 }
+
+func TestExplainCreateShowsSettingsRequests(t *testing.T) {
+	sc := school()
+	on := true
+	sc.Table.Settings = schema.Settings{TTL: &schema.TTL{Attribute: "expiresAt"}, PointInTimeRecovery: &on}
+	var ops []string
+	st := New(nil, sc, Options{Explain: func(r Request) { ops = append(ops, r.Operation) }})
+	if _, err := st.CreateTable(ctx, true); err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "explained", strings.Join(ops, ","), "CreateTable,UpdateTimeToLive,UpdateContinuousBackups")
+}

@@ -40,6 +40,7 @@ func (s *Store) CreateTable(ctx context.Context, wait bool) (bool, error) {
 	in := s.createTableInput()
 	if s.explaining() {
 		s.explain("CreateTable", in)
+		s.explainCreateSettings()
 		return false, nil
 	}
 	desc, err := s.DescribeTable(ctx)
