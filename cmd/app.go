@@ -96,7 +96,7 @@ func loadSchemaFile(path, source string) (*schema.Schema, error) {
 			err = pe.Err
 		}
 		return nil, &usageError{err: fmt.Errorf("cannot read schema file %s: %w", path, err),
-			hint: "pass --schema FILE naming a readable YAML file (see examples/school.yaml)"}
+			hint: "pass --schema FILE naming a readable YAML file (adjl init writes a starter one)"}
 	}
 	return s, err
 }

@@ -19,12 +19,13 @@ import (
 // following 143 cursors) stays fast.
 func commands(b backend) map[string]func(ts *testscript.TestScript, neg bool, args []string) {
 	return map[string]func(ts *testscript.TestScript, neg bool, args []string){
-		"seed-links":  func(ts *testscript.TestScript, neg bool, args []string) { seedLinks(ts, neg, args, b) },
-		"page-all":    pageAll,
-		"save-cursor": saveCursor,
-		"exits":       exits,
-		"item":        func(ts *testscript.TestScript, neg bool, args []string) { rawItem(ts, neg, args, b) },
-		"dump-table":  func(ts *testscript.TestScript, neg bool, args []string) { dumpTable(ts, neg, args, b) },
+		"seed-links":   func(ts *testscript.TestScript, neg bool, args []string) { seedLinks(ts, neg, args, b) },
+		"page-all":     pageAll,
+		"save-cursor":  saveCursor,
+		"exits":        exits,
+		"item":         func(ts *testscript.TestScript, neg bool, args []string) { rawItem(ts, neg, args, b) },
+		"dump-table":   func(ts *testscript.TestScript, neg bool, args []string) { dumpTable(ts, neg, args, b) },
+		"create-table": func(ts *testscript.TestScript, neg bool, args []string) { createTable(ts, neg, args, b) },
 	}
 }
 

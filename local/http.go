@@ -61,6 +61,10 @@ var operations = map[string]opFunc{
 	"TagResource":        (*Engine).tagResource,
 	"UntagResource":      (*Engine).untagResource,
 
+	// Backups (point-in-time recovery settings only).
+	"DescribeContinuousBackups": (*Engine).describeContinuousBackups,
+	"UpdateContinuousBackups":   (*Engine).updateContinuousBackups,
+
 	// The endpoint itself.
 	"DescribeEndpoints": (*Engine).describeEndpoints,
 	"DescribeLimits":    (*Engine).describeLimits,

@@ -64,6 +64,7 @@ var MotoQuirks = Quirks{
 	QuirkAttributeTypeUnchecked:       true,
 	QuirkNestingUnchecked:             true,
 	QuirkIndexSelectUnchecked:         true,
+	QuirkPITRPeriodUnchecked:          true,
 }
 
 // DynaliteQuirks are dynalite 4.x's known deviations (it has no
@@ -86,4 +87,6 @@ var DynaliteQuirks = Quirks{
 	QuirkCreateTableTagsIgnored:        true,
 	QuirkNoIndexCapacity:               true,
 	QuirkNestingUnchecked:              true,
+	QuirkNoDeletionProtection:          true,
+	QuirkNoContinuousBackups:           true,
 }

@@ -199,6 +199,15 @@ const (
 	// QuirkValidationMessages: error types match but the messages differ
 	// from DynamoDB's, so message fragments are not compared.
 	QuirkValidationMessages Quirk = "ValidationMessages"
+	// QuirkNoDeletionProtection: DeletionProtectionEnabled is ignored, so a
+	// protected table can be deleted (dynalite).
+	QuirkNoDeletionProtection Quirk = "NoDeletionProtection"
+	// QuirkNoContinuousBackups: DescribeContinuousBackups and
+	// UpdateContinuousBackups are not implemented (dynalite).
+	QuirkNoContinuousBackups Quirk = "NoContinuousBackups"
+	// QuirkPITRPeriodUnchecked: a RecoveryPeriodInDays outside 1..35 must be
+	// a ValidationException; the target accepts it.
+	QuirkPITRPeriodUnchecked Quirk = "PITRPeriodUnchecked"
 )
 
 // documented checks one documented behaviour. ok says whether the target
