@@ -64,6 +64,20 @@ var MotoQuirks = Quirks{
 	QuirkAttributeTypeUnchecked:       true,
 	QuirkNestingUnchecked:             true,
 	QuirkIndexSelectUnchecked:         true,
+	QuirkPartiQLLiterals:              true,
+	QuirkPartiQLInsertOverwrites:      true,
+	QuirkPartiQLPathProjection:        true,
+	QuirkPartiQLWhereLimited:          true,
+	QuirkPartiQLNoOrderBy:             true,
+	QuirkPartiQLNoPaging:              true,
+	QuirkPartiQLIndexLimited:          true,
+	QuirkPartiQLUpdateLimited:         true,
+	QuirkPartiQLNoReturning:           true,
+	QuirkPartiQLDeleteLimited:         true,
+	QuirkPartiQLRefusalsMissing:       true,
+	QuirkPartiQLNoCapacity:            true,
+	QuirkPartiQLBatchLimited:          true,
+	QuirkPartiQLTransactionsLimited:   true,
 }
 
 // DynaliteQuirks are dynalite 4.x's known deviations (it has no

@@ -64,6 +64,7 @@ func Run(t *testing.T, target Target) {
 	t.Run("Concurrency", s.testConcurrency)
 	t.Run("Capacity", s.testCapacity)
 	t.Run("TTLAndTags", s.testTTLAndTags)
+	t.Run("PartiQL", s.testPartiQL)
 }
 
 // suite carries the target through the subtests.
