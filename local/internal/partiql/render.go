@@ -90,82 +90,117 @@ func isBool(e Expr) bool {
 	return false
 }
 
+// Precedences of rendered conditions: a condition is wrapped in parentheses
+// only where its operator binds looser than the one around it, which keeps
+// the text short (DynamoDB's 4 KB expression limit does not apply to a
+// statement, only to the text it becomes here).
+const (
+	precOr   = iota // a OR b
+	precAnd         // a AND b
+	precAtom        // NOT a, comparisons, functions
+)
+
 func wrap(s string) string { return "(" + s + ")" }
+
+// at renders c for a place that needs precedence min.
+func at(c string, prec, min int) string {
+	if prec < min {
+		return wrap(c)
+	}
+	return c
+}
 
 // cond renders a WHERE condition.
 func (r *render) cond(e Expr) (string, error) {
+	s, _, err := r.condPrec(e)
+	return s, err
+}
+
+// not renders NOT c.
+func not(c string, prec int) (string, int) { return "NOT " + at(c, prec, precAtom), precAtom }
+
+// condPrec renders a condition and says how loosely it binds.
+func (r *render) condPrec(e Expr) (string, int, error) {
 	switch e := e.(type) {
 	case *BinaryExpr:
 		switch e.Op {
 		case "AND", "OR":
-			l, err := r.boolOperand(e.L, msgAndOrOperands)
-			if err != nil {
-				return "", err
+			prec := precAnd
+			if e.Op == "OR" {
+				prec = precOr
 			}
-			rt, err := r.boolOperand(e.R, msgAndOrOperands)
+			l, lp, err := r.boolOperand(e.L, msgAndOrOperands)
 			if err != nil {
-				return "", err
+				return "", 0, err
 			}
-			return wrap(l) + " " + e.Op + " " + wrap(rt), nil
+			rt, rp, err := r.boolOperand(e.R, msgAndOrOperands)
+			if err != nil {
+				return "", 0, err
+			}
+			return at(l, lp, prec) + " " + e.Op + " " + at(rt, rp, prec), prec, nil
 		case "=", "<>", "<", "<=", ">", ">=":
 			return r.comparison(e)
 		}
-		return "", unsupportedCondition(e.Op)
+		return "", 0, unsupportedCondition(e.Op)
 	case *UnaryExpr:
 		if e.Op != "NOT" {
-			return "", unsupportedCondition(e.Op)
+			return "", 0, unsupportedCondition(e.Op)
 		}
-		x, err := r.boolOperand(e.X, msgNotOperand)
+		x, xp, err := r.boolOperand(e.X, msgNotOperand)
 		if err != nil {
-			return "", err
+			return "", 0, err
 		}
-		return "NOT " + wrap(x), nil
+		s, p := not(x, xp)
+		return s, p, nil
 	case *BetweenExpr:
 		var ops [3]string
 		for i, o := range []Expr{e.X, e.Lo, e.Hi} {
 			if err := orderable(o, "BETWEEN"); err != nil {
-				return "", err
+				return "", 0, err
 			}
 			s, err := r.operand(o)
 			if err != nil {
-				return "", err
+				return "", 0, err
 			}
 			ops[i] = s
 		}
 		s := ops[0] + " BETWEEN " + ops[1] + " AND " + ops[2]
 		if e.Not {
-			s = "NOT " + wrap(s)
+			s, _ = not(s, precAtom)
 		}
-		return s, nil
+		return s, precAtom, nil
 	case *InExpr:
-		return r.in(e)
+		s, err := r.in(e)
+		return s, precAtom, err
 	case *IsExpr:
-		return r.is(e)
+		s, err := r.is(e)
+		return s, precAtom, err
 	case *CallExpr:
 		if !conditionFunctions[e.Name] {
 			if e.Name == "size" {
-				return "", errorf(msgWhereBoolean)
+				return "", 0, errorf(msgWhereBoolean)
 			}
-			return "", errorAt(e.Pos, "Unrecognized function: %s", e.Name)
+			return "", 0, errorAt(e.Pos, "Unrecognized function: %s", e.Name)
 		}
-		return r.call(e)
+		s, err := r.call(e)
+		return s, precAtom, err
 	case *MissingExpr:
-		return "", errorf(msgMissingCompare)
+		return "", 0, errorf(msgMissingCompare)
 	}
-	return "", errorf(msgWhereBoolean)
+	return "", 0, errorf(msgWhereBoolean)
 }
 
 // boolOperand renders an operand of AND, OR or NOT, which must be a
 // condition; like DynamoDB it reports what is wrong inside the operand
 // before refusing one that is not a condition (with msg).
-func (r *render) boolOperand(e Expr, msg string) (string, error) {
+func (r *render) boolOperand(e Expr, msg string) (string, int, error) {
 	if isBool(e) {
-		return r.cond(e)
+		return r.condPrec(e)
 	}
 	if _, err := r.operand(e); err != nil {
-		return "", err
+		return "", 0, err
 	}
-	return "", errorf("%s", msg)
+	return "", 0, errorf("%s", msg)
 }
 
 func unsupportedCondition(op string) error {
@@ -174,7 +209,7 @@ func unsupportedCondition(op string) error {
 
 // comparison renders =, <>, <, <=, >, >=. A condition compared with TRUE
 // or FALSE is the condition or its negation.
-func (r *render) comparison(e *BinaryExpr) (string, error) {
+func (r *render) comparison(e *BinaryExpr) (string, int, error) {
 	for _, side := range [2][2]Expr{{e.L, e.R}, {e.R, e.L}} {
 		c, other := side[0], side[1]
 		lit, ok := other.(*LitExpr)
@@ -182,36 +217,37 @@ func (r *render) comparison(e *BinaryExpr) (string, error) {
 			continue
 		}
 		if e.Op != "=" && e.Op != "<>" {
-			return "", errorf("Incorrect operand type for operator or function; operator or function: %s, operand type: BOOL", e.Op)
+			return "", 0, errorf("Incorrect operand type for operator or function; operator or function: %s, operand type: BOOL", e.Op)
 		}
-		s, err := r.cond(c)
+		s, p, err := r.condPrec(c)
 		if err != nil {
-			return "", err
+			return "", 0, err
 		}
 		if lit.V.Bool == (e.Op == "=") {
-			return s, nil
+			return s, p, nil
 		}
-		return "NOT " + wrap(s), nil
+		s, p = not(s, p)
+		return s, p, nil
 	}
 	if isBool(e.L) || isBool(e.R) {
-		return "", errorf(msgWhereBoolean)
+		return "", 0, errorf(msgWhereBoolean)
 	}
 	if e.Op != "=" && e.Op != "<>" {
 		for _, o := range []Expr{e.L, e.R} {
 			if err := orderable(o, e.Op); err != nil {
-				return "", err
+				return "", 0, err
 			}
 		}
 	}
 	l, err := r.operand(e.L)
 	if err != nil {
-		return "", err
+		return "", 0, err
 	}
 	rt, err := r.operand(e.R)
 	if err != nil {
-		return "", err
+		return "", 0, err
 	}
-	return l + " " + e.Op + " " + rt, nil
+	return l + " " + e.Op + " " + rt, precAtom, nil
 }
 
 // orderable refuses a constant of a type that has no order as an operand of
@@ -266,7 +302,7 @@ func (r *render) in(e *InExpr) (string, error) {
 	}
 	s := x + " IN (" + strings.Join(ops, ", ") + ")"
 	if e.Not {
-		s = "NOT " + wrap(s)
+		s, _ = not(s, precAtom)
 	}
 	return s, nil
 }
@@ -300,7 +336,7 @@ func (r *render) is(e *IsExpr) (string, error) {
 		s = "attribute_type(" + x + ", " + r.value(attr.String(dt)) + ")"
 	}
 	if e.Not {
-		s = "NOT " + wrap(s)
+		s, _ = not(s, precAtom)
 	}
 	return s, nil
 }

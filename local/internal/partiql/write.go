@@ -1,6 +1,8 @@
 package partiql
 
 import (
+	"strings"
+
 	"github.com/adjl/adjl/local/internal/attr"
 )
 
@@ -77,14 +79,14 @@ func PlanWrite(st Statement, sc Schema, params []attr.Value, inTx bool) (*Write,
 		if w.Update, err = r.update(s.Actions); err != nil {
 			return nil, err
 		}
+		exists := "attribute_exists(" + r.name(sc.Hash) + ")"
 		if w.Condition, err = r.conjunction(rest); err != nil {
 			return nil, err
 		}
-		exists := "attribute_exists(" + r.name(sc.Hash) + ")"
 		if w.Condition == "" {
 			w.Condition = exists
 		} else {
-			w.Condition = exists + " AND " + wrap(w.Condition)
+			w.Condition = exists + " AND " + w.Condition
 		}
 	case *Delete:
 		w.Kind = DeleteItem
@@ -131,11 +133,12 @@ func PlanWrite(st Statement, sc Schema, params []attr.Value, inTx bool) (*Write,
 			return nil, errorf(msgExistsShape)
 		}
 		w.Key = key
+		exists := "attribute_exists(" + r.name(sc.Hash) + ")"
 		cond, err := r.conjunction(rest)
 		if err != nil {
 			return nil, err
 		}
-		w.Condition = "attribute_exists(" + r.name(sc.Hash) + ") AND " + wrap(cond)
+		w.Condition = exists + " AND " + cond
 	default:
 		return nil, errorf("Unsupported operation: %s", "Select")
 	}
@@ -153,21 +156,15 @@ func conjuncts(e Expr, out []Expr) []Expr {
 
 // conjunction renders conditions joined with AND ("" for none).
 func (r *render) conjunction(cs []Expr) (string, error) {
-	var s string
+	parts := make([]string, len(cs))
 	for i, c := range cs {
-		t, err := r.cond(c)
+		t, p, err := r.condPrec(c)
 		if err != nil {
 			return "", err
 		}
-		if len(cs) > 1 {
-			t = wrap(t)
-		}
-		if i > 0 {
-			s += " AND "
-		}
-		s += t
+		parts[i] = at(t, p, precAnd)
 	}
-	return s, nil
+	return strings.Join(parts, " AND "), nil
 }
 
 // keyPath returns the key attribute a path names, or "" when it names

@@ -51,14 +51,14 @@ func TestPlanUpdate(t *testing.T) {
 	for _, c := range []struct{ src, cond, upd string }{
 		{`UPDATE tbl SET a = 1 WHERE pk = 'x' AND sk = 2`, "attribute_exists(pk)", "SET a = 1"},
 		{`UPDATE tbl SET n = n + 1, m.k[2] = 'v' SET c = list_append(c, [1]) REMOVE r, l[0] WHERE sk = 2 AND 'x' = pk AND v > 3`,
-			"attribute_exists(pk) AND (v > 3)", `SET n = n + 1, m.k[2] = 'v', c = list_append(c, {"L":[{"N":"1"}]}) REMOVE r, l[0]`},
+			"attribute_exists(pk) AND v > 3", `SET n = n + 1, m.k[2] = 'v', c = list_append(c, {"L":[{"N":"1"}]}) REMOVE r, l[0]`},
 		{`UPDATE tbl SET s = set_add(s, <<'a'>>) SET t = set_delete(t, <<1>>) WHERE pk = 'x' AND sk = 2`,
 			"attribute_exists(pk)", `ADD s {"SS":["a"]} DELETE t {"NS":["1"]}`},
 		{`UPDATE tbl SET v = if_not_exists(v, 0) WHERE (pk = 'x' AND sk = 2) AND (a = 1 OR b IS MISSING)`,
-			"attribute_exists(pk) AND ((a = 1) OR (attribute_not_exists(b)))", "SET v = if_not_exists(v, 0)"},
+			"attribute_exists(pk) AND (a = 1 OR attribute_not_exists(b))", "SET v = if_not_exists(v, 0)"},
 		{`FROM tbl WHERE pk = 'x' AND sk = 2 AND pk = 'x' REMOVE gone`, "attribute_exists(pk)", "REMOVE gone"},
 		{`UPDATE tbl SET "order" = 1 WHERE pk = 'x' AND sk = 2 AND attribute_exists("size")`,
-			"attribute_exists(pk) AND (attribute_exists(size))", "SET order = 1"},
+			"attribute_exists(pk) AND attribute_exists(size)", "SET order = 1"},
 	} {
 		w, err := parseWrite(t, c.src, composite)
 		if err != nil {
@@ -114,7 +114,7 @@ func TestPlanExists(t *testing.T) {
 		t.Fatal(err)
 	}
 	cond, _ := checkWrite(t, w)
-	if want := "attribute_exists(pk) AND ((pk = 'y') AND (attribute_not_exists(Awards)))"; cond != want || w.Kind != CheckItem {
+	if want := "attribute_exists(pk) AND pk = 'y' AND attribute_not_exists(Awards)"; cond != want || w.Kind != CheckItem {
 		t.Errorf("condition %q, want %q (a second value for a key stays a condition)", cond, want)
 	}
 	for _, src := range []string{
@@ -216,15 +216,15 @@ func TestPlanWriteInTransactionLeavesKeysToTheItemOperation(t *testing.T) {
 // negation; anything else compared with a condition is refused.
 func TestPlanBooleanComparisons(t *testing.T) {
 	for src, want := range map[string]string{
-		"attribute_exists(nope) = false":   "attribute_exists(pk) AND (NOT (attribute_exists(nope)))",
-		"true = attribute_exists(n)":       "attribute_exists(pk) AND (attribute_exists(n))",
-		"(n BETWEEN 0 AND 5) <> true":      "attribute_exists(pk) AND (NOT (n BETWEEN 0 AND 5))",
-		"NOT attribute_exists(n) = true":   "attribute_exists(pk) AND (NOT (attribute_exists(n)))",
-		"contains(s, 'z') = false":         "attribute_exists(pk) AND (NOT (contains(s, 'z')))",
-		"x <> 1 AND y != 2":                "attribute_exists(pk) AND ((x <> 1) AND (y <> 2))",
-		"n IS NOT NULL AND b IS BOOL":      `attribute_exists(pk) AND ((NOT (n = {"NULL":true})) AND (attribute_type(b, 'BOOL')))`,
-		"x NOT IN [1, 2] AND NOT y IN (3)": "attribute_exists(pk) AND ((NOT (x IN (1, 2))) AND (NOT (y IN (3))))",
-		"size(s) > 3":                      "attribute_exists(pk) AND (size(s) > 3)",
+		"attribute_exists(nope) = false":   "attribute_exists(pk) AND NOT attribute_exists(nope)",
+		"true = attribute_exists(n)":       "attribute_exists(pk) AND attribute_exists(n)",
+		"(n BETWEEN 0 AND 5) <> true":      "attribute_exists(pk) AND NOT n BETWEEN 0 AND 5",
+		"NOT attribute_exists(n) = true":   "attribute_exists(pk) AND NOT attribute_exists(n)",
+		"contains(s, 'z') = false":         "attribute_exists(pk) AND NOT contains(s, 'z')",
+		"x <> 1 AND y != 2":                "attribute_exists(pk) AND x <> 1 AND y <> 2",
+		"n IS NOT NULL AND b IS BOOL":      `attribute_exists(pk) AND NOT n = {"NULL":true} AND attribute_type(b, 'BOOL')`,
+		"x NOT IN [1, 2] AND NOT y IN (3)": "attribute_exists(pk) AND NOT x IN (1, 2) AND NOT y IN (3)",
+		"size(s) > 3":                      "attribute_exists(pk) AND size(s) > 3",
 	} {
 		w, err := parseWrite(t, `UPDATE tbl SET a = 1 WHERE pk = 'x' AND `+src, hashOnly)
 		if err != nil {
@@ -233,6 +233,45 @@ func TestPlanBooleanComparisons(t *testing.T) {
 		}
 		if cond, _ := checkWrite(t, w); cond != want {
 			t.Errorf("%s:\n got  %q\n want %q", src, cond, want)
+		}
+	}
+}
+
+// The rendered condition keeps the statement's grouping: evaluated by the
+// expression package on every combination of a, b and c, it agrees with
+// the PartiQL condition's meaning.
+func TestPlanConditionKeepsGrouping(t *testing.T) {
+	for src, want := range map[string]func(a, b, c bool) bool{
+		"a = 1 AND b = 1 OR c = 1":          func(a, b, c bool) bool { return a && b || c },
+		"a = 1 AND (b = 1 OR c = 1)":        func(a, b, c bool) bool { return a && (b || c) },
+		"NOT (a = 1 OR b = 1) AND c = 1":    func(a, b, c bool) bool { return !(a || b) && c },
+		"NOT a = 1 OR b = 1":                func(a, b, c bool) bool { return !a || b },
+		"(a = 1 OR b = 1) = false OR c = 1": func(a, b, c bool) bool { return !(a || b) || c },
+		"a = 1 OR b = 1 AND NOT (c = 1)":    func(a, b, c bool) bool { return a || b && !c },
+		"NOT (NOT (a = 1 AND b = 1))":       func(a, b, c bool) bool { return a && b },
+	} {
+		w, err := parseWrite(t, `DELETE FROM tbl WHERE pk = 'x' AND (`+src+`)`, hashOnly)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		c, err := expr.ParseCondition(w.Condition, env(t, w.Placeholders))
+		if err != nil {
+			t.Fatalf("%s: %q: %v", src, w.Condition, err)
+		}
+		for i := range 8 {
+			a, b, cc := i&1 != 0, i&2 != 0, i&4 != 0
+			it := attr.Item{}
+			for name, on := range map[string]bool{"a": a, "b": b, "c": cc} {
+				if on {
+					it[name] = num("1")
+				} else {
+					it[name] = num("0")
+				}
+			}
+			got, _ := c.Eval(it)
+			if got != want(a, b, cc) {
+				t.Errorf("%s as %q: a=%v b=%v c=%v gives %v", src, expand(w.Condition, w.Placeholders), a, b, cc, got)
+			}
 		}
 	}
 }
