@@ -155,6 +155,14 @@ func (e *Engine) transactionWrites(in *executeTransactionIn, stmts []partiql.Sta
 		if w.Returning != "" {
 			return nil, inStatement(i, validationf("RETURNING clause is not supported in ExecuteTransaction."))
 		}
+		if err := checkExpressions(t, w); err != nil {
+			var ae *apiError
+			if errors.As(err, &ae) && strings.Contains(ae.Message, "This attribute is part of the key") {
+				rs[i] = cancelReason{Code: "ValidationError", Message: ae.Message}
+				continue
+			}
+			return nil, inStatement(i, err)
+		}
 		if w.Kind == partiql.Put {
 			_, err = t.keyFromItem(w.Item)
 		} else {
@@ -191,6 +199,19 @@ func (e *Engine) transactionWrites(in *executeTransactionIn, stmts []partiql.Sta
 		r.b = append(r.b, resp.ConsumedCapacity...)
 	}
 	return r.bytes(), nil
+}
+
+// checkExpressions parses a write's expressions as TransactWriteItems will,
+// so that an error in one names its statement.
+func checkExpressions(t *table, w *partiql.Write) error {
+	ex := newExprs(w.Names, w.Values)
+	if _, err := ex.condition(optional(w.Condition)); err != nil {
+		return partiqlError(err)
+	}
+	if _, err := ex.update(optional(w.Update), t); err != nil {
+		return partiqlError(err)
+	}
+	return nil
 }
 
 // transactWriteRequest is the TransactWriteItems request the writes make.

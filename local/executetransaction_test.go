@@ -60,6 +60,8 @@ func TestExecuteTransactionRefusals(t *testing.T) {
 			"Transaction request cannot include multiple operations on one item"},
 		{transaction(`UPDATE tbl SET v = 1 WHERE pk = 'a' AND sk = '1'`, `DELETE FROM tbl WHERE pk = 'a' AND sk = '1'`),
 			"Transaction request cannot include multiple operations on one item"},
+		{transaction(`DELETE FROM tbl WHERE pk = 'a' AND sk = '1'`, `UPDATE tbl SET v = 1 WHERE pk = 'b' AND sk = '1' AND attribute_type(v, 'Q')`),
+			"Validation failed in TransactStatements[1]: Invalid attribute type name found; type: Q, valid types: {B,NULL,SS,BOOL,L,BS,N,NS,S,M}"},
 		{`{"ClientRequestToken":"` + strings.Repeat("x", 37) + `","TransactStatements":[{"Statement":"DELETE FROM tbl WHERE pk = 'a' AND sk = '1'"}]}`,
 			"1 validation error detected: Value '" + strings.Repeat("x", 37) + "' at 'clientRequestToken' failed to satisfy constraint: Member must have length less than or equal to 36"},
 	} {
@@ -95,6 +97,8 @@ func TestExecuteTransactionCancellationReasons(t *testing.T) {
 				"ConditionalCheckFailed: The conditional request failed | None"},
 		{transaction(`UPDATE tbl SET w = w + 1 WHERE pk = 'd' AND sk = '1'`),
 			"ValidationError: An operand in the update expression has an incorrect data type"},
+		{transaction(`UPDATE tbl SET sk = 'x' WHERE pk = 'd' AND sk = '1'`, `DELETE FROM tbl WHERE pk = 'a' AND sk = '1'`),
+			"ValidationError: One or more parameter values were invalid: Cannot update attribute sk. This attribute is part of the key | None"},
 	} {
 		_, ae := call(t, e, "ExecuteTransaction", c.body)
 		if got := reasonsOf(ae); got != c.reasons {
