@@ -99,7 +99,7 @@ func (e *Engine) selectStatement(r *response, sel *partiql.Select, in *executeSt
 	if err != nil {
 		return partiqlError(err)
 	}
-	if err := readSource(t, x, rd, in.ConsistentRead); err != nil {
+	if err := checkReadSource(t, x, rd, in.ConsistentRead); err != nil {
 		return err
 	}
 	digest := statementDigest(*in.Statement, in.Parameters)

@@ -189,9 +189,9 @@ type selectPage struct {
 	next     *selectCursor
 }
 
-// readSource checks a SELECT's source: ConsistentRead is refused on a global
+// checkReadSource checks a SELECT's source: ConsistentRead is refused on a global
 // index, and a global index can only return what it projects.
-func readSource(t *table, x *index, rd *partiql.Read, consistent bool) error {
+func checkReadSource(t *table, x *index, rd *partiql.Read, consistent bool) error {
 	if x == nil {
 		return nil
 	}

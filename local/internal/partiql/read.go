@@ -227,12 +227,10 @@ const (
 func classify(e Expr, sc Schema) (kind atomKind, op string, vals []Expr) {
 	switch e := e.(type) {
 	case *BinaryExpr:
-		op, ok := flipped[e.Op]
-		if !ok {
+		if _, ok := flipped[e.Op]; !ok {
 			return atomFilter, "", nil
 		}
-		name, other := keyPath(e.L, sc), e.R
-		op = e.Op
+		name, other, op := keyPath(e.L, sc), e.R, e.Op
 		if name == "" {
 			name, other, op = keyPath(e.R, sc), e.L, flipped[e.Op]
 		}

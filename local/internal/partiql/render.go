@@ -284,7 +284,7 @@ func orderable(e Expr, op string) error {
 const maxInOperands = 100
 
 func (r *render) in(e *InExpr) (string, error) {
-	if e.List == nil || len(e.List) == 0 {
+	if len(e.List) == 0 {
 		return "", errorf(msgInOperands)
 	}
 	if len(e.List) > maxInOperands {
