@@ -222,6 +222,21 @@ func TestExecuteStatementPagingAcrossPartitions(t *testing.T) {
 	}
 }
 
+// A SELECT read as several Queries (an IN on the partition key) returns
+// pages of up to 10 items.
+func TestExecuteStatementMultiQueryPages(t *testing.T) {
+	e := partiqlEngine(t)
+	seedPartitions(t, e)
+	pages := selectAll(t, e, `SELECT * FROM tbl WHERE pk IN ['p0', 'p1', 'p2']`, "100")
+	if len(pages) != 2 || strings.Count(pages[0], ",") != 9 || strings.Count(pages[1], ",") != 1 {
+		t.Errorf("pages = %q, want 10 items then 2", pages)
+	}
+	pages = selectAll(t, e, `SELECT * FROM tbl WHERE pk = 'p0' OR pk = 'p1' OR pk = 'p2'`, "4")
+	if got := strings.Join(pages, " | "); got != "p0/0,p0/1,p0/2,p0/3 | p1/0,p1/1,p1/2,p1/3 | p2/0,p2/1,p2/2,p2/3 | " {
+		t.Errorf("pages of Limit 4 = %s", got)
+	}
+}
+
 func TestExecuteStatementNextToken(t *testing.T) {
 	e := partiqlEngine(t)
 	seedPartitions(t, e)

@@ -216,10 +216,18 @@ func checkReadSource(t *table, x *index, rd *partiql.Read, consistent bool) erro
 	return nil
 }
 
+// multiQueryPage is the most items a page of a SELECT read as several
+// Queries holds: "Results are returned in pages of up to 10 items. If the
+// IN list contains more values, you must use the NextToken".
+const multiQueryPage = 10
+
 // runSelect reads one page of a translated SELECT from cursor from: the
 // branches in order, each a Query over its key range (or one Scan), Limit
 // items evaluated in all, stopping at 1 MB.
 func (e *Engine) runSelect(t *table, x *index, rd *partiql.Read, from selectCursor, limit int) (*selectPage, error) {
+	if len(rd.Branches) > 1 && (limit == 0 || limit > multiQueryPage) {
+		limit = multiQueryPage
+	}
 	s := newSource(t, x)
 	ex := newExprs(rd.Names, rd.Values)
 	var proj projFn

@@ -239,7 +239,7 @@ func (p *parser) name(detail string) string {
 // noAlias refuses an alias after a table name.
 func (p *parser) noAlias() {
 	t := p.peek()
-	if is(t, "AS") || t.kind == tQuoted || t.kind == tWord && !reserved(t.text) && !is(t, "REMOVE") && !is(t, "RETURNING") {
+	if is(t, "AS") || t.kind == tQuoted || t.kind == tWord && !reserved(t.text) {
 		p.fail(errorf(msgAliasing))
 	}
 }
