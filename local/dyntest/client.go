@@ -84,6 +84,7 @@ var MotoQuirks = Quirks{
 // transactions and no TTL).
 var DynaliteQuirks = Quirks{
 	QuirkNoTransactions:                true,
+	QuirkNoPartiQL:                     true,
 	QuirkValidationMessages:            true,
 	QuirkNoReturnValuesOnCCF:           true,
 	QuirkDocumentEqualityUnsupported:   true,

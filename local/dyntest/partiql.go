@@ -97,6 +97,14 @@ func reasonCodes(err error) string {
 // https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ql-reference.html
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_ExecuteStatement.html
 func (s *suite) testPartiQL(t *testing.T) {
+	if s.quirks.Has(QuirkNoPartiQL) {
+		t.Run("Refused", func(t *testing.T) {
+			tb := s.table(t, composite)
+			_, err := s.stmt(t, `SELECT * FROM `+quote(tb))
+			s.documented(t, QuirkNoPartiQL, err == nil, "")
+		})
+		return
+	}
 	t.Run("Statement", s.testPartiQLStatement)
 	t.Run("Batch", s.testPartiQLBatch)
 	t.Run("Transaction", s.testPartiQLTransaction)

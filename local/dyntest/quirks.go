@@ -196,6 +196,10 @@ const (
 	// QuirkTransactGetLimit25: TransactGetItems refuses more than 25 items
 	// (DynamoDB's limit is 100).
 	QuirkTransactGetLimit25 Quirk = "TransactGetLimit25"
+	// QuirkNoPartiQL: the target has no ExecuteStatement,
+	// BatchExecuteStatement or ExecuteTransaction (dynalite). The PartiQL
+	// subtests then only check that a statement is refused.
+	QuirkNoPartiQL Quirk = "NoPartiQL"
 	// QuirkPartiQLLiterals: PartiQL literals other than strings, booleans
 	// and tuples (numbers, lists, <<sets>>, NULL, a doubled quote in a
 	// string) fail with HTTP 500 or are stored wrongly.
