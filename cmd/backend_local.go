@@ -26,8 +26,9 @@ func openEngine(path string, inMemory bool) (engine, error) {
 // openLocal is --endpoint local: the embedded engine in process, reached
 // through the SDK with an HTTP client that never opens a socket. When an
 // `adjl local serve` holds the data file, the command talks to it instead.
-// Only a command that creates tables creates a missing data file: any
-// other would find no table in it.
+// Only a command that creates tables creates a missing data file: any other
+// reads an empty engine in memory instead, which has no table, so it says
+// which file was looked for and that the table does not exist.
 func (a *app) openLocal(ctx context.Context, path string) (*backend, error) {
 	if url, ok := runningServer(ctx, path); ok {
 		be, err := openURL(ctx, url, "", "", a.getenv)
@@ -39,7 +40,13 @@ func (a *app) openLocal(ctx context.Context, path string) (*backend, error) {
 		return be, nil
 	}
 	if !a.createsTables() && !dataFileExists(path) {
-		return nil, &noDataFileError{path: path}
+		e, err := openEngine("", true)
+		if err != nil {
+			return nil, err
+		}
+		client := dynamodb.NewFromConfig(localConfig(e.HTTPClient()))
+		return &backend{api: client, describe: "local (no data file " + path + " yet)", close: e.Close,
+			where: "the embedded engine (no data file " + path + ")"}, nil
 	}
 	stop := noticeWhileLocked(a.io.ErrOut, path)
 	e, err := openEngine(path, false)

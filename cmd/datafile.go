@@ -82,14 +82,6 @@ func runningServer(ctx context.Context, data string) (string, bool) {
 	return r.URL, true
 }
 
-// noDataFileError is a read-only command on a data file that does not
-// exist: there is no table to read, and reading must not create the file.
-type noDataFileError struct{ path string }
-
-func (e *noDataFileError) Error() string {
-	return fmt.Sprintf("no data file %s: the embedded engine has no table here yet", e.path)
-}
-
 // dataFileExists reports whether path names an existing data file.
 func dataFileExists(path string) bool {
 	_, err := os.Stat(path)

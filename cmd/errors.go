@@ -159,7 +159,6 @@ func (e *tableAbsentError) Unwrap() error { return e.err }
 func hint(err error) string {
 	var (
 		listen   *listenError
-		noData   *noDataFileError
 		missing  *ops.MissingEntityError
 		usage    *usageError
 		noSchema *noSchemaError
@@ -168,12 +167,11 @@ func hint(err error) string {
 		thr      *ops.ThrottledError
 		dataFile *dataFileError
 		format   *local.FormatError
+		protect  *ops.TableProtectedError
 	)
 	switch {
 	case errors.As(err, &listen):
 		return "pick another address, e.g. --addr 127.0.0.1:8001 (or 127.0.0.1:0 for any free port)"
-	case errors.As(err, &noData):
-		return "`adjl table create` creates the schema's table and the data file; or point --data (ADJL_DATA) at an existing data file"
 	case errors.As(err, &missing):
 		return fmt.Sprintf("create it first (adjl put %s %s), or link without --require-entities if the schema does not require entities",
 			missing.Entity, shellQuote(missing.Key))
@@ -182,7 +180,7 @@ func hint(err error) string {
 	case errors.As(err, &noSchema) && noSchema.source == "arg":
 		return "check the path; adjl schema validate with no FILE checks --schema"
 	case errors.As(err, &noSchema):
-		return "pass --schema FILE (or set ADJL_SCHEMA); see examples/school.yaml"
+		return "pass --schema FILE (or set ADJL_SCHEMA), or write a starter ./adjl.yaml with adjl init"
 	case errors.As(err, &usage):
 		if usage.cmd != nil {
 			return fmt.Sprintf("usage: %s (see '%s --help')", usage.cmd.UseLine(), usage.cmd.CommandPath())
@@ -198,6 +196,8 @@ func hint(err error) string {
 		return "choose a writable location with --data FILE (or ADJL_DATA), or use --endpoint URL"
 	case errors.As(err, &thr):
 		return "retry later, or raise the table's capacity"
+	case errors.As(err, &protect):
+		return "set deletionProtection: false in the schema's table block and run adjl table apply --yes, then delete the table"
 	}
 	return ""
 }

@@ -99,8 +99,7 @@ func TestMissingTableMessages(t *testing.T) {
 	data := filepath.Join(s.dir, "data.db")
 	for _, args := range [][]string{{"members", "math204"}, {"get", "STU#a91"}, {"enroll", "a91", "math204"}, {"table", "describe"}} {
 		r := s.expect(ExitTable, args...)
-		want := "adjl: no data file " + data + ": the embedded engine has no table here yet\n" +
-			"hint: `adjl table create` creates the schema's table and the data file; or point --data (ADJL_DATA) at an existing data file\n"
+		want := "adjl: table school not found in the embedded engine (no data file " + data + ") — run `adjl table create`\n"
 		if r.err != want {
 			t.Errorf("%v without a data file: %q", args, r.err)
 		}

@@ -21,8 +21,8 @@ import (
 //	      link requiring entities: one is missing
 //	 2    usage or input error (nothing was sent)         usageError, schema.KeyError, schema.InputError, ops.InputError
 //	 3    invalid schema file                             schema.IsInvalid
-//	 4    table missing or different from the schema      ops.TableNotFoundError, ops.TableMismatchError, noDataFileError
-//	 5    conditional conflict                            ops.HasEdgesError, ops.ConflictError
+//	 4    table missing or different from the schema      ops.TableNotFoundError, ops.TableMismatchError
+//	 5    conditional conflict; table deletion-protected  ops.HasEdgesError, ops.ConflictError, ops.TableProtectedError
 //	 6    backend unreachable or unauthorised             ops.UnreachableError, ops.UnauthorizedError, local data file locked or unopenable,
 //	      local serve cannot listen on its address        listenError
 //	 7    throttled after the SDK's retries               ops.ThrottledError
@@ -54,10 +54,10 @@ func ExitCode(err error) int {
 		inErr     *schema.InputError
 		opsIn     *ops.InputError
 		notFound  *ops.TableNotFoundError
-		noData    *noDataFileError
 		listen    *listenError
 		mismatch  *ops.TableMismatchError
 		edges     *ops.HasEdgesError
+		protected *ops.TableProtectedError
 		conflict  *ops.ConflictError
 		unreach   *ops.UnreachableError
 		unauth    *ops.UnauthorizedError
@@ -81,9 +81,9 @@ func ExitCode(err error) int {
 		return ExitUsage
 	case errors.Is(err, ops.ErrItemNotFound):
 		return ExitFalse
-	case errors.As(err, &notFound), errors.As(err, &mismatch), errors.As(err, &noData):
+	case errors.As(err, &notFound), errors.As(err, &mismatch):
 		return ExitTable
-	case errors.As(err, &edges), errors.As(err, &conflict):
+	case errors.As(err, &edges), errors.As(err, &conflict), errors.As(err, &protected):
 		return ExitConflict
 	case errors.As(err, &throttled):
 		return ExitThrottled

@@ -31,6 +31,7 @@ func TestExitCodeTable(t *testing.T) {
 		{"table differs", &ops.TableMismatchError{Table: "school", Differences: []string{"x"}}, ExitTable},
 		{"has edges", &ops.HasEdgesError{Key: "STU#a", Count: 2}, ExitConflict},
 		{"conflict", &ops.ConflictError{Msg: "c"}, ExitConflict},
+		{"deletion protection", &ops.TableProtectedError{Table: "t"}, ExitConflict},
 		{"unreachable", &ops.UnreachableError{Err: errors.New("refused")}, ExitUnreachable},
 		{"unauthorized", &ops.UnauthorizedError{Err: errors.New("bad key")}, ExitUnreachable},
 		{"locked", &lockedError{err: errors.New("locked")}, ExitUnreachable},

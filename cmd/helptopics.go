@@ -15,11 +15,11 @@ var exitCodeDocs = []struct {
 	example string
 }{
 	{ExitOK, "success; a check verb found the edge", "adjl enrolled STU#a91 CRS#math204"},
-	{ExitFalse, "a check verb found no edge; get/delete found no item; a link requiring entities found one missing", "adjl get STU#nobody"},
+	{ExitFalse, "a check verb found no edge; get/delete found no item; a link requiring entities found one missing; table plan --exit-code or verify found a difference", "adjl get STU#nobody"},
 	{ExitUsage, "usage or input error: bad argument, flag, key, --set value or cursor; nothing was sent", "adjl enroll CRS#math204 STU#a91"},
 	{ExitSchema, "invalid schema file (each problem is printed as file:line:col)", "adjl --schema broken.yaml schema validate"},
 	{ExitTable, "table missing, or different from the schema", "adjl members CRS#math204 (before adjl table create)"},
-	{ExitConflict, "conditional conflict: the entity still has edges, or a transaction conflicted", "adjl delete STU#a91 (without --cascade)"},
+	{ExitConflict, "conditional conflict: the entity still has edges, a transaction conflicted, or the table has deletion protection", "adjl delete STU#a91 (without --cascade)"},
 	{ExitUnreachable, "backend unreachable or unauthorised; local data file locked or unopenable; local serve cannot listen on its address", "adjl --endpoint http://127.0.0.1:1 get STU#a91"},
 	{ExitThrottled, "throttled after the SDK's retries (retry later, or raise the table's capacity)", ""},
 	{ExitInternal, "internal error: a bug in adjl, please report it", ""},

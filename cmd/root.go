@@ -47,7 +47,7 @@ Exit codes: 0 ok, 1 check false or not found, 2 usage or input, 3 invalid schema
 	if a.sch == nil && a.schErr != nil && !schema.IsInvalid(a.schErr) {
 		// A new user's first `adjl --help` should say why no enroll or
 		// members is listed.
-		root.Long += fmt.Sprintf("\n\nNote: %v, so no relation verbs are listed;\nname a schema with --schema, e.g. adjl --schema examples/school.yaml --help.", a.schErr)
+		root.Long += fmt.Sprintf("\n\nNote: %v, so no relation verbs are listed;\nname a schema with --schema, or write a starter ./adjl.yaml with adjl init.", a.schErr)
 	}
 	if a.sch != nil {
 		// First, so the schema's own verbs head the help.
@@ -64,7 +64,7 @@ Exit codes: 0 ok, 1 check false or not found, 2 usage or input, 3 invalid schema
 		c.GroupID = "data"
 		root.AddCommand(c)
 	}
-	for _, c := range []*cobra.Command{a.newTableCmd(), a.newSchemaCmd(), a.newLocalCmd(), a.newVersionCmd()} {
+	for _, c := range []*cobra.Command{a.newInitCmd(), a.newTableCmd(), a.newSchemaCmd(), a.newVerifyCmd(), a.newLocalCmd(), a.newVersionCmd()} {
 		c.GroupID = "admin"
 		root.AddCommand(c)
 	}
@@ -164,7 +164,11 @@ func groupArgs(c *cobra.Command, args []string) error {
 				names = append(names, s.Name())
 			}
 		}
-		return usagef(c, "unknown command %q for %q (want one of: %s)", args[0], c.CommandPath(), strings.Join(names, ", "))
+		msg := fmt.Sprintf("unknown command %q for %q", args[0], c.CommandPath())
+		if sugg := suggestions(c, args[0]); len(sugg) > 0 {
+			msg += fmt.Sprintf("; did you mean %s?", strings.Join(sugg, " or "))
+		}
+		return usagef(c, "%s (want one of: %s)", msg, strings.Join(names, ", "))
 	}
 	return nil
 }

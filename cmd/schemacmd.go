@@ -11,15 +11,17 @@ import (
 func (a *app) newSchemaCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "schema",
-		Short: "Validate the schema or show its key layout and access patterns",
+		Short: "Validate, show, draw or export the schema",
 		Example: withExamples(
 			"adjl schema validate examples/school.yaml",
 			"adjl --schema examples/social.yaml schema show",
+			"adjl schema diagram --format mermaid",
+			"adjl schema export --format terraform",
 		),
 		Args: groupArgs,
 		RunE: groupRun,
 	}
-	c.AddCommand(a.newSchemaValidateCmd(), a.newSchemaShowCmd())
+	c.AddCommand(a.newSchemaValidateCmd(), a.newSchemaShowCmd(), a.newSchemaDiagramCmd(), a.newSchemaExportCmd())
 	return c
 }
 
@@ -63,7 +65,9 @@ func (a *app) newSchemaShowCmd() *cobra.Command {
 		Short: "Show the derived key layout (with example keys) and the access patterns",
 		Long: `Show, for each entity and relation, the four keys its items get (with example
 ids), then every access pattern with the single DynamoDB operation and index
-that serves it. No pattern is a Scan.`,
+that serves it, the requests one run sends and the capacity they consume
+with small items. No pattern is a Scan; adjl verify runs every pattern and
+checks all of this.`,
 		Example: withExamples("adjl schema show", "adjl --schema examples/social.yaml schema show -o json"),
 		Args:    noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
@@ -86,7 +90,7 @@ that serves it. No pattern is a Scan.`,
 					}
 				}
 				for _, pt := range patterns {
-					if err := p.object(append(orderedObject{{"section", "patterns"}}, patternRecord(pt)...)); err != nil {
+					if err := p.object(append(orderedObject{{"section", "patterns"}}, patternRecord(s, pt)...)); err != nil {
 						return err
 					}
 				}
@@ -98,7 +102,7 @@ that serves it. No pattern is a Scan.`,
 			}
 			pats := make([]any, len(patterns))
 			for i, pt := range patterns {
-				pats[i] = patternRecord(pt)
+				pats[i] = patternRecord(s, pt)
 			}
 			return a.printer().object(orderedObject{
 				{"file", s.File},
@@ -155,14 +159,17 @@ func keyLayout(s *schema.Schema) []orderedObject {
 	return out
 }
 
-func patternRecord(p schema.Pattern) orderedObject {
+func patternRecord(s *schema.Schema, p schema.Pattern) orderedObject {
 	index := p.Index
 	if index == "" {
 		index = "table"
 	}
+	reqs := s.Requests(p)
 	return orderedObject{
 		{"name", p.Name}, {"command", p.Command}, {"operation", p.Operation}, {"index", index},
-		{"key", p.KeyCondition}, {"filter", p.Filter}, {"notes", p.Notes},
+		{"key", p.KeyCondition}, {"filter", p.Filter},
+		{"requests", schema.RequestsText(reqs)}, {"capacity", schema.CapacityOf(reqs).String()},
+		{"notes", p.Notes},
 	}
 }
 
@@ -183,9 +190,9 @@ func (a *app) printSchemaTables(s *schema.Schema, layout []orderedObject, patter
 	fmt.Fprintln(a.io.Out, "\nAccess patterns:")
 	rows = rows[:0]
 	for _, p := range patterns {
-		rows = append(rows, cells(patternRecord(p), "name", "command", "operation", "index", "key", "filter", "notes"))
+		rows = append(rows, cells(patternRecord(s, p), "name", "command", "operation", "index", "key", "filter", "requests", "capacity", "notes"))
 	}
-	return printTable(a.io, []string{"pattern", "command", "operation", "index", "key condition", "filter", "notes"}, rows)
+	return printTable(a.io, []string{"pattern", "command", "operation", "index", "key condition", "filter", "requests", "capacity", "notes"}, rows)
 }
 
 func cells(rec orderedObject, names ...string) []string {

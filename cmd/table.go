@@ -13,16 +13,18 @@ import (
 func (a *app) newTableCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "table",
-		Short: "Create, describe or delete the schema's table",
+		Short: "Create, describe, plan, apply or delete the schema's table",
 		Example: withExamples(
 			"adjl table create --wait",
 			"adjl table describe",
+			"adjl table plan --exit-code",
+			"adjl table apply --yes",
 			"adjl table delete --yes",
 		),
 		Args: groupArgs,
 		RunE: groupRun,
 	}
-	c.AddCommand(a.newTableCreateCmd(), a.newTableDescribeCmd(), a.newTableDeleteCmd())
+	c.AddCommand(a.newTableCreateCmd(), a.newTableDescribeCmd(), a.newTablePlanCmd(), a.newTableApplyCmd(), a.newTableDeleteCmd())
 	return c
 }
 
@@ -56,6 +58,9 @@ table and its index are ACTIVE.`,
 				return err
 			}
 			created, err := st.CreateTable(c.Context(), wait)
+			if created {
+				err = warnSettingsUnsupported(a.io.ErrOut, err)
+			}
 			if err != nil || a.explaining() {
 				return err
 			}
@@ -166,10 +171,7 @@ A table that does not exist is exit 4, or, with --if-exists, nothing to do (exit
 				return usagef(c, "refusing to delete table %s without --yes (this removes every item)", a.tableName())
 			}
 			st, err := a.storeFor(c.Context())
-			var noData *noDataFileError
-			if errors.As(err, &noData) {
-				err = &ops.TableNotFoundError{Table: a.tableName(), Where: "the embedded engine (no data file " + noData.path + ")"}
-			} else if err == nil {
+			if err == nil {
 				err = st.DeleteTable(c.Context(), wait)
 			}
 			var notFound *ops.TableNotFoundError

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -19,12 +20,34 @@ import (
 // following 143 cursors) stays fast.
 func commands(b backend) map[string]func(ts *testscript.TestScript, neg bool, args []string) {
 	return map[string]func(ts *testscript.TestScript, neg bool, args []string){
-		"seed-links":  func(ts *testscript.TestScript, neg bool, args []string) { seedLinks(ts, neg, args, b) },
-		"page-all":    pageAll,
-		"save-cursor": saveCursor,
-		"exits":       exits,
-		"item":        func(ts *testscript.TestScript, neg bool, args []string) { rawItem(ts, neg, args, b) },
-		"dump-table":  func(ts *testscript.TestScript, neg bool, args []string) { dumpTable(ts, neg, args, b) },
+		"seed-links":   func(ts *testscript.TestScript, neg bool, args []string) { seedLinks(ts, neg, args, b) },
+		"page-all":     pageAll,
+		"save-cursor":  saveCursor,
+		"exits":        exits,
+		"item":         func(ts *testscript.TestScript, neg bool, args []string) { rawItem(ts, neg, args, b) },
+		"dump-table":   func(ts *testscript.TestScript, neg bool, args []string) { dumpTable(ts, neg, args, b) },
+		"create-table": func(ts *testscript.TestScript, neg bool, args []string) { createTable(ts, neg, args, b) },
+		"wait-file":    waitFile,
+	}
+}
+
+// waitFile waits up to 30 seconds for a file to exist (a background
+// `adjl local serve` writing its address record):
+//
+//	wait-file .adjl/data.db-serve.json
+func waitFile(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: wait-file FILE")
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if _, err := os.Stat(ts.MkAbs(args[0])); err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("%s did not appear within 30s", args[0])
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
 

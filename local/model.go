@@ -90,6 +90,8 @@ type storedTable struct {
 	Desc tableDesc
 	TTL  ttlDesc
 	Tags []tag
+	// PITR is point-in-time recovery (continuousbackups.go); nil while off.
+	PITR *pitrState `json:",omitempty"`
 }
 
 // table is the in-memory, ready-to-use form of a table's description.

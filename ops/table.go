@@ -4,11 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
-	"github.com/adjl/adjl/schema"
+	"github.com/adjl/adjl/tabledef"
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -18,62 +17,25 @@ import (
 // waitLimit caps how long CreateTable and DeleteTable wait for the table.
 const waitLimit = 5 * time.Minute
 
-var keyAttrs = []string{schema.AttrPK, schema.AttrSK, schema.AttrGSI1PK, schema.AttrGSI1SK}
+var keyAttrs = tabledef.KeyAttributes
 
-// createTableInput is the table the schema asks for: generic string keys and
-// the inverted index with the schema's projection.
+// createTableInput is the table the schema asks for (tabledef holds it, pure,
+// so that schema export renders the same definition).
 func (s *Store) createTableInput() *dynamodb.CreateTableInput {
-	t := s.schema.Table
-	in := &dynamodb.CreateTableInput{
-		TableName: aws.String(t.Name),
-		KeySchema: []types.KeySchemaElement{
-			{AttributeName: aws.String(schema.AttrPK), KeyType: types.KeyTypeHash},
-			{AttributeName: aws.String(schema.AttrSK), KeyType: types.KeyTypeRange},
-		},
-		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{
-			IndexName: aws.String(s.indexName()),
-			KeySchema: []types.KeySchemaElement{
-				{AttributeName: aws.String(schema.AttrGSI1PK), KeyType: types.KeyTypeHash},
-				{AttributeName: aws.String(schema.AttrGSI1SK), KeyType: types.KeyTypeRange},
-			},
-			Projection: &types.Projection{ProjectionType: types.ProjectionType(s.projection())},
-		}},
-		BillingMode: types.BillingModePayPerRequest,
-	}
-	for _, a := range keyAttrs {
-		in.AttributeDefinitions = append(in.AttributeDefinitions,
-			types.AttributeDefinition{AttributeName: aws.String(a), AttributeType: types.ScalarAttributeTypeS})
-	}
-	if s.projection() == schema.ProjectionInclude {
-		in.GlobalSecondaryIndexes[0].Projection.NonKeyAttributes = slices.Clone(t.Index.Include)
-	}
-	if t.Billing == schema.BillingProvisioned {
-		in.BillingMode = types.BillingModeProvisioned
-		pt := &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(t.ReadUnits), WriteCapacityUnits: aws.Int64(t.WriteUnits)}
-		in.ProvisionedThroughput = pt
-		in.GlobalSecondaryIndexes[0].ProvisionedThroughput = pt
-	}
-	return in
+	return tabledef.CreateTableInput(s.schema)
 }
 
-func (s *Store) indexName() string {
-	if s.schema.Table.Index.Name == "" {
-		return "GSI1"
-	}
-	return s.schema.Table.Index.Name
-}
+func (s *Store) indexName() string { return tabledef.IndexName(s.schema) }
 
-func (s *Store) projection() string {
-	if s.schema.Table.Index.Projection == "" {
-		return schema.ProjectionAll
-	}
-	return s.schema.Table.Index.Projection
-}
+func (s *Store) projection() string { return tabledef.Projection(s.schema) }
 
 // CreateTable creates the table unless it exists. An existing table that
-// matches the schema (keys, index, billing, recorded shard counts) is
-// (false, nil); one that differs is a *TableMismatchError naming the
-// differences. Under Explain only the CreateTable request is handed over.
+// matches the schema (keys, index, billing, recorded shard counts, the
+// settings the schema manages) is (false, nil); one that differs is a
+// *TableMismatchError naming the differences. A new table gets the schema's
+// TTL and point-in-time recovery once ACTIVE; a backend without them is
+// (true, *SettingsUnsupportedError). Under Explain only the CreateTable
+// request is handed over.
 func (s *Store) CreateTable(ctx context.Context, wait bool) (bool, error) {
 	in := s.createTableInput()
 	if s.explaining() {
@@ -103,6 +65,11 @@ func (s *Store) CreateTable(ctx context.Context, wait bool) (bool, error) {
 			return true, err
 		}
 	}
+	settingsErr := s.applyCreateSettings(ctx)
+	var unsupportedSettings *SettingsUnsupportedError
+	if settingsErr != nil && !errors.As(settingsErr, &unsupportedSettings) {
+		return true, settingsErr
+	}
 	if err := s.putMeta(ctx); err != nil && !conditionFailed(err) {
 		var nf *TableNotFoundError
 		// A table still CREATING refuses writes; the first link records the metadata.
@@ -110,7 +77,7 @@ func (s *Store) CreateTable(ctx context.Context, wait bool) (bool, error) {
 			return true, fmt.Errorf("record table metadata: %w", err)
 		}
 	}
-	return true, nil
+	return true, settingsErr
 }
 
 // explainCreateTable hands Explain what CreateTable sends: the DescribeTable
@@ -130,23 +97,31 @@ func (s *Store) explainCreateTable(in *dynamodb.CreateTableInput, wait bool) err
 	get := &dynamodb.GetItemInput{TableName: aws.String(s.schema.Table.Name), Key: keyOf(MetaKey, MetaKey), ConsistentRead: aws.Bool(true)}
 	get.ReturnConsumedCapacity = s.rcc()
 	s.explainWhen("GetItem", get, "only if the table exists: reads the recorded shard counts to compare them with the schema")
+	s.explainCreateSettings()
 	return nil
 }
 
 func (s *Store) compareExisting(ctx context.Context, desc *types.TableDescription, wait bool) error {
 	diffs := s.Diff(desc)
+	hint := s.mismatchHint(desc)
 	if len(diffs) == 0 && wait {
 		if err := s.waitActive(ctx); err != nil {
 			return err
 		}
 	}
-	hint := ""
 	if len(diffs) == 0 && desc.TableStatus == types.TableStatusActive {
 		md, h, err := s.metaDifferences(ctx)
 		if err != nil {
 			return err
 		}
 		diffs, hint = md, h
+	}
+	if len(diffs) == 0 && s.schema.Table.Settings.Managed() {
+		sd, err := s.settingDifferences(ctx, desc)
+		if err != nil {
+			return err
+		}
+		diffs, hint = sd, applyHint
 	}
 	if len(diffs) > 0 {
 		return &TableMismatchError{Table: s.schema.Table.Name, Differences: diffs, Hint: hint}
@@ -178,6 +153,9 @@ func (s *Store) DeleteTable(ctx context.Context, wait bool) error {
 	}
 	attempts := 0
 	if _, err := s.api.DeleteTable(ctx, in, countAttempts(&attempts)); err != nil {
+		if deletionProtected(err) {
+			return &TableProtectedError{Table: s.schema.Table.Name, Err: err}
+		}
 		err = s.classify(err)
 		var nf *TableNotFoundError
 		if !errors.As(err, &nf) || attempts < 2 {
@@ -245,66 +223,18 @@ func (s *Store) poll(ctx context.Context, done func() (bool, error)) error {
 	}
 }
 
-// Diff lists, in words, how the described table differs from the schema.
-// Provisioned units are not compared: they can be changed in place.
+// Diff lists, in words, how the described table differs from the schema
+// in what CreateTable decides: keys, billing mode and the inverted index.
+// Provisioned units and deletion protection are settings apply changes in
+// place; they are not compared here.
 func (s *Store) Diff(desc *types.TableDescription) []string {
-	want := s.createTableInput()
+	p := &TablePlan{}
+	s.planStructure(p, desc)
 	var diffs []string
-	differ := func(what, has, wants string) {
-		if has != wants {
-			diffs = append(diffs, fmt.Sprintf("%s: table has %s, schema wants %s", what, has, wants))
+	for _, c := range p.Changes {
+		if !c.setting {
+			diffs = append(diffs, c.String())
 		}
-	}
-	differ("key schema", keySchemaString(desc.KeySchema), keySchemaString(want.KeySchema))
-	types_ := map[string]string{}
-	for _, a := range desc.AttributeDefinitions {
-		types_[aws.ToString(a.AttributeName)] = string(a.AttributeType)
-	}
-	for _, a := range keyAttrs {
-		if t, ok := types_[a]; ok {
-			differ("attribute "+a+" type", t, "S")
-		}
-	}
-	billing := string(types.BillingModeProvisioned)
-	if desc.BillingModeSummary != nil && desc.BillingModeSummary.BillingMode != "" {
-		billing = string(desc.BillingModeSummary.BillingMode)
-	} else if desc.ProvisionedThroughput != nil && aws.ToInt64(desc.ProvisionedThroughput.ReadCapacityUnits) == 0 {
-		// Some servers omit the summary; zero provisioned units means on demand.
-		billing = string(types.BillingModePayPerRequest)
-	}
-	differ("billing mode", billing, string(want.BillingMode))
-
-	wg := want.GlobalSecondaryIndexes[0]
-	name := aws.ToString(wg.IndexName)
-	var got *types.GlobalSecondaryIndexDescription
-	for i := range desc.GlobalSecondaryIndexes {
-		if aws.ToString(desc.GlobalSecondaryIndexes[i].IndexName) == name {
-			got = &desc.GlobalSecondaryIndexes[i]
-		}
-	}
-	if got == nil {
-		var names []string
-		for _, g := range desc.GlobalSecondaryIndexes {
-			names = append(names, aws.ToString(g.IndexName))
-		}
-		has := "no global index"
-		if len(names) > 0 {
-			has = "indexes " + strings.Join(names, ", ")
-		}
-		diffs = append(diffs, fmt.Sprintf("index %s: table has %s, schema wants %s", name, has, name))
-		return diffs
-	}
-	differ("index "+name+" keys", keySchemaString(got.KeySchema), keySchemaString(wg.KeySchema))
-	proj, nonKey := "", []string(nil)
-	if got.Projection != nil {
-		proj, nonKey = string(got.Projection.ProjectionType), slices.Clone(got.Projection.NonKeyAttributes)
-	}
-	differ("index "+name+" projection", proj, string(wg.Projection.ProjectionType))
-	if proj == schema.ProjectionInclude && string(wg.Projection.ProjectionType) == schema.ProjectionInclude {
-		wantKeys := slices.Clone(wg.Projection.NonKeyAttributes)
-		slices.Sort(nonKey)
-		slices.Sort(wantKeys)
-		differ("index "+name+" non-key attributes", "["+strings.Join(nonKey, " ")+"]", "["+strings.Join(wantKeys, " ")+"]")
 	}
 	return diffs
 }

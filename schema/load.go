@@ -100,6 +100,8 @@ type builder struct {
 	rel map[*Relation]*relationSrc
 	// include holds table.index.include entries, checked once all attributes are known.
 	include []*yaml.Node
+	// ttl is table.ttl's value, checked once all attributes are known.
+	ttl *yaml.Node
 }
 
 type entitySrc struct {

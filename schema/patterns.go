@@ -16,6 +16,12 @@ type Pattern struct {
 	KeyCondition string // key condition, or the key for GetItem and writes
 	Filter       string // filter expression, if any
 	Notes        string
+	// Kind, Relation, Entity and End say which pattern this is, so a tool
+	// can run it (adjl verify); Requests (patterns_cost.go) derives from them.
+	Kind     PatternKind
+	Relation *Relation // nil for an entity's get
+	Entity   *Entity   // the entity of a get
+	End      End       // the side of a sharded-counter read
 }
 
 // AccessPatterns lists, for each entity, its point read, and for each
@@ -31,6 +37,7 @@ func (s *Schema) AccessPatterns() []Pattern {
 			Operation:    "GetItem",
 			KeyCondition: fmt.Sprintf("PK = %s, SK = %s", key, key),
 			Notes:        "strongly consistent with --consistent",
+			Kind:         PatternGet, Entity: e,
 		})
 	}
 	for _, r := range s.Relations {
@@ -66,32 +73,43 @@ func (s *Schema) relationPatterns(r *Relation) []Pattern {
 		Name: r.Name + ": reverse list with entity", Command: reverseCmd + " --with-entity", Operation: "Query", Index: ix,
 		KeyCondition: "GSI1PK = " + to, Filter: typeFilter(r.To),
 		Notes: "the " + r.To.Prefix + " item and its edges in one read; " + reverseNotes,
+		Kind:  PatternReverseEntity, Relation: r,
 	}
-	if r.Shards > 1 {
+	switch {
+	case r.Shards > 1:
 		// No shard partition holds the item itself: it is one GetItem more.
 		entityReverse.KeyCondition, entityReverse.Filter = reverseKey, ""
 		entityReverse.Notes = fmt.Sprintf("the %d shard Queries, plus GetItem PK = SK = %s for the item itself; %s", r.Shards, to, reverseNotes)
+	case s.Table.Index.Projection != "" && s.Table.Index.Projection != ProjectionAll:
+		// The index holds only some of the item's attributes: the item
+		// itself is read from the table.
+		entityReverse.KeyCondition, entityReverse.Filter = reverseKey, ""
+		entityReverse.Notes = fmt.Sprintf("the Query, plus GetItem PK = SK = %s for the whole item (the index projects %s); %s", to, s.Table.Index.Projection, reverseNotes)
 	}
 	out := []Pattern{
 		{
 			Name: r.Name + ": forward list", Command: cmd(VerbForward, "list", from), Operation: "Query",
 			KeyCondition: fmt.Sprintf("PK = %s AND begins_with(SK, %q)", from, r.EdgeSKPrefix()),
 			Notes:        "base table: may be strongly consistent with --consistent",
+			Kind:         PatternForward, Relation: r,
 		},
 		{
 			Name: r.Name + ": forward list with entity", Command: cmd(VerbForward, "list", from) + " --with-entity", Operation: "Query",
 			KeyCondition: "PK = " + from, Filter: typeFilter(r.From),
 			Notes: "the " + r.From.Prefix + " item and its edges in one read; the filter drops other relations' edges (key attributes cannot be filtered)",
+			Kind:  PatternForwardEntity, Relation: r,
 		},
 		{
 			Name: r.Name + ": reverse list", Command: reverseCmd, Operation: "Query", Index: ix,
 			KeyCondition: reverseKey, Notes: reverseNotes,
+			Kind: PatternReverse, Relation: r,
 		},
 		entityReverse,
 		{
 			Name: r.Name + ": check", Command: cmd(VerbCheck, "check", from, to), Operation: "GetItem",
 			KeyCondition: fmt.Sprintf("PK = %s, SK = %s", from, r.Edge+to),
 			Notes:        "exit 0 if linked, 1 if not",
+			Kind:         PatternCheck, Relation: r,
 		},
 		r.writePattern(cmd(VerbLink, "link", from, to), true, from, to),
 		r.writePattern(cmd(VerbUnlink, "unlink", from, to), false, from, to),
@@ -109,6 +127,7 @@ func (s *Schema) relationPatterns(r *Relation) []Pattern {
 			Name: r.Name + ": " + name + " (sharded counter)", Command: "adjl get " + key, Operation: "Query",
 			KeyCondition: fmt.Sprintf("PK = %s AND begins_with(SK, %q)", key, CounterSKPrefix),
 			Notes:        fmt.Sprintf("after the GetItem of the item: one Query reads its %d counter items and adjl shows their sum as %s", n, name),
+			Kind:         PatternCounterGet, Relation: r, End: end,
 		})
 	}
 	return out
@@ -122,7 +141,10 @@ func (r *Relation) writePattern(command string, add bool, from, to string) Patte
 		name, op, cond, delta = r.Name+": unlink", "Delete", "attribute_exists(PK)", "-1"
 	}
 	key := fmt.Sprintf("PK = %s, SK = %s", from, r.Edge+to)
-	p := Pattern{Name: name, Command: command, KeyCondition: key}
+	p := Pattern{Name: name, Command: command, KeyCondition: key, Kind: PatternLink, Relation: r}
+	if !add {
+		p.Kind = PatternUnlink
+	}
 	var counters []string
 	for _, c := range []struct {
 		end       End

@@ -21,7 +21,7 @@ const DefaultIndexName = "GSI1"
 
 func (b *builder) table(tp pair) {
 	c, t := b.c, &b.s.Table
-	f := c.fields(tp.val, "table", `{name: school, billing: PAY_PER_REQUEST}`, "name", "billing", "capacity", "index")
+	f := c.fields(tp.val, "table", `{name: school, billing: PAY_PER_REQUEST}`, append([]string{"name", "billing", "capacity", "index"}, settingFields...)...)
 	at := deref(tp.val)
 	if at == nil || at.Kind != mappingKind {
 		return
@@ -63,6 +63,7 @@ func (b *builder) table(tp pair) {
 	if p, ok := f["index"]; ok {
 		b.index(p)
 	}
+	b.settings(f)
 }
 
 func (b *builder) capacity(cp pair) {

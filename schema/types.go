@@ -44,6 +44,7 @@ type Table struct {
 	ReadUnits  int64  // provisioned only; also used for the index
 	WriteUnits int64  // provisioned only; also used for the index
 	Index      Index
+	Settings   Settings // TTL, tags, deletion protection, PITR (tablespec.go)
 }
 
 // Index is the inverted global secondary index (GSI1PK/GSI1SK).

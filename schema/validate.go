@@ -15,6 +15,7 @@ func (b *builder) validate() {
 	b.checkVerbs()
 	b.checkCounters()
 	b.checkInclude()
+	b.checkTTL()
 }
 
 // complete reports whether a relation parsed well enough for cross-checks.

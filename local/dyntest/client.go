@@ -64,6 +64,21 @@ var MotoQuirks = Quirks{
 	QuirkAttributeTypeUnchecked:       true,
 	QuirkNestingUnchecked:             true,
 	QuirkIndexSelectUnchecked:         true,
+	QuirkPITRPeriodUnchecked:          true,
+	QuirkPartiQLLiterals:              true,
+	QuirkPartiQLInsertOverwrites:      true,
+	QuirkPartiQLPathProjection:        true,
+	QuirkPartiQLWhereLimited:          true,
+	QuirkPartiQLNoOrderBy:             true,
+	QuirkPartiQLNoPaging:              true,
+	QuirkPartiQLIndexLimited:          true,
+	QuirkPartiQLUpdateLimited:         true,
+	QuirkPartiQLNoReturning:           true,
+	QuirkPartiQLDeleteLimited:         true,
+	QuirkPartiQLRefusalsMissing:       true,
+	QuirkPartiQLNoCapacity:            true,
+	QuirkPartiQLBatchLimited:          true,
+	QuirkPartiQLTransactionsLimited:   true,
 	// Legacy parameters, request validation, item collections.
 	QuirkLegacyValidationLax:              true,
 	QuirkLegacyComparisons:                true,
@@ -87,6 +102,7 @@ var MotoQuirks = Quirks{
 // transactions and no TTL).
 var DynaliteQuirks = Quirks{
 	QuirkNoTransactions:                true,
+	QuirkNoPartiQL:                     true,
 	QuirkValidationMessages:            true,
 	QuirkNoReturnValuesOnCCF:           true,
 	QuirkDocumentEqualityUnsupported:   true,
@@ -103,4 +119,6 @@ var DynaliteQuirks = Quirks{
 	QuirkCreateTableTagsIgnored:        true,
 	QuirkNoIndexCapacity:               true,
 	QuirkNestingUnchecked:              true,
+	QuirkNoDeletionProtection:          true,
+	QuirkNoContinuousBackups:           true,
 }

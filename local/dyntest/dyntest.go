@@ -69,6 +69,8 @@ func Run(t *testing.T, target Target) {
 	t.Run("LegacyMixing", s.testLegacyMixing)
 	t.Run("Validation", s.testValidation)
 	t.Run("ItemCollections", s.testItemCollections)
+	t.Run("TableSettings", s.testTableSettings)
+	t.Run("PartiQL", s.testPartiQL)
 }
 
 // suite carries the target through the subtests.

@@ -1,0 +1,905 @@
+package ops
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/adjl/adjl/schema"
+	"github.com/adjl/adjl/tabledef"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// TableAdminAPI is the control plane `adjl table plan` and `apply` use beyond
+// API. It is asked for separately (the Store's API is type-asserted to it)
+// so that the data path's interface, and every fake of it, stay small.
+type TableAdminAPI interface {
+	UpdateTable(context.Context, *dynamodb.UpdateTableInput, ...func(*dynamodb.Options)) (*dynamodb.UpdateTableOutput, error)
+	DescribeTimeToLive(context.Context, *dynamodb.DescribeTimeToLiveInput, ...func(*dynamodb.Options)) (*dynamodb.DescribeTimeToLiveOutput, error)
+	UpdateTimeToLive(context.Context, *dynamodb.UpdateTimeToLiveInput, ...func(*dynamodb.Options)) (*dynamodb.UpdateTimeToLiveOutput, error)
+	ListTagsOfResource(context.Context, *dynamodb.ListTagsOfResourceInput, ...func(*dynamodb.Options)) (*dynamodb.ListTagsOfResourceOutput, error)
+	TagResource(context.Context, *dynamodb.TagResourceInput, ...func(*dynamodb.Options)) (*dynamodb.TagResourceOutput, error)
+	UntagResource(context.Context, *dynamodb.UntagResourceInput, ...func(*dynamodb.Options)) (*dynamodb.UntagResourceOutput, error)
+	DescribeContinuousBackups(context.Context, *dynamodb.DescribeContinuousBackupsInput, ...func(*dynamodb.Options)) (*dynamodb.DescribeContinuousBackupsOutput, error)
+	UpdateContinuousBackups(context.Context, *dynamodb.UpdateContinuousBackupsInput, ...func(*dynamodb.Options)) (*dynamodb.UpdateContinuousBackupsOutput, error)
+}
+
+var _ TableAdminAPI = (*dynamodb.Client)(nil)
+
+// ChangeKind says what `adjl table apply` can do about a difference.
+type ChangeKind string
+
+// Change kinds.
+const (
+	// ChangeCreate: the table does not exist; apply creates it.
+	ChangeCreate ChangeKind = "create"
+	// ChangeInPlace: DynamoDB changes it on the live table; apply does.
+	ChangeInPlace ChangeKind = "in-place"
+	// ChangeRefused: DynamoDB cannot change it in place (key schema, index
+	// keys); Action says the way forward, and apply changes nothing.
+	ChangeRefused ChangeKind = "refused"
+	// ChangeReshard: the recorded shard count differs; only adjl reshard
+	// moves the edges, and apply changes nothing.
+	ChangeReshard ChangeKind = "reshard"
+	// ChangeUnsupported: the schema manages a setting the backend does not
+	// implement; apply skips it and says so.
+	ChangeUnsupported ChangeKind = "unsupported"
+)
+
+// TableChange is one difference between the live table and the schema.
+type TableChange struct {
+	Field  string // "billing mode", "index GSI1 projection", "ttl", "tag team", ...
+	Has    string // what the table has
+	Wants  string // what the schema wants
+	Action string // what apply does, or the way forward when it cannot
+	Kind   ChangeKind
+	// Detail, when set, is the whole difference in words (shard changes).
+	Detail string
+	// setting marks what CreateTable's comparison (Diff) leaves to apply:
+	// provisioned units and deletion protection.
+	setting bool
+}
+
+// String is the difference as `adjl table create` has always reported it.
+func (c TableChange) String() string {
+	if c.Detail != "" {
+		return c.Detail
+	}
+	return fmt.Sprintf("%s: table has %s, schema wants %s", c.Field, c.Has, c.Wants)
+}
+
+// TablePlan is every difference between the live table and the schema, and
+// the steps that make the in-place ones.
+type TablePlan struct {
+	Table   string
+	Exists  bool
+	Status  string // the table's status when planned ("" when it does not exist)
+	Changes []TableChange
+	steps   []applyStep
+}
+
+// applyStep is one request (or a request and a wait) of an apply.
+type applyStep struct {
+	what string
+	run  func(ctx context.Context) error
+}
+
+// Blocking are the changes apply cannot make (refused and reshard); while
+// there are any, apply changes nothing.
+func (p *TablePlan) Blocking() []TableChange {
+	var out []TableChange
+	for _, c := range p.Changes {
+		if c.Kind == ChangeRefused || c.Kind == ChangeReshard {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Steps lists what apply will do, in order.
+func (p *TablePlan) Steps() []string {
+	out := make([]string, len(p.steps))
+	for i, st := range p.steps {
+		out[i] = st.what
+	}
+	return out
+}
+
+func (p *TablePlan) add(c TableChange, steps ...applyStep) {
+	p.Changes = append(p.Changes, c)
+	p.steps = append(p.steps, steps...)
+}
+
+// recreateAdvice is the way forward for what DynamoDB cannot change in place.
+const recreateAdvice = "DynamoDB cannot change this in place: give the schema another table.name, create that table (adjl table create), copy the items over (adjl export, then adjl import) and delete this table"
+
+// PlanTable compares the live table - its description, TTL, tags,
+// continuous backups and the layout adjl recorded in it - with the schema.
+// A missing table is a plan to create it.
+func (s *Store) PlanTable(ctx context.Context) (*TablePlan, error) {
+	p := &TablePlan{Table: s.schema.Table.Name}
+	desc, err := s.DescribeTable(ctx)
+	var nf *TableNotFoundError
+	switch {
+	case errors.As(err, &nf):
+		p.add(TableChange{Field: "table", Has: "no table", Wants: "table " + p.Table, Kind: ChangeCreate, Detail: "table " + p.Table + " does not exist",
+			Action: "create the table and index " + tabledef.IndexName(s.schema) + " (as adjl table create --wait)" + s.createSettingsNote()},
+			applyStep{what: "create table " + p.Table, run: func(ctx context.Context) error {
+				_, err := s.CreateTable(ctx, true)
+				return err
+			}})
+		return p, nil
+	case err != nil:
+		return nil, err
+	}
+	p.Exists, p.Status = true, string(desc.TableStatus)
+	s.planStructure(p, desc)
+	if err := s.planSettings(ctx, p, desc); err != nil {
+		return nil, err
+	}
+	// The recorded layout is an item under adjl's keys: a table with other
+	// keys (refused above) or one still being created cannot hold it.
+	if desc.TableStatus != types.TableStatusCreating && keySchemaString(desc.KeySchema) == keySchemaString(tabledef.TableKeySchema()) {
+		if err := s.planShards(ctx, p); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+// createSettingsNote names the settings a create applies after CreateTable.
+func (s *Store) createSettingsNote() string {
+	var after []string
+	if tabledef.TimeToLive(s.schema) != nil {
+		after = append(after, "TTL")
+	}
+	if tabledef.PointInTimeRecovery(s.schema) != nil {
+		after = append(after, "point-in-time recovery")
+	}
+	if len(after) == 0 {
+		return ""
+	}
+	return ", then turn on " + strings.Join(after, " and ")
+}
+
+// billingOf is the table's billing mode. Some servers omit the summary of
+// a provisioned table; zero provisioned units then mean on demand.
+func billingOf(desc *types.TableDescription) string {
+	switch {
+	case desc.BillingModeSummary != nil && desc.BillingModeSummary.BillingMode != "":
+		return string(desc.BillingModeSummary.BillingMode)
+	case desc.ProvisionedThroughput != nil && aws.ToInt64(desc.ProvisionedThroughput.ReadCapacityUnits) == 0:
+		return string(types.BillingModePayPerRequest)
+	}
+	return string(types.BillingModeProvisioned)
+}
+
+func unitsOf(pt *types.ProvisionedThroughputDescription) string {
+	if pt == nil {
+		return "read 0, write 0"
+	}
+	return fmt.Sprintf("read %d, write %d", aws.ToInt64(pt.ReadCapacityUnits), aws.ToInt64(pt.WriteCapacityUnits))
+}
+
+func wantUnits(pt *types.ProvisionedThroughput) string {
+	return fmt.Sprintf("read %d, write %d", aws.ToInt64(pt.ReadCapacityUnits), aws.ToInt64(pt.WriteCapacityUnits))
+}
+
+// planStructure compares keys, billing, throughput and the inverted index.
+// It reads nothing: Diff uses it on a description alone.
+func (s *Store) planStructure(p *TablePlan, desc *types.TableDescription) {
+	want := tabledef.CreateTableInput(s.schema)
+	name := s.schema.Table.Name
+	if has, wants := keySchemaString(desc.KeySchema), keySchemaString(want.KeySchema); has != wants {
+		p.add(TableChange{Field: "key schema", Has: has, Wants: wants, Kind: ChangeRefused, Action: recreateAdvice})
+	}
+	defTypes := map[string]string{}
+	for _, a := range desc.AttributeDefinitions {
+		defTypes[aws.ToString(a.AttributeName)] = string(a.AttributeType)
+	}
+	for _, a := range keyAttrs {
+		if t, ok := defTypes[a]; ok && t != string(types.ScalarAttributeTypeS) {
+			p.add(TableChange{Field: "attribute " + a + " type", Has: t, Wants: "S", Kind: ChangeRefused, Action: recreateAdvice})
+		}
+	}
+
+	ixName := tabledef.IndexName(s.schema)
+	var got *types.GlobalSecondaryIndexDescription
+	var previous []string // other indexes on adjl's index keys: an earlier table.index.name
+	for i := range desc.GlobalSecondaryIndexes {
+		g := &desc.GlobalSecondaryIndexes[i]
+		switch {
+		case aws.ToString(g.IndexName) == ixName:
+			got = g
+		case keySchemaString(g.KeySchema) == keySchemaString(tabledef.IndexKeySchema()):
+			previous = append(previous, aws.ToString(g.IndexName))
+		}
+	}
+
+	hasBilling, wantBilling := billingOf(desc), string(want.BillingMode)
+	if hasBilling != wantBilling {
+		in := &dynamodb.UpdateTableInput{TableName: aws.String(name), BillingMode: want.BillingMode}
+		action := "UpdateTable BillingMode=" + wantBilling
+		if pt := want.ProvisionedThroughput; pt != nil {
+			in.ProvisionedThroughput = pt
+			// A switch to provisioned must give every index its units.
+			for _, g := range desc.GlobalSecondaryIndexes {
+				in.GlobalSecondaryIndexUpdates = append(in.GlobalSecondaryIndexUpdates, types.GlobalSecondaryIndexUpdate{
+					Update: &types.UpdateGlobalSecondaryIndexAction{IndexName: g.IndexName, ProvisionedThroughput: pt}})
+			}
+			action += fmt.Sprintf(" with %s for the table and each index", wantUnits(pt))
+		}
+		p.add(TableChange{Field: "billing mode", Has: hasBilling, Wants: wantBilling, Kind: ChangeInPlace,
+			Action: action + " (DynamoDB limits how often a table switches billing mode)"},
+			s.updateTableStep("switch billing mode to "+wantBilling, in))
+	} else if pt := want.ProvisionedThroughput; pt != nil {
+		in := &dynamodb.UpdateTableInput{TableName: aws.String(name)}
+		if has := unitsOf(desc.ProvisionedThroughput); has != wantUnits(pt) {
+			in.ProvisionedThroughput = pt
+			p.add(TableChange{Field: "throughput", Has: has, Wants: wantUnits(pt), Kind: ChangeInPlace, setting: true,
+				Action: "UpdateTable ProvisionedThroughput (DynamoDB limits how many decreases a day a table may have)"})
+		}
+		if got != nil {
+			if has := unitsOf(got.ProvisionedThroughput); has != wantUnits(pt) {
+				in.GlobalSecondaryIndexUpdates = []types.GlobalSecondaryIndexUpdate{{
+					Update: &types.UpdateGlobalSecondaryIndexAction{IndexName: aws.String(ixName), ProvisionedThroughput: pt}}}
+				p.add(TableChange{Field: "index " + ixName + " throughput", Has: has, Wants: wantUnits(pt), Kind: ChangeInPlace, setting: true,
+					Action: "UpdateTable GlobalSecondaryIndexUpdates: Update " + ixName + " ProvisionedThroughput"})
+			}
+		}
+		if in.ProvisionedThroughput != nil || in.GlobalSecondaryIndexUpdates != nil {
+			p.steps = append(p.steps, s.updateTableStep("change provisioned throughput", in))
+		}
+	}
+
+	wantIx := want.GlobalSecondaryIndexes[0]
+	wantProj := string(wantIx.Projection.ProjectionType)
+	if wantProj == schema.ProjectionInclude {
+		wantProj += " [" + strings.Join(wantIx.Projection.NonKeyAttributes, " ") + "]"
+	}
+	switch {
+	case got == nil:
+		var names []string
+		for _, g := range desc.GlobalSecondaryIndexes {
+			names = append(names, aws.ToString(g.IndexName))
+		}
+		has := "no global index"
+		if len(names) > 0 {
+			has = "indexes " + strings.Join(names, ", ")
+		}
+		action := fmt.Sprintf("create index %s (projection %s) and wait until it is ACTIVE and backfilled", ixName, wantProj)
+		steps := []applyStep{s.createIndexStep()}
+		for _, old := range previous {
+			action += fmt.Sprintf(", then delete index %s (same keys: the schema's previous index name)", old)
+			steps = append(steps, s.deleteIndexStep(old))
+		}
+		p.add(TableChange{Field: "index " + ixName, Has: has, Wants: ixName, Kind: ChangeInPlace, Action: action}, steps...)
+	default:
+		if keySchemaString(got.KeySchema) != keySchemaString(wantIx.KeySchema) {
+			p.add(TableChange{Field: "index " + ixName + " keys", Has: keySchemaString(got.KeySchema), Wants: keySchemaString(wantIx.KeySchema),
+				Kind: ChangeRefused, Action: "an index's keys cannot change in place: give the index another name (table.index.name) and apply creates it beside this one (which adjl then leaves alone)"})
+		}
+		proj, nonKey := "", []string(nil)
+		if got.Projection != nil {
+			proj, nonKey = string(got.Projection.ProjectionType), slices.Clone(got.Projection.NonKeyAttributes)
+		}
+		replace := fmt.Sprintf("replace the index: delete %s, wait until it is gone, create it with projection %s and wait until it is ACTIVE and backfilled; reverse reads (%s) fail until then",
+			ixName, wantProj, s.reverseVerbs())
+		wantType := string(wantIx.Projection.ProjectionType)
+		switch {
+		case proj != wantType:
+			p.add(TableChange{Field: "index " + ixName + " projection", Has: proj, Wants: wantType, Kind: ChangeInPlace, Action: replace},
+				s.deleteIndexStep(ixName), s.createIndexStep())
+		case proj == schema.ProjectionInclude:
+			wantKeys := slices.Clone(wantIx.Projection.NonKeyAttributes)
+			slices.Sort(nonKey)
+			slices.Sort(wantKeys)
+			has, wants := "["+strings.Join(nonKey, " ")+"]", "["+strings.Join(wantKeys, " ")+"]"
+			if has != wants {
+				p.add(TableChange{Field: "index " + ixName + " non-key attributes", Has: has, Wants: wants, Kind: ChangeInPlace, Action: replace},
+					s.deleteIndexStep(ixName), s.createIndexStep())
+			}
+		}
+	}
+
+	if dp := s.schema.Table.Settings.DeletionProtection; dp != nil && aws.ToBool(desc.DeletionProtectionEnabled) != *dp {
+		p.add(TableChange{Field: "deletion protection", Has: onOff(aws.ToBool(desc.DeletionProtectionEnabled)), Wants: onOff(*dp), Kind: ChangeInPlace, setting: true,
+			Action: "UpdateTable DeletionProtectionEnabled=" + strconv.FormatBool(*dp)},
+			s.updateTableStep("turn deletion protection "+onOff(*dp), &dynamodb.UpdateTableInput{TableName: aws.String(name), DeletionProtectionEnabled: aws.Bool(*dp)}))
+	}
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
+// reverseVerbs names the commands that read the index, for warnings.
+func (s *Store) reverseVerbs() string {
+	var out []string
+	for _, r := range s.schema.Relations {
+		if r.Verbs.Reverse != "" {
+			out = append(out, r.Verbs.Reverse)
+		} else {
+			out = append(out, "list "+r.Name+" --reverse")
+		}
+	}
+	if len(out) == 0 {
+		return "none in this schema"
+	}
+	return strings.Join(out, ", ")
+}
+
+func (s *Store) admin() (TableAdminAPI, bool) {
+	a, ok := s.api.(TableAdminAPI)
+	return a, ok
+}
+
+// unsupported reports an operation the backend does not implement.
+func unsupported(err error) bool {
+	switch errorCode(err) {
+	case "UnknownOperationException", "NotImplemented", "NotImplementedException", "InvalidAction":
+		return true
+	}
+	return false
+}
+
+// unsupportedChange is a managed setting the backend cannot describe.
+func unsupportedChange(field, op string, err error) TableChange {
+	why := "the backend has no " + op
+	if err != nil {
+		why += " (" + errorCode(err) + ")"
+	}
+	return TableChange{Field: field, Has: "unknown: " + why, Wants: "a managed value", Kind: ChangeUnsupported,
+		Action: why}
+}
+
+// planSettings compares the settings the schema manages: TTL, tags and
+// point-in-time recovery (deletion protection is in the description).
+func (s *Store) planSettings(ctx context.Context, p *TablePlan, desc *types.TableDescription) error {
+	st := s.schema.Table.Settings
+	if st.TTL == nil && !st.ManageTags && st.PointInTimeRecovery == nil {
+		return nil
+	}
+	admin, ok := s.admin()
+	if !ok {
+		for _, f := range []struct {
+			managed bool
+			field   string
+		}{{st.TTL != nil, "ttl"}, {st.ManageTags, "tags"}, {st.PointInTimeRecovery != nil, "point-in-time recovery"}} {
+			if f.managed {
+				p.add(unsupportedChange(f.field, "table administration API", nil))
+			}
+		}
+		return nil
+	}
+	if st.TTL != nil {
+		if err := s.planTTL(ctx, admin, p); err != nil {
+			return err
+		}
+	}
+	if st.ManageTags {
+		if err := s.planTags(ctx, admin, p, aws.ToString(desc.TableArn)); err != nil {
+			return err
+		}
+	}
+	if st.PointInTimeRecovery != nil {
+		if err := s.planPITR(ctx, admin, p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *Store) planTTL(ctx context.Context, admin TableAdminAPI, p *TablePlan) error {
+	name := s.schema.Table.Name
+	out, err := admin.DescribeTimeToLive(ctx, &dynamodb.DescribeTimeToLiveInput{TableName: aws.String(name)})
+	switch {
+	case unsupported(err):
+		p.add(unsupportedChange("ttl", "DescribeTimeToLive", err))
+		return nil
+	case err != nil:
+		return fmt.Errorf("describe TTL of table %s: %w", name, s.classify(err))
+	}
+	has := ""
+	if d := out.TimeToLiveDescription; d != nil && (d.TimeToLiveStatus == types.TimeToLiveStatusEnabled || d.TimeToLiveStatus == types.TimeToLiveStatusEnabling) {
+		has = aws.ToString(d.AttributeName)
+	}
+	wants := s.schema.Table.Settings.TTL.Attribute
+	if has == wants {
+		return nil
+	}
+	show := func(a string) string {
+		if a == "" {
+			return "off"
+		}
+		return "on " + a
+	}
+	ttlStep := func(attr string, enable bool) applyStep {
+		what := "turn TTL off (it was on " + attr + ")"
+		if enable {
+			what = "turn TTL on " + attr
+		}
+		return applyStep{what: what, run: func(ctx context.Context) error {
+			_, err := admin.UpdateTimeToLive(ctx, &dynamodb.UpdateTimeToLiveInput{TableName: aws.String(name),
+				TimeToLiveSpecification: &types.TimeToLiveSpecification{AttributeName: aws.String(attr), Enabled: aws.Bool(enable)}})
+			if err != nil {
+				return fmt.Errorf("%s: %w", what, s.classify(err))
+			}
+			return nil
+		}}
+	}
+	c := TableChange{Field: "ttl", Has: show(has), Wants: show(wants), Kind: ChangeInPlace}
+	var steps []applyStep
+	switch {
+	case has == "":
+		c.Action = "UpdateTimeToLive: enable on " + wants
+		steps = append(steps, ttlStep(wants, true))
+	case wants == "":
+		c.Action = "UpdateTimeToLive: disable"
+		steps = append(steps, ttlStep(has, false))
+	default:
+		c.Action = "UpdateTimeToLive: disable on " + has + ", then enable on " + wants + " (DynamoDB accepts one TTL change per table an hour: the second may have to wait for a later apply)"
+		en := ttlStep(wants, true)
+		run := en.run
+		en.run = func(ctx context.Context) error {
+			if err := run(ctx); err != nil {
+				return fmt.Errorf("%w; TTL is now off: run adjl table apply --yes again in an hour to turn it on %s", err, wants)
+			}
+			return nil
+		}
+		steps = append(steps, ttlStep(has, false), en)
+	}
+	p.add(c, steps...)
+	return nil
+}
+
+// awsTag reports a tag AWS itself sets (aws:cloudformation:stack-name...):
+// users can neither set nor remove them, so they are never compared.
+func awsTag(key string) bool { return strings.HasPrefix(strings.ToLower(key), "aws:") }
+
+func (s *Store) planTags(ctx context.Context, admin TableAdminAPI, p *TablePlan, arn string) error {
+	has := map[string]string{}
+	in := &dynamodb.ListTagsOfResourceInput{ResourceArn: aws.String(arn)}
+	for {
+		out, err := admin.ListTagsOfResource(ctx, in)
+		switch {
+		case unsupported(err):
+			p.add(unsupportedChange("tags", "ListTagsOfResource", err))
+			return nil
+		case err != nil:
+			return fmt.Errorf("list tags of table %s: %w", s.schema.Table.Name, s.classify(err))
+		}
+		for _, t := range out.Tags {
+			if k := aws.ToString(t.Key); !awsTag(k) {
+				has[k] = aws.ToString(t.Value)
+			}
+		}
+		if aws.ToString(out.NextToken) == "" {
+			break
+		}
+		in.NextToken = out.NextToken
+	}
+	wants := map[string]string{}
+	var order []string
+	for _, t := range s.schema.Table.Settings.Tags {
+		wants[t.Key] = t.Value
+		order = append(order, t.Key)
+	}
+	for _, k := range slices.Sorted(maps.Keys(has)) {
+		if _, ok := wants[k]; !ok {
+			order = append(order, k)
+		}
+	}
+	var untag []string
+	var tag []types.Tag
+	var changes []TableChange
+	for _, k := range order {
+		hv, hok := has[k]
+		wv, wok := wants[k]
+		switch {
+		case hok && wok && hv == wv:
+			continue
+		case !wok:
+			untag = append(untag, k)
+			changes = append(changes, TableChange{Field: "tag " + k, Has: strconv.Quote(hv), Wants: "no such tag", Kind: ChangeInPlace, Action: "UntagResource " + k})
+		case !hok:
+			tag = append(tag, types.Tag{Key: aws.String(k), Value: aws.String(wv)})
+			changes = append(changes, TableChange{Field: "tag " + k, Has: "no such tag", Wants: strconv.Quote(wv), Kind: ChangeInPlace, Action: "TagResource " + k + "=" + wv})
+		default:
+			// Removed first, then set: a server that does not overwrite a
+			// tag's value (moto) ends with the right value too.
+			untag = append(untag, k)
+			tag = append(tag, types.Tag{Key: aws.String(k), Value: aws.String(wv)})
+			changes = append(changes, TableChange{Field: "tag " + k, Has: strconv.Quote(hv), Wants: strconv.Quote(wv), Kind: ChangeInPlace, Action: "TagResource " + k + "=" + wv})
+		}
+	}
+	if len(changes) == 0 {
+		return nil
+	}
+	p.Changes = append(p.Changes, changes...)
+	p.steps = append(p.steps, applyStep{what: "change tags", run: func(ctx context.Context) error {
+		if len(untag) > 0 {
+			if _, err := admin.UntagResource(ctx, &dynamodb.UntagResourceInput{ResourceArn: aws.String(arn), TagKeys: untag}); err != nil {
+				return fmt.Errorf("untag table: %w", s.classify(err))
+			}
+		}
+		if len(tag) > 0 {
+			if _, err := admin.TagResource(ctx, &dynamodb.TagResourceInput{ResourceArn: aws.String(arn), Tags: tag}); err != nil {
+				return fmt.Errorf("tag table: %w", s.classify(err))
+			}
+		}
+		return nil
+	}})
+	return nil
+}
+
+func (s *Store) planPITR(ctx context.Context, admin TableAdminAPI, p *TablePlan) error {
+	name := s.schema.Table.Name
+	out, err := admin.DescribeContinuousBackups(ctx, &dynamodb.DescribeContinuousBackupsInput{TableName: aws.String(name)})
+	switch {
+	case unsupported(err):
+		p.add(unsupportedChange("point-in-time recovery", "DescribeContinuousBackups", err))
+		return nil
+	case err != nil:
+		return fmt.Errorf("describe continuous backups of table %s: %w", name, s.classify(err))
+	}
+	has := false
+	if d := out.ContinuousBackupsDescription; d != nil && d.PointInTimeRecoveryDescription != nil {
+		has = d.PointInTimeRecoveryDescription.PointInTimeRecoveryStatus == types.PointInTimeRecoveryStatusEnabled
+	}
+	wants := *s.schema.Table.Settings.PointInTimeRecovery
+	if has == wants {
+		return nil
+	}
+	p.add(TableChange{Field: "point-in-time recovery", Has: onOff(has), Wants: onOff(wants), Kind: ChangeInPlace,
+		Action: "UpdateContinuousBackups PointInTimeRecoveryEnabled=" + strconv.FormatBool(wants)},
+		applyStep{what: "turn point-in-time recovery " + onOff(wants), run: func(ctx context.Context) error {
+			return s.setPITR(ctx, admin, wants)
+		}})
+	return nil
+}
+
+func (s *Store) setPITR(ctx context.Context, admin TableAdminAPI, on bool) error {
+	_, err := admin.UpdateContinuousBackups(ctx, &dynamodb.UpdateContinuousBackupsInput{TableName: aws.String(s.schema.Table.Name),
+		PointInTimeRecoverySpecification: &types.PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: aws.Bool(on)}})
+	if err != nil {
+		return fmt.Errorf("turn point-in-time recovery %s: %w", onOff(on), s.classify(err))
+	}
+	return nil
+}
+
+// planShards compares the shard counts the table recorded with the schema's.
+// It reads the recorded layout itself (recordedShardDifferences), so what
+// the metadata item holds can grow without touching the plan.
+func (s *Store) planShards(ctx context.Context, p *TablePlan) error {
+	diffs, err := s.recordedShardDifferences(ctx)
+	if err != nil {
+		return err
+	}
+	for _, d := range diffs {
+		p.add(TableChange{Field: "relation " + d.relation + " shards", Has: strconv.Itoa(d.recorded), Wants: strconv.Itoa(d.wants),
+			Kind: ChangeReshard, Detail: d.detail, Action: "apply does not move edges: run adjl reshard " + d.relation + " --to " + strconv.Itoa(d.wants)})
+	}
+	return nil
+}
+
+type shardDifference struct {
+	relation        string
+	recorded, wants int
+	detail          string
+}
+
+// recordedShardDifferences reads the table's metadata item and lists the
+// relations whose recorded shard count (or unfinished reshard) differs from
+// the schema's.
+func (s *Store) recordedShardDifferences(ctx context.Context) ([]shardDifference, error) {
+	s.metaMu.Lock()
+	defer s.metaMu.Unlock()
+	if err := s.loadMeta(ctx, true); err != nil {
+		var nf *TableNotFoundError
+		if errors.As(err, &nf) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	var out []shardDifference
+	for _, r := range s.schema.Relations {
+		if d, _ := s.shardMismatch(r); d != "" {
+			recorded := s.metaShards[r.Name]
+			if st, ok := s.metaReshard[r.Name]; ok {
+				recorded = st.From
+			}
+			out = append(out, shardDifference{relation: r.Name, recorded: recorded, wants: shardsOf(r), detail: d})
+		}
+	}
+	return out, nil
+}
+
+func (s *Store) updateTableStep(what string, in *dynamodb.UpdateTableInput) applyStep {
+	return applyStep{what: what, run: func(ctx context.Context) error {
+		admin, ok := s.admin()
+		if !ok {
+			return fmt.Errorf("%s: the backend client has no UpdateTable", what)
+		}
+		if _, err := admin.UpdateTable(ctx, in); err != nil {
+			return fmt.Errorf("%s: %w", what, s.classify(err))
+		}
+		return s.waitActive(ctx)
+	}}
+}
+
+// createIndexStep creates the schema's index and waits until DynamoDB has
+// backfilled it from the table's items.
+func (s *Store) createIndexStep() applyStep {
+	ix := tabledef.Index(s.schema)
+	name := aws.ToString(ix.IndexName)
+	return applyStep{what: "create index " + name + " and wait for its backfill", run: func(ctx context.Context) error {
+		admin, ok := s.admin()
+		if !ok {
+			return fmt.Errorf("create index %s: the backend client has no UpdateTable", name)
+		}
+		_, err := admin.UpdateTable(ctx, &dynamodb.UpdateTableInput{
+			TableName:            aws.String(s.schema.Table.Name),
+			AttributeDefinitions: tabledef.IndexAttributeDefinitions(),
+			GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Create: &types.CreateGlobalSecondaryIndexAction{
+				IndexName: ix.IndexName, KeySchema: ix.KeySchema, Projection: ix.Projection, ProvisionedThroughput: ix.ProvisionedThroughput,
+			}}},
+		})
+		if err != nil {
+			return fmt.Errorf("create index %s: %w", name, s.classify(err))
+		}
+		return s.waitIndex(ctx, name, false)
+	}}
+}
+
+func (s *Store) deleteIndexStep(name string) applyStep {
+	return applyStep{what: "delete index " + name + " and wait until it is gone", run: func(ctx context.Context) error {
+		admin, ok := s.admin()
+		if !ok {
+			return fmt.Errorf("delete index %s: the backend client has no UpdateTable", name)
+		}
+		_, err := admin.UpdateTable(ctx, &dynamodb.UpdateTableInput{
+			TableName: aws.String(s.schema.Table.Name),
+			GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{
+				Delete: &types.DeleteGlobalSecondaryIndexAction{IndexName: aws.String(name)}}},
+		})
+		if err != nil {
+			return fmt.Errorf("delete index %s: %w", name, s.classify(err))
+		}
+		return s.waitIndex(ctx, name, true)
+	}}
+}
+
+// waitIndex polls until the table is ACTIVE and the index is gone, or is
+// ACTIVE and no longer backfilling.
+func (s *Store) waitIndex(ctx context.Context, name string, gone bool) error {
+	return s.poll(ctx, func() (bool, error) {
+		d, err := s.DescribeTable(ctx)
+		if err != nil {
+			return false, err
+		}
+		if d.TableStatus != types.TableStatusActive {
+			return false, nil
+		}
+		for _, g := range d.GlobalSecondaryIndexes {
+			if aws.ToString(g.IndexName) != name {
+				continue
+			}
+			if gone {
+				return false, nil
+			}
+			return g.IndexStatus == types.IndexStatusActive && !aws.ToBool(g.Backfilling), nil
+		}
+		return gone, nil
+	})
+}
+
+// ApplyTable makes the plan's in-place changes, one request at a time,
+// waiting after each until the table and every index are ACTIVE; progress
+// (may be nil) hears each step as it starts. A plan with a change apply
+// cannot make is refused whole, before any request: a *TableMismatchError
+// naming those changes and the way forward. After the steps the table is
+// planned again and must match (settings the backend lacks aside).
+func (s *Store) ApplyTable(ctx context.Context, p *TablePlan, progress func(step string)) error {
+	if blocking := p.Blocking(); len(blocking) > 0 {
+		diffs := make([]string, len(blocking))
+		hint := "apply changed nothing; take the way forward named for each difference, then run adjl table apply again"
+		for i, c := range blocking {
+			diffs[i] = c.String()
+			if c.Kind == ChangeRefused {
+				diffs[i] += " (" + c.Action + ")"
+			}
+		}
+		if len(p.Blocking()) == countKind(p, ChangeReshard) {
+			hint = "apply changed nothing; a shard count changes with `adjl reshard RELATION --to N --yes` (named above), or put the table's count back in the schema"
+		}
+		return &TableMismatchError{Table: p.Table, Differences: diffs, Hint: hint}
+	}
+	if p.Exists {
+		if err := s.waitActive(ctx); err != nil {
+			return err
+		}
+	}
+	for _, st := range p.steps {
+		if progress != nil {
+			progress(st.what)
+		}
+		if err := st.run(ctx); err != nil {
+			return err
+		}
+	}
+	after, err := s.PlanTable(ctx)
+	if err != nil {
+		return fmt.Errorf("check the table after apply: %w", err)
+	}
+	var left []string
+	for _, c := range after.Changes {
+		if c.Kind != ChangeUnsupported {
+			left = append(left, c.String())
+		}
+	}
+	if len(left) > 0 {
+		return &TableMismatchError{Table: p.Table, Differences: left,
+			Hint: "the backend accepted every change but still describes these differently; run adjl table plan to see them"}
+	}
+	return nil
+}
+
+func countKind(p *TablePlan, k ChangeKind) int {
+	n := 0
+	for _, c := range p.Changes {
+		if c.Kind == k {
+			n++
+		}
+	}
+	return n
+}
+
+// SettingsUnsupportedError reports settings a new table was created
+// without because the backend does not implement them; the table itself was
+// created.
+type SettingsUnsupportedError struct {
+	Table    string
+	Settings []string // "point-in-time recovery (UpdateContinuousBackups)"
+}
+
+func (e *SettingsUnsupportedError) Error() string {
+	return fmt.Sprintf("table %s was created without %s: the backend does not support %s",
+		e.Table, strings.Join(e.Settings, " and "), plural(len(e.Settings), "it", "them"))
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// applyCreateSettings turns on, on a table just created, what CreateTable
+// cannot: TTL and point-in-time recovery. DynamoDB takes them only once the
+// table is ACTIVE, so it waits for that first.
+func (s *Store) applyCreateSettings(ctx context.Context) error {
+	ttl, pitr := tabledef.TimeToLive(s.schema), tabledef.PointInTimeRecovery(s.schema)
+	if ttl == nil && pitr == nil {
+		return nil
+	}
+	if err := s.waitActive(ctx); err != nil {
+		return err
+	}
+	admin, ok := s.admin()
+	var missing []string
+	if ttl != nil {
+		var err error
+		if ok {
+			_, err = admin.UpdateTimeToLive(ctx, &dynamodb.UpdateTimeToLiveInput{TableName: aws.String(s.schema.Table.Name), TimeToLiveSpecification: ttl})
+		}
+		switch {
+		case !ok || unsupported(err):
+			missing = append(missing, "TTL (UpdateTimeToLive)")
+		case err != nil:
+			return fmt.Errorf("turn TTL on %s: %w", aws.ToString(ttl.AttributeName), s.classify(err))
+		}
+	}
+	if pitr != nil {
+		var err error
+		if ok {
+			err = s.setPITR(ctx, admin, true)
+		}
+		switch {
+		case !ok || unsupported(err):
+			missing = append(missing, "point-in-time recovery (UpdateContinuousBackups)")
+		case err != nil:
+			return err
+		}
+	}
+	if len(missing) > 0 {
+		return &SettingsUnsupportedError{Table: s.schema.Table.Name, Settings: missing}
+	}
+	return nil
+}
+
+// applyHint is the remedy for differences apply makes in place.
+const applyHint = "adjl table apply --yes makes these changes in place (adjl table plan shows how)"
+
+// mismatchHint is the remedy for the structural differences of desc:
+// apply's when it can make all of them, else "" (the generic advice).
+func (s *Store) mismatchHint(desc *types.TableDescription) string {
+	p := &TablePlan{}
+	s.planStructure(p, desc)
+	for _, c := range p.Changes {
+		if !c.setting && c.Kind != ChangeInPlace {
+			return ""
+		}
+	}
+	return applyHint
+}
+
+// settingDifferences lists, in words, the managed settings that differ:
+// deletion protection, TTL, tags and point-in-time recovery. A setting the
+// backend does not implement is not listed: CreateTable said so when it
+// created the table, and adjl table plan shows it.
+func (s *Store) settingDifferences(ctx context.Context, desc *types.TableDescription) ([]string, error) {
+	p := &TablePlan{}
+	s.planStructure(p, desc)
+	var out []string
+	for _, c := range p.Changes {
+		if c.setting && c.Field == "deletion protection" {
+			out = append(out, c.String())
+		}
+	}
+	p.Changes = nil
+	if err := s.planSettings(ctx, p, desc); err != nil {
+		return nil, err
+	}
+	for _, c := range p.Changes {
+		if c.Kind != ChangeUnsupported {
+			out = append(out, c.String())
+		}
+	}
+	return out, nil
+}
+
+// TableProtectedError is a DeleteTable refused because the table has
+// deletion protection on.
+type TableProtectedError struct {
+	Table string
+	Err   error
+}
+
+func (e *TableProtectedError) Error() string {
+	return fmt.Sprintf("table %s has deletion protection on; nothing was deleted", e.Table)
+}
+
+func (e *TableProtectedError) Unwrap() error { return e.Err }
+
+// deletionProtected reports DeleteTable's refusal of a protected table:
+// a ValidationException whose message names the protection (DynamoDB's
+// "... protected against deletion ...", moto's "... DeletionProtectionEnabled ...").
+func deletionProtected(err error) bool {
+	if errorCode(err) != "ValidationException" {
+		return false
+	}
+	msg := err.Error()
+	return strings.Contains(msg, "protected against deletion") || strings.Contains(msg, "DeletionProtectionEnabled")
+}
+
+// explainCreateSettings hands Explain the requests a create sends after
+// CreateTable: TTL and point-in-time recovery.
+func (s *Store) explainCreateSettings() {
+	name := aws.String(s.schema.Table.Name)
+	if ttl := tabledef.TimeToLive(s.schema); ttl != nil {
+		s.explainWhen("UpdateTimeToLive", &dynamodb.UpdateTimeToLiveInput{TableName: name, TimeToLiveSpecification: ttl}, "only if the table was created: turns on its TTL")
+	}
+	if p := tabledef.PointInTimeRecovery(s.schema); p != nil {
+		s.explainWhen("UpdateContinuousBackups", &dynamodb.UpdateContinuousBackupsInput{TableName: name, PointInTimeRecoverySpecification: p}, "only if the table was created: turns on point-in-time recovery")
+	}
+}
