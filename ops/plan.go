@@ -52,6 +52,7 @@ type plan struct {
 	key        string // full key of the side the list starts from
 	inputs     []*dynamodb.QueryInput
 	keyAttrs   []string // attributes of the cursor and ExclusiveStartKey
+	parts      []string // the partition each input reads (its key condition's value)
 	ident      string
 	withEntity bool
 	// entityGet: the entity is read with GetItem, because the query cannot
@@ -84,6 +85,7 @@ func (s *Store) plan(q ListQuery) (*plan, error) {
 			in.ConsistentRead = aws.Bool(true)
 		}
 		p.inputs = []*dynamodb.QueryInput{in}
+		p.parts = []string{p.key}
 		p.keyAttrs = []string{schema.AttrPK, schema.AttrSK}
 	case Reverse:
 		if p.key, err = rel.ToKey(q.Key); err != nil {
@@ -103,6 +105,7 @@ func (s *Store) plan(q ListQuery) (*plan, error) {
 			}
 			p.inputs = append(p.inputs, in)
 		}
+		p.parts = parts
 		p.keyAttrs = []string{schema.AttrGSI1PK, schema.AttrGSI1SK, schema.AttrPK, schema.AttrSK}
 	default:
 		return nil, &InputError{Msg: fmt.Sprintf("unknown list direction %d", q.Direction)}
