@@ -48,12 +48,12 @@ func TestCursorEditedKeysCannotLeaveTheQueryPartition(t *testing.T) {
 	q := ListQuery{Relation: rel, Key: "a", Limit: 2}
 	p := must[*Page](t)(st.List(ctx, q))
 	for name, edit := range map[string]func(c *cursor){
-		"partition of another student": func(c *cursor) { c.K["PK"] = "STU#b" },
+		"partition of another student":  func(c *cursor) { c.K["PK"] = "STU#b" },
 		"another student's entity item": func(c *cursor) { c.K["PK"], c.K["SK"] = "STU#b", "STU#b" },
-		"sort key outside the relation":  func(c *cursor) { c.K["SK"] = "STU#a" },
-		"empty partition":                func(c *cursor) { c.K["PK"] = "" },
-		"missing sort key":               func(c *cursor) { delete(c.K, "SK") },
-		"extra key attribute":            func(c *cursor) { c.K["GSI1PK"] = "CRS#0" },
+		"sort key outside the relation": func(c *cursor) { c.K["SK"] = "STU#a" },
+		"empty partition":               func(c *cursor) { c.K["PK"] = "" },
+		"missing sort key":              func(c *cursor) { delete(c.K, "SK") },
+		"extra key attribute":           func(c *cursor) { c.K["GSI1PK"] = "CRS#0" },
 		"shard positions on an unsharded list": func(c *cursor) {
 			c.S = []shardCursor{{K: map[string]string{"PK": "STU#b", "SK": "ENROLL#CRS#0"}}}
 		},
