@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 )
@@ -22,19 +23,40 @@ import (
 type serveRecord struct {
 	URL string `json:"url"`
 	PID int    `json:"pid"`
+	// Auth: the server requires requests signed with its key pair.
+	Auth bool `json:"auth,omitempty"`
 }
 
 // serveRecordPath is where the record of the server holding data lives:
 // beside the file, like its write-ahead logs (data.db-wal0).
 func serveRecordPath(data string) string { return data + "-serve.json" }
 
-// writeServeRecord records that this process serves data at url.
-func writeServeRecord(data, url string) error {
-	b, err := json.Marshal(serveRecord{URL: url, PID: os.Getpid()})
+// writeServeRecord records that this process serves data at url. The
+// record is written to a new file (mode 0600, like the data file) and
+// renamed over any old one, so a reader never sees half of it and a record
+// left with looser permissions is replaced, not reused.
+func writeServeRecord(data, url string, auth bool) error {
+	b, err := json.Marshal(serveRecord{URL: url, PID: os.Getpid(), Auth: auth})
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(serveRecordPath(data), append(b, '\n'), 0o600)
+	path := serveRecordPath(data)
+	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	if _, err = f.Write(append(b, '\n')); err == nil {
+		err = f.Close()
+	} else {
+		f.Close()
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
 }
 
 // removeServeRecord removes the record if it is still this process's.
@@ -56,30 +78,30 @@ func readServeRecord(data string) (serveRecord, bool) {
 // serveBanner starts what the engine answers to GET /.
 const serveBanner = "adjl local DynamoDB-compatible engine"
 
-// runningServer returns the URL of the `adjl local serve` holding data, if
-// its record names a server that answers as one. A record left by a killed
+// runningServer returns the record of the `adjl local serve` holding data,
+// if it names a server that answers as one. A record left by a killed
 // server names nobody and is ignored.
-func runningServer(ctx context.Context, data string) (string, bool) {
+func runningServer(ctx context.Context, data string) (serveRecord, bool) {
 	r, ok := readServeRecord(data)
 	if !ok || !processAlive(r.PID) {
-		return "", false
+		return r, false
 	}
 	ctx, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(r.URL, "/")+"/", nil)
 	if err != nil {
-		return "", false
+		return r, false
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		return "", false
+		return r, false
 	}
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, 256))
 	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(string(body), serveBanner) {
-		return "", false
+		return r, false
 	}
-	return r.URL, true
+	return r, true
 }
 
 // dataFileExists reports whether path names an existing data file.
