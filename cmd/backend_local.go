@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 
 	"github.com/adjl/adjl/local"
@@ -11,8 +12,13 @@ import (
 )
 
 // openEngine opens the embedded engine's data file (or a throw-away one).
-func openEngine(path string, inMemory bool) (engine, error) {
-	e, err := local.Open(path, local.Options{InMemory: inMemory})
+// What lets other users read or change the data goes to warn as warnings.
+func openEngine(path string, inMemory bool, warn io.Writer) (engine, error) {
+	opt := local.Options{InMemory: inMemory}
+	if warn != nil {
+		opt.Warn = func(msg string) { fmt.Fprintf(warn, "adjl: warning: %s\n", msg) }
+	}
+	e, err := local.Open(path, opt)
 	if err != nil {
 		var locked *local.LockedError
 		if errors.As(err, &locked) {
@@ -44,7 +50,7 @@ func (a *app) openLocal(ctx context.Context, path string) (*backend, error) {
 		return be, nil
 	}
 	if !a.createsTables() && !dataFileExists(path) {
-		e, err := openEngine("", true)
+		e, err := openEngine("", true, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -53,7 +59,7 @@ func (a *app) openLocal(ctx context.Context, path string) (*backend, error) {
 			where: "the embedded engine (no data file " + path + ")"}, nil
 	}
 	stop := noticeWhileLocked(a.io.ErrOut, path)
-	e, err := openEngine(path, false)
+	e, err := openEngine(path, false, a.io.ErrOut)
 	stop()
 	if err != nil {
 		return nil, err

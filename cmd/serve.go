@@ -95,7 +95,7 @@ func (a *app) serveRun(ctx context.Context, opts *serveOptions) error {
 		}
 		verifier = &local.SigV4Verifier{Credentials: creds}
 	}
-	e, err := openEngine(opts.data, opts.inMemory)
+	e, err := openEngine(opts.data, opts.inMemory, a.io.ErrOut)
 	if err != nil {
 		return err
 	}

@@ -83,7 +83,7 @@ it (moto).`,
 // --endpoint local, else the configured backend.
 func (a *app) verifyBackend(c *cobra.Command) (ops.API, string, func(), error) {
 	if a.set.Endpoint == "local" && a.api == nil {
-		e, err := openEngine("", true)
+		e, err := openEngine("", true, nil)
 		if err != nil {
 			return nil, "", nil, err
 		}
