@@ -40,6 +40,8 @@ type app struct {
 	expl     *explainer
 	capacity *capacityPrinter // --capacity: per request, and the total at the end
 	where    string           // the backend, for messages: "the embedded engine (data file ...)"
+	// secrets are the credentials of this run, hidden from all it prints.
+	secrets *secrets
 }
 
 func (a *app) execute(ctx context.Context) error {

@@ -55,9 +55,9 @@ func (a *app) openBackend(ctx context.Context) (*backend, error) {
 	case ep == "local":
 		return a.openLocal(ctx, a.set.Data)
 	case ep == "aws":
-		return openAWS(ctx, a.set.Region, a.set.Profile)
+		return openAWS(ctx, a.set.Region, a.set.Profile, a.secrets)
 	case isURL(ep):
-		return openURL(ctx, ep, a.set.Region, a.set.Profile, a.getenv)
+		return openURL(ctx, ep, a.set.Region, a.set.Profile, a.getenv, a.secrets)
 	}
 	return nil, &usageError{err: fmt.Errorf("invalid --endpoint %q: want local, aws, or a URL such as http://127.0.0.1:8000", ep)}
 }
@@ -97,7 +97,9 @@ func localConfig(httpClient aws.HTTPClient) aws.Config {
 	}
 }
 
-func openAWS(ctx context.Context, region, profile string) (*backend, error) {
+// openAWS configures DynamoDB itself; the credentials the SDK retrieves
+// are recorded in sec, to be hidden from everything adjl prints.
+func openAWS(ctx context.Context, region, profile string, sec *secrets) (*backend, error) {
 	var opts []func(*config.LoadOptions) error
 	if region != "" {
 		opts = append(opts, config.WithRegion(region))
@@ -109,6 +111,7 @@ func openAWS(ctx context.Context, region, profile string) (*backend, error) {
 	if err != nil {
 		return nil, awsConfigError(err)
 	}
+	recordCredentials(&cfg, sec)
 	if cfg.Region == "" {
 		return nil, &usageError{err: errors.New("no AWS region configured"),
 			hint: "pass --region (for example --region eu-west-1) or set AWS_REGION"}
@@ -124,8 +127,8 @@ func openAWS(ctx context.Context, region, profile string) (*backend, error) {
 // AWS: credentials come from AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, or from
 // --profile when the user names one, else dummy ones (local servers accept
 // any signature). The default chain is not used because it may call SSO or
-// the instance metadata service.
-func openURL(ctx context.Context, endpoint, region, profile string, getenv func(string) (string, bool)) (*backend, error) {
+// the instance metadata service. The credentials are recorded in sec.
+func openURL(ctx context.Context, endpoint, region, profile string, getenv func(string) (string, bool), sec *secrets) (*backend, error) {
 	cfg := aws.Config{Region: region, Credentials: dummyCredentials()}
 	if profile != "" {
 		opts := []func(*config.LoadOptions) error{
@@ -152,6 +155,7 @@ func openURL(ctx context.Context, endpoint, region, profile string, getenv func(
 	if cfg.Region == "" {
 		cfg.Region = fallbackRegion
 	}
+	recordCredentials(&cfg, sec)
 	client := dynamodb.NewFromConfig(cfg, func(o *dynamodb.Options) { o.BaseEndpoint = aws.String(endpoint) })
 	ep := strings.TrimRight(endpoint, "/")
 	return &backend{api: client, describe: ep, where: "the server at " + ep}, nil

@@ -41,7 +41,7 @@ func (a *app) openLocal(ctx context.Context, path string) (*backend, error) {
 		if rec.Auth {
 			getenv = serveSigningEnv(a.getenv)
 		}
-		be, err := openURL(ctx, url, "", "", getenv)
+		be, err := openURL(ctx, url, "", "", getenv, a.secrets)
 		if err != nil {
 			return nil, err
 		}

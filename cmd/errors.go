@@ -11,6 +11,8 @@ import (
 	"github.com/adjl/adjl/local"
 	"github.com/adjl/adjl/ops"
 	"github.com/adjl/adjl/schema"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
+	"github.com/aws/smithy-go"
 	"github.com/spf13/cobra"
 )
 
@@ -61,6 +63,13 @@ type lockedError struct{ err error }
 
 func (e *lockedError) Error() string { return e.err.Error() }
 func (e *lockedError) Unwrap() error { return e.err }
+
+// credentialsError is credentials the SDK could not find or load: the
+// backend cannot be used, as if it had refused them.
+type credentialsError struct{ err error }
+
+func (e *credentialsError) Error() string { return "no usable AWS credentials: " + e.err.Error() }
+func (e *credentialsError) Unwrap() error { return e.err }
 
 // printError writes "adjl: <message>" and, where it helps, a hint line.
 func printError(w io.Writer, err error) {
@@ -119,6 +128,11 @@ func message(err error) string {
 		if unreach.Endpoint != "" {
 			where += " at " + unreach.Endpoint
 		}
+		var badBody *smithy.DeserializationError
+		var resp *awshttp.ResponseError
+		if errors.As(err, &badBody) && errors.As(err, &resp) {
+			return fmt.Sprintf("%s did not answer like DynamoDB: HTTP %d with a body that is not DynamoDB's JSON (%v)", where, resp.HTTPStatusCode(), badBody.Err)
+		}
 		return fmt.Sprintf("cannot reach %s: %s", where, networkCause(unreach.Err))
 	}
 	return err.Error()
@@ -164,6 +178,7 @@ func hint(err error) string {
 		noSchema *noSchemaError
 		unreach  *ops.UnreachableError
 		unauth   *ops.UnauthorizedError
+		noCreds  *credentialsError
 		thr      *ops.ThrottledError
 		dataFile *dataFileError
 		format   *local.FormatError
@@ -186,7 +201,7 @@ func hint(err error) string {
 			return fmt.Sprintf("usage: %s (see '%s --help')", usage.cmd.UseLine(), usage.cmd.CommandPath())
 		}
 		return "see 'adjl --help'"
-	case errors.As(err, &unauth):
+	case errors.As(err, &unauth), errors.As(err, &noCreds):
 		return "check your AWS credentials (--profile, AWS_PROFILE, AWS_ACCESS_KEY_ID)"
 	case errors.As(err, &unreach):
 		return "check --endpoint (or ADJL_ENDPOINT); for a local server start `adjl local serve`"

@@ -23,7 +23,7 @@ import (
 //	 3    invalid schema file                             schema.IsInvalid
 //	 4    table missing or different from the schema      ops.TableNotFoundError, ops.TableMismatchError
 //	 5    conditional conflict; table deletion-protected  ops.HasEdgesError, ops.ConflictError, ops.TableProtectedError
-//	 6    backend unreachable or unauthorised             ops.UnreachableError, ops.UnauthorizedError, local data file locked or unopenable,
+//	 6    backend unreachable or unauthorised             ops.UnreachableError, ops.UnauthorizedError, credentialsError, local data file locked or unopenable,
 //	      local serve cannot listen on its address        listenError
 //	 7    throttled after the SDK's retries               ops.ThrottledError
 //	10    internal error (a bug: please report it)        anything else
@@ -63,6 +63,7 @@ func ExitCode(err error) int {
 		unauth    *ops.UnauthorizedError
 		throttled *ops.ThrottledError
 		locked    *lockedError
+		noCreds   *credentialsError
 		dataFile  *dataFileError
 		apiErr    smithy.APIError
 		opErr     *net.OpError
@@ -87,7 +88,7 @@ func ExitCode(err error) int {
 		return ExitConflict
 	case errors.As(err, &throttled):
 		return ExitThrottled
-	case errors.As(err, &unreach), errors.As(err, &unauth), errors.As(err, &locked), errors.As(err, &dataFile), errors.As(err, &listen):
+	case errors.As(err, &unreach), errors.As(err, &unauth), errors.As(err, &noCreds), errors.As(err, &locked), errors.As(err, &dataFile), errors.As(err, &listen):
 		return ExitUnreachable
 	case errors.As(err, &apiErr):
 		// ops maps SDK errors to its own types; this is the safety net for

@@ -1,0 +1,133 @@
+package cmd
+
+import (
+	"context"
+	"io"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+)
+
+// Nothing adjl prints carries a credential: not its own messages, not an
+// error a backend sent back (a server may echo the request's Authorization
+// header or session token), not --verbose or --debug lines. Everything
+// written to stdout and stderr goes through a redactingWriter, which
+// replaces the credential values this run holds (from the environment and
+// from every credentials provider the SDK asked) and anything shaped like
+// a signature, a credential scope, a session token header or a credentials
+// file line.
+
+// redacted replaces what is hidden.
+const redacted = "[REDACTED]"
+
+// minSecretLen keeps short placeholder values ("test", what CI scripts and
+// local servers use) out of the redaction: hiding every "test" in the
+// output would hide the user's data, not a secret. Real access key ids are
+// 16 characters or more; secrets and tokens are longer.
+const minSecretLen = 12
+
+// credentialEnv are the environment variables that may hold credentials.
+var credentialEnv = []string{"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_SECURITY_TOKEN",
+	envServeKeyID, envServeSecret}
+
+var (
+	// credentialShapes hide what follows "Signature=", "Credential=" and a
+	// session token header, on stdout and stderr.
+	credentialShapes = regexp.MustCompile(`(?i)(signature=)[0-9a-f]{16,}|(credential=)[^/\s,'"]+|(x-amz-security-token["']?\s*[:=]\s*["']?)[^\s,;'"&]+`)
+	// errorShapes are hidden on stderr too: credentials file lines, and
+	// access key ids by their prefix.
+	errorShapes = regexp.MustCompile(`(?i)(aws_(?:secret_access_key|session_token|security_token|access_key_id)["']?\s*[:=]\s*["']?)[^\s,;'"]+|\b(?:AKIA|ASIA)[A-Z0-9]{16}\b`)
+)
+
+// secrets are the credential values of one run.
+type secrets struct {
+	mu     sync.Mutex
+	values []string // longest first, so a value inside another is not half hidden
+}
+
+// add records values worth hiding.
+func (s *secrets) add(values ...string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, v := range values {
+		if len(v) >= minSecretLen && !slices.Contains(s.values, v) {
+			s.values = append(s.values, v)
+		}
+	}
+	slices.SortFunc(s.values, func(a, b string) int { return len(b) - len(a) })
+}
+
+// fromEnv records the credentials of the environment.
+func (s *secrets) fromEnv(getenv func(string) (string, bool)) {
+	for _, name := range credentialEnv {
+		s.add(envValue(getenv, name))
+	}
+}
+
+// redact hides the recorded values in text and, with shapes, what looks
+// like a credential.
+func (s *secrets) redact(text string, shapes ...*regexp.Regexp) string {
+	s.mu.Lock()
+	values := s.values
+	s.mu.Unlock()
+	for _, v := range values {
+		if strings.Contains(text, v) {
+			text = strings.ReplaceAll(text, v, redacted)
+		}
+	}
+	for _, re := range shapes {
+		text = re.ReplaceAllStringFunc(text, func(m string) string {
+			for _, g := range re.FindStringSubmatch(m)[1:] {
+				if g != "" {
+					return g + redacted // keep the label ("Signature=")
+				}
+			}
+			return redacted
+		})
+	}
+	return text
+}
+
+// redactingWriter hides secrets in each write it passes on (each write is
+// redacted as a whole: adjl writes a message or a row at a time).
+type redactingWriter struct {
+	w      io.Writer
+	s      *secrets
+	shapes []*regexp.Regexp
+}
+
+func (r redactingWriter) Write(p []byte) (int, error) {
+	out := r.s.redact(string(p), r.shapes...)
+	if _, err := io.WriteString(r.w, out); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// recordingProvider records the credentials the SDK retrieves.
+type recordingProvider struct {
+	p aws.CredentialsProvider
+	s *secrets
+}
+
+// Retrieve asks the wrapped provider; a failure is a *credentialsError, so
+// that it is reported as credentials missing (exit 6), not as a bug.
+func (r recordingProvider) Retrieve(ctx context.Context) (aws.Credentials, error) {
+	c, err := r.p.Retrieve(ctx)
+	if err != nil {
+		return c, &credentialsError{err: err}
+	}
+	r.s.add(c.AccessKeyID, c.SecretAccessKey, c.SessionToken)
+	return c, nil
+}
+
+// recordCredentials makes cfg's credentials recorded in s as they are
+// retrieved.
+func recordCredentials(cfg *aws.Config, s *secrets) {
+	if cfg.Credentials != nil && s != nil {
+		cfg.Credentials = recordingProvider{p: cfg.Credentials, s: s}
+	}
+}
