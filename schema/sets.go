@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // ParseSets turns `--set name=value` arguments into attribute values typed
@@ -15,6 +16,11 @@ import (
 func ParseSets(attrs []Attribute, sets []string) (map[string]any, error) {
 	out := make(map[string]any, len(sets))
 	for _, set := range sets {
+		if i := invalidUTF8At(set); i >= 0 {
+			// encoding/json, and so the SDK, would send U+FFFD instead:
+			// another value than the one typed.
+			return nil, &InputError{Msg: fmt.Sprintf("--set %q: byte 0x%02X at position %d is not UTF-8; DynamoDB stores text as UTF-8, so re-encode it (for example with iconv)", set, set[i], i+1)}
+		}
 		name, value, ok := strings.Cut(set, "=")
 		name = strings.TrimSpace(name)
 		if !ok || name == "" {
@@ -37,6 +43,19 @@ func ParseSets(attrs []Attribute, sets []string) (map[string]any, error) {
 		out[name] = v
 	}
 	return out, nil
+}
+
+// invalidUTF8At is the byte offset of the first byte of s that is not
+// UTF-8, or -1.
+func invalidUTF8At(s string) int {
+	for i, r := range s {
+		if r == utf8.RuneError {
+			if _, size := utf8.DecodeRuneInString(s[i:]); size == 1 {
+				return i
+			}
+		}
+	}
+	return -1
 }
 
 func findAttribute(attrs []Attribute, name string) (Attribute, bool) {
