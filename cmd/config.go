@@ -73,16 +73,28 @@ type configEntry struct {
 	line  int
 }
 
+// maxConfigBytes bounds a config file: six settings fit in a few lines.
+const maxConfigBytes = 64 << 10
+
 // readConfigFile reads a config file: a YAML mapping of configSettings to
 // single values. Anything else is reported as file:line: message.
 func readConfigFile(path string) (map[string]configEntry, error) {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
+	}
+	defer f.Close()
+	// A limited read: the path may name something endless (/dev/zero, a FIFO).
+	data, err := io.ReadAll(io.LimitReader(f, maxConfigBytes+1))
+	if err != nil {
+		return nil, &os.PathError{Op: "read", Path: path, Err: err}
 	}
 	bad := func(line int, format string, args ...any) error {
 		return &usageError{err: fmt.Errorf("%s:%d: %s", path, line, fmt.Sprintf(format, args...)),
 			hint: "a config file holds only " + strings.Join(configSettings, ", ") + ", e.g. endpoint: http://127.0.0.1:8000"}
+	}
+	if len(data) > maxConfigBytes {
+		return nil, bad(1, "the file is over %d bytes; a config file holds a few settings (is it the right file?)", maxConfigBytes)
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {

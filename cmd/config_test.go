@@ -174,3 +174,13 @@ func TestBadConfigFile(t *testing.T) {
 		t.Errorf("ADJL_OUTPUT=xml: exit %d, want 2: %s", r.code, r.err)
 	}
 }
+
+// TestConfigFileReadIsBounded: a config path naming something endless or
+// huge is refused as a config file, not read until memory runs out.
+func TestConfigFileReadIsBounded(t *testing.T) {
+	isolate(t)
+	r := adjl(t, runOpts{}, "--config", "/dev/zero", "version")
+	if r.code != ExitUsage || !strings.HasPrefix(r.err, "adjl: /dev/zero:1: the file is over 65536 bytes; a config file holds a few settings") {
+		t.Errorf("exit %d: %s", r.code, r.err)
+	}
+}
