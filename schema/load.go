@@ -8,6 +8,7 @@ import (
 	"os"
 	"regexp"
 	"strconv"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -142,7 +143,7 @@ func (c *collect) syntax(err error) {
 			line++ // the parser reports these lines counting from 0
 		}
 	}
-	c.addf(line, 1, "invalid YAML: %s", msg)
+	c.addf(line, 1, "invalid YAML: %s", strings.TrimPrefix(msg, "yaml: "))
 }
 
 // builder turns the YAML tree into a Schema, remembering where each part
