@@ -110,7 +110,7 @@ func checkKey(t *testing.T, s *Schema, input, prefix string, limit int, norm fun
 		t.Fatalf("key %q for %s became %q (%d bytes, limit %d)", input, prefix, key, len(key), limit)
 	}
 	for _, r := range key {
-		if invisible(r) != "" {
+		if Invisible(r) != "" {
 			t.Fatalf("key %q for %s holds %U", input, prefix, r)
 		}
 	}
