@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/adjl/adjl/local"
 	"github.com/adjl/adjl/ops"
@@ -102,10 +103,41 @@ func printError(w io.Writer, err error) {
 		}
 		return
 	}
-	fmt.Fprintf(w, "adjl: %s\n", message(err))
+	fmt.Fprintf(w, "adjl: %s\n", clipMessage(message(err)))
 	if h := hint(err); h != "" {
 		fmt.Fprintf(w, "hint: %s\n", h)
 	}
+}
+
+// quoteArg quotes a command-line argument for a message, cut to its first
+// 60 characters: a megabyte argument makes a one-line message, not a
+// megabyte of them.
+func quoteArg(s string) string {
+	const keep = 60
+	n := 0
+	for i := range s {
+		if n == keep {
+			return fmt.Sprintf("%q... (%d bytes)", s[:i], len(s))
+		}
+		n++
+	}
+	return fmt.Sprintf("%q", s)
+}
+
+// maxMessageBytes bounds one error message: past it, the message (holding
+// some input it quotes, or a server's answer) is cut, so no input floods
+// the terminal.
+const maxMessageBytes = 4096
+
+func clipMessage(m string) string {
+	if len(m) <= maxMessageBytes {
+		return m
+	}
+	cut := maxMessageBytes
+	for cut > 0 && !utf8.RuneStart(m[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s... (%d more bytes)", m[:cut], len(m)-cut)
 }
 
 // message is the error as the user should read it. The operation context
