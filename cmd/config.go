@@ -87,7 +87,7 @@ func readConfigFile(path string) (map[string]configEntry, error) {
 	// A limited read: the path may name something endless (/dev/zero, a FIFO).
 	data, err := io.ReadAll(io.LimitReader(f, maxConfigBytes+1))
 	if err != nil {
-		return nil, &os.PathError{Op: "read", Path: path, Err: err}
+		return nil, err // a *PathError already
 	}
 	bad := func(line int, format string, args ...any) error {
 		return &usageError{err: fmt.Errorf("%s:%d: %s", path, line, fmt.Sprintf(format, args...)),

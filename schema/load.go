@@ -29,7 +29,7 @@ func Load(path string) (*Schema, error) {
 	// FIFO) or huge.
 	data, err := io.ReadAll(io.LimitReader(f, MaxSchemaBytes+1))
 	if err != nil {
-		return nil, fmt.Errorf("read schema: %w", &os.PathError{Op: "read", Path: path, Err: err})
+		return nil, fmt.Errorf("read schema: %w", err) // a *PathError already
 	}
 	return Parse(path, data)
 }
