@@ -154,7 +154,12 @@ func newViper(flags *pflag.FlagSet, getenv func(string) (string, bool)) (*viper.
 		if errors.As(err, &u) {
 			return nil, nil, err
 		}
-		return nil, nil, &usageError{err: fmt.Errorf("read config file %s: %w", file, err)}
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err // the path is in the message already
+		}
+		return nil, nil, &usageError{err: fmt.Errorf("cannot read config file %s: %w", file, err),
+			hint: "check --config (or ADJL_CONFIG): it names a YAML file of settings"}
 	}
 	values := map[string]any{}
 	for name, e := range entries {
