@@ -104,11 +104,14 @@ func (a *app) serveRun(ctx context.Context, opts *serveOptions) error {
 	if err != nil {
 		return &listenError{addr: opts.addr, err: err}
 	}
-	var handler http.Handler = e
+	handler := loopbackGuard(e)
 	if verifier != nil {
 		handler = verifier.Wrap(e)
 	}
-	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
+	// Bounds for clients that are slow or never finish: a 16 MB request
+	// has a minute, an idle connection two.
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: time.Minute,
+		IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 

@@ -79,6 +79,11 @@ func (v *SigV4Verifier) Wrap(next http.Handler) http.Handler {
 			writeError(w, r, &apiError{Type: errSerialization, Message: "cannot read request body"})
 			return
 		}
+		if len(body) > maxRequestBytes {
+			// As the engine answers it; verifying a cut body would only fail.
+			writeError(w, r, &apiError{Type: errValidation, Message: "Request size exceeded the maximum allowed size", Status: http.StatusRequestEntityTooLarge})
+			return
+		}
 		if ae := v.verify(r, body); ae != nil {
 			writeError(w, r, ae)
 			return

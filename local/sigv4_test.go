@@ -300,3 +300,15 @@ func FuzzSigV4(f *testing.F) {
 		}
 	})
 }
+
+// TestSigV4OversizedBodyIsRefusedAsTheEngineDoes: a body over DynamoDB's
+// 16 MB is refused with the engine's 413, not as a signature mismatch.
+func TestSigV4OversizedBodyIsRefusedAsTheEngineDoes(t *testing.T) {
+	srv, _ := authServer(t, nil)
+	body := `{"TableName":"school","Item":{"PK":{"S":"` + strings.Repeat("x", maxRequestBytes) + `"}}}`
+	req := signedRequest(t, srv.URL, "PutItem", body, goodCreds(), "us-east-1", time.Now())
+	status, typ, _, msg := send(t, req)
+	if status != http.StatusRequestEntityTooLarge || typ != errValidation || msg != "Request size exceeded the maximum allowed size" {
+		t.Errorf("got %d %s %q", status, typ, msg)
+	}
+}
