@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -112,12 +113,23 @@ func dataFileExists(path string) bool {
 
 // noticeWhileLocked prints, once, that the command is waiting for another
 // process's data file if opening it takes over a second and the file is
-// locked by someone else. The returned stop ends the watch.
+// locked by someone else. The returned stop ends the watch; once it
+// returns, the notice is written or never will be (w is the command's to
+// use again).
 func noticeWhileLocked(w io.Writer, path string) (stop func()) {
+	var mu sync.Mutex
+	stopped := false
 	t := time.AfterFunc(time.Second, func() {
-		if lockedByAnother(path) {
+		mu.Lock()
+		defer mu.Unlock()
+		if !stopped && lockedByAnother(path) {
 			fmt.Fprintf(w, "adjl: waiting for data file %s: another adjl process is using it (run `adjl local serve` to share one engine)\n", path)
 		}
 	})
-	return func() { t.Stop() }
+	return func() {
+		t.Stop()
+		mu.Lock()
+		stopped = true
+		mu.Unlock()
+	}
 }
