@@ -122,7 +122,12 @@ func TestSecretsNeverPrinted(t *testing.T) {
 	t.Setenv("AWS_MAX_ATTEMPTS", "1")
 	schema := example(t, "school.yaml")
 
-	variants := [][]string{nil, {"--verbose"}, {"--capacity"}}
+	// Anything written to the process's own stdout and stderr (an SDK
+	// logger, say) bypasses the streams adjl redacts: it is collected here
+	// and checked too.
+	processOut := captureProcessOutput(t)
+
+	variants := [][]string{nil, {"--verbose"}, {"--capacity"}, {"--explain"}}
 	if r := adjl(t, runOpts{}, "--debug", "--help"); r.code == ExitOK {
 		variants = append(variants, []string{"--debug"}, []string{"--debug", "--verbose"})
 	} else {
@@ -175,5 +180,38 @@ func TestSecretsNeverPrinted(t *testing.T) {
 	writeFile(t, filepath.Join(awsDir, "credentials"), "[leaky\naws_secret_access_key = "+leakProfSecret+"\n= "+leakProfToken+"\n")
 	check("broken credentials file", adjl(t, runOpts{}, "--schema", schema, "--endpoint", "aws", "--profile", "leaky", "get", "STU#a"))
 	check("broken credentials file, URL", adjl(t, runOpts{}, "--schema", schema, "--endpoint", "http://127.0.0.1:1", "--profile", "leaky", "get", "STU#a"))
+	check("the process's own stdout and stderr", result{out: processOut()})
 	t.Logf("%d command runs checked", runs)
+}
+
+// captureProcessOutput points os.Stdout and os.Stderr at a pipe until the
+// returned function is called, which restores them and returns what was
+// written.
+func captureProcessOutput(t *testing.T) func() string {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	oldOut, oldErr := os.Stdout, os.Stderr
+	os.Stdout, os.Stderr = w, w
+	var buf strings.Builder
+	done := make(chan struct{})
+	go func() {
+		io.Copy(&buf, r)
+		close(done)
+	}()
+	restore := func() {
+		if os.Stdout == w {
+			os.Stdout, os.Stderr = oldOut, oldErr
+			w.Close()
+			<-done
+			r.Close()
+		}
+	}
+	t.Cleanup(restore)
+	return func() string {
+		restore()
+		return buf.String()
+	}
 }

@@ -89,7 +89,7 @@ Every format prints the same fields (camelCase, typed): -o json for scripts.`,
 			if err != nil {
 				return err
 			}
-			desc, err := st.DescribeTable(c.Context())
+			desc, err := st.Describe(c.Context())
 			if err != nil || a.explaining() {
 				return err
 			}

@@ -140,6 +140,16 @@ func (s *Store) DescribeTable(ctx context.Context) (*types.TableDescription, err
 	return out.Table, nil
 }
 
+// Describe is DescribeTable for `adjl table describe`: under Explain it
+// hands the request over and returns (nil, nil), sending nothing.
+func (s *Store) Describe(ctx context.Context) (*types.TableDescription, error) {
+	if s.explaining() {
+		s.explain("DescribeTable", &dynamodb.DescribeTableInput{TableName: aws.String(s.schema.Table.Name)})
+		return nil, nil
+	}
+	return s.DescribeTable(ctx)
+}
+
 // DeleteTable deletes the table; with wait it returns once DescribeTable no
 // longer finds it.
 func (s *Store) DeleteTable(ctx context.Context, wait bool) error {
