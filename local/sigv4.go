@@ -73,6 +73,14 @@ func (v *SigV4Verifier) Wrap(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
+		// The headers first: a request that cannot be signed by the
+		// pair's holder costs no body read.
+		s, ae := v.checkHeaders(r)
+		if ae != nil {
+			r.Body.Close()
+			writeError(w, r, ae)
+			return
+		}
 		body, err := io.ReadAll(io.LimitReader(r.Body, maxRequestBytes+1))
 		r.Body.Close()
 		if err != nil {
@@ -84,7 +92,7 @@ func (v *SigV4Verifier) Wrap(next http.Handler) http.Handler {
 			writeError(w, r, &apiError{Type: errValidation, Message: "Request size exceeded the maximum allowed size", Status: http.StatusRequestEntityTooLarge})
 			return
 		}
-		if ae := v.verify(r, body); ae != nil {
+		if ae := v.checkSignature(r, body, s); ae != nil {
 			writeError(w, r, ae)
 			return
 		}
@@ -97,12 +105,31 @@ func authError(typ, msg string) *apiError {
 	return &apiError{Type: typ, Message: msg, namespace: coralNamespace}
 }
 
+// signing is what the headers of a request say about its signature.
+type signing struct {
+	date   time.Time
+	scope  []string // keyid/date/region/service/aws4_request
+	signed []string // SignedHeaders
+	sig    string
+}
+
 // verify returns nil for a request signed with v's credentials, else the
 // error DynamoDB answers.
 func (v *SigV4Verifier) verify(r *http.Request, body []byte) *apiError {
+	s, ae := v.checkHeaders(r)
+	if ae != nil {
+		return ae
+	}
+	return v.checkSignature(r, body, s)
+}
+
+// checkHeaders does every check that needs no body, up to the access key
+// id: a request that fails one has its body left unread.
+func (v *SigV4Verifier) checkHeaders(r *http.Request) (*signing, *apiError) {
+	fail := func(ae *apiError) (*signing, *apiError) { return nil, ae }
 	auth := strings.TrimSpace(r.Header.Get("Authorization"))
 	if !strings.HasPrefix(auth, "AWS4-") {
-		return authError(errMissingToken, "Request is missing Authentication Token")
+		return fail(authError(errMissingToken, "Request is missing Authentication Token"))
 	}
 	algorithm, params := parseAuthorization(auth)
 	dateText, fromDateHeader := r.Header.Get("X-Amz-Date"), false
@@ -119,7 +146,7 @@ func (v *SigV4Verifier) verify(r *http.Request, body []byte) *apiError {
 		missing.WriteString("Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header. ")
 	}
 	if missing.Len() > 0 {
-		return authError(errIncompleteSignature, missing.String()+"Authorization="+auth)
+		return fail(authError(errIncompleteSignature, missing.String()+"Authorization="+auth))
 	}
 
 	date, err := time.Parse(amzDateForm, dateText)
@@ -127,7 +154,7 @@ func (v *SigV4Verifier) verify(r *http.Request, body []byte) *apiError {
 		date, err = http.ParseTime(dateText)
 	}
 	if err != nil {
-		return authError(errIncompleteSignature, fmt.Sprintf("Date must be in ISO-8601 'basic format'. Got '%s'. See http://en.wikipedia.org/wiki/ISO_8601", dateText))
+		return fail(authError(errIncompleteSignature, fmt.Sprintf("Date must be in ISO-8601 'basic format'. Got '%s'. See http://en.wikipedia.org/wiki/ISO_8601", dateText)))
 	}
 	date = date.UTC()
 	now := time.Now
@@ -136,25 +163,25 @@ func (v *SigV4Verifier) verify(r *http.Request, body []byte) *apiError {
 	}
 	t := now().UTC()
 	if date.Before(t.Add(-maxSkew)) {
-		return authError(errInvalidSignature, fmt.Sprintf("Signature expired: %s is now earlier than %s (%s - 15 min.)",
-			date.Format(amzDateForm), t.Add(-maxSkew).Format(amzDateForm), t.Format(amzDateForm)))
+		return fail(authError(errInvalidSignature, fmt.Sprintf("Signature expired: %s is now earlier than %s (%s - 15 min.)",
+			date.Format(amzDateForm), t.Add(-maxSkew).Format(amzDateForm), t.Format(amzDateForm))))
 	}
 	if date.After(t.Add(maxSkew)) {
-		return authError(errInvalidSignature, fmt.Sprintf("Signature not yet current: %s is still later than %s (%s + 15 min.)",
-			date.Format(amzDateForm), t.Add(maxSkew).Format(amzDateForm), t.Format(amzDateForm)))
+		return fail(authError(errInvalidSignature, fmt.Sprintf("Signature not yet current: %s is still later than %s (%s + 15 min.)",
+			date.Format(amzDateForm), t.Add(maxSkew).Format(amzDateForm), t.Format(amzDateForm))))
 	}
 
 	signed := strings.Split(params["SignedHeaders"], ";")
 	if !slices.ContainsFunc(signed, func(h string) bool { return strings.EqualFold(h, "host") }) {
-		return authError(errInvalidSignature, "'Host' must be a 'SignedHeader' in the AWS Authorization.")
+		return fail(authError(errInvalidSignature, "'Host' must be a 'SignedHeader' in the AWS Authorization."))
 	}
 	if algorithm != sigAlgorithm {
-		return authError(errIncompleteSignature, fmt.Sprintf("Unsupported AWS 'algorithm': '%s' (only %s for now). ", algorithm, sigAlgorithm))
+		return fail(authError(errIncompleteSignature, fmt.Sprintf("Unsupported AWS 'algorithm': '%s' (only %s for now). ", algorithm, sigAlgorithm)))
 	}
 	credential := strings.TrimRight(params["Credential"], "/")
 	scope := strings.Split(credential, "/")
 	if len(scope) != 5 {
-		return authError(errIncompleteSignature, fmt.Sprintf("Credential must have exactly 5 slash-delimited elements, e.g. keyid/date/region/service/term, got '%s'", credential))
+		return fail(authError(errIncompleteSignature, fmt.Sprintf("Credential must have exactly 5 slash-delimited elements, e.g. keyid/date/region/service/term, got '%s'", credential)))
 	}
 	keyID, day, region, service, term := scope[0], scope[1], scope[2], scope[3], scope[4]
 	var wrong []string
@@ -171,12 +198,18 @@ func (v *SigV4Verifier) verify(r *http.Request, body []byte) *apiError {
 		wrong = append(wrong, fmt.Sprintf("Date in Credential scope does not match YYYYMMDD from ISO-8601 version of date from HTTP: '%s' != '%s', from '%s'.", day, amzDate[:8], amzDate))
 	}
 	if len(wrong) > 0 {
-		return authError(errInvalidSignature, strings.Join(wrong, " "))
+		return fail(authError(errInvalidSignature, strings.Join(wrong, " ")))
 	}
 	if keyID != v.Credentials.AccessKeyID {
-		return authError(errUnrecognizedClient, "The security token included in the request is invalid.")
+		return fail(authError(errUnrecognizedClient, "The security token included in the request is invalid."))
 	}
+	return &signing{date: date, scope: scope, signed: signed, sig: params["Signature"]}, nil
+}
 
+// checkSignature compares the request's signature with the one v computes
+// over its canonical form and body, then refuses a session token.
+func (v *SigV4Verifier) checkSignature(r *http.Request, body []byte, s *signing) *apiError {
+	date, scope, signed := s.date, s.scope, s.signed
 	canonical := canonicalRequest(r, signed, body)
 	sum := sha256.Sum256([]byte(canonical))
 	stringToSign := sigAlgorithm + "\n" + date.Format(amzDateForm) + "\n" + strings.Join(scope[1:], "/") + "\n" + hex.EncodeToString(sum[:])
@@ -185,7 +218,7 @@ func (v *SigV4Verifier) verify(r *http.Request, body []byte) *apiError {
 		key = hmacSHA256(key, part)
 	}
 	want := hex.EncodeToString(hmacSHA256(key, stringToSign))
-	if !hmac.Equal([]byte(want), []byte(params["Signature"])) {
+	if !hmac.Equal([]byte(want), []byte(s.sig)) {
 		return authError(errInvalidSignature, "The request signature we calculated does not match the signature you provided. "+
 			"Check your AWS Secret Access Key and signing method. Consult the service documentation for details.\n\n"+
 			"The Canonical String for this request should have been\n'"+canonical+"'\n\n"+

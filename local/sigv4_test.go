@@ -312,3 +312,52 @@ func TestSigV4OversizedBodyIsRefusedAsTheEngineDoes(t *testing.T) {
 		t.Errorf("got %d %s %q", status, typ, msg)
 	}
 }
+
+// readCounter is a request body that counts the bytes read from it.
+type readCounter struct {
+	r io.Reader
+	n int
+}
+
+func (c *readCounter) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += n
+	return n, err
+}
+
+func (c *readCounter) Close() error { return nil }
+
+// TestSigV4LeavesTheBodiesOfStrangersUnread: a request refused on its
+// headers (unsigned, another key id, an old date) has no byte of its body
+// read, so a stranger cannot make the server buffer 16 MB; a request of
+// the pair's key id is read and verified.
+func TestSigV4LeavesTheBodiesOfStrangersUnread(t *testing.T) {
+	e := openMem(t)
+	v := (&SigV4Verifier{Credentials: testCreds, Now: func() time.Time { return sigNow }}).Wrap(e)
+	for name, c := range map[string]struct {
+		creds    aws.Credentials
+		at       time.Time
+		unsigned bool
+		read     bool
+	}{
+		"unsigned":       {unsigned: true},
+		"another key id": {creds: aws.Credentials{AccessKeyID: "AKIDOTHER", SecretAccessKey: "x"}, at: sigNow},
+		"an old date":    {creds: goodCreds(), at: sigNow.Add(-time.Hour)},
+		"the pair":       {creds: goodCreds(), at: sigNow, read: true},
+	} {
+		req := signedRequest(t, "http://127.0.0.1:8000", "ListTables", "{}", c.creds, "us-east-1", c.at)
+		if c.unsigned {
+			req.Header.Del("Authorization")
+		}
+		body := &readCounter{r: strings.NewReader("{}")}
+		req.Body = body
+		w := httptest.NewRecorder()
+		v.ServeHTTP(w, req)
+		if got := body.n > 0; got != c.read {
+			t.Errorf("%s: %d body bytes read (status %d)", name, body.n, w.Code)
+		}
+		if c.read && w.Code != http.StatusOK {
+			t.Errorf("%s: %d %s", name, w.Code, w.Body)
+		}
+	}
+}
