@@ -10,7 +10,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"regexp"
 	"syscall"
 
 	"github.com/adjl/adjl/ops"
@@ -47,8 +46,8 @@ func newApp(ios *IOStreams, args []string) *app {
 func (a *app) run(ctx context.Context) int {
 	ios := a.io
 	a.secrets.fromEnv(a.getenv)
-	ios.Out = redactingWriter{w: ios.Out, s: a.secrets, shapes: []*regexp.Regexp{credentialShapes}}
-	ios.ErrOut = redactingWriter{w: ios.ErrOut, s: a.secrets, shapes: []*regexp.Regexp{credentialShapes, errorShapes}}
+	ios.Out = redactingWriter{w: ios.Out, s: a.secrets, shapes: []shape{credentialShapes}}
+	ios.ErrOut = redactingWriter{w: ios.ErrOut, s: a.secrets, shapes: []shape{credentialShapes, errorShapes}}
 	err := a.execute(ctx)
 	if a.capacity != nil && !a.explaining() {
 		a.capacity.printTotal()

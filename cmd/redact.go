@@ -33,13 +33,23 @@ const minSecretLen = 12
 var credentialEnv = []string{"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_SECURITY_TOKEN",
 	envServeKeyID, envServeSecret}
 
+// shape is a pattern of credentials in text, and the words (lower case)
+// without one of which the pattern cannot match: most output holds none,
+// and a substring search is far cheaper than the pattern.
+type shape struct {
+	re    *regexp.Regexp
+	words []string
+}
+
 var (
 	// credentialShapes hide what follows "Signature=", "Credential=" and a
 	// session token header, on stdout and stderr.
-	credentialShapes = regexp.MustCompile(`(?i)(signature=)[0-9a-f]{16,}|(credential=)[^/\s,'"]+|(x-amz-security-token["']?\s*[:=]\s*["']?)[^\s,;'"&]+`)
+	credentialShapes = shape{regexp.MustCompile(`(?i)(signature=)[0-9a-f]{16,}|(credential=)[^/\s,'"]+|(x-amz-security-token["']?\s*[:=]\s*["']?)[^\s,;'"&]+`),
+		[]string{"signature=", "credential=", "x-amz-security-token"}}
 	// errorShapes are hidden on stderr too: credentials file lines, and
 	// access key ids by their prefix.
-	errorShapes = regexp.MustCompile(`(?i)(aws_(?:secret_access_key|session_token|security_token|access_key_id)["']?\s*[:=]\s*["']?)[^\s,;'"]+|\b(?:AKIA|ASIA)[A-Z0-9]{16}\b`)
+	errorShapes = shape{regexp.MustCompile(`(?i)(aws_(?:secret_access_key|session_token|security_token|access_key_id)["']?\s*[:=]\s*["']?)[^\s,;'"]+|\b(?:AKIA|ASIA)[A-Z0-9]{16}\b`),
+		[]string{"aws_", "akia", "asia"}}
 )
 
 // secrets are the credential values of one run.
@@ -69,7 +79,7 @@ func (s *secrets) fromEnv(getenv func(string) (string, bool)) {
 
 // redact hides the recorded values in text and, with shapes, what looks
 // like a credential.
-func (s *secrets) redact(text string, shapes ...*regexp.Regexp) string {
+func (s *secrets) redact(text string, shapes ...shape) string {
 	s.mu.Lock()
 	values := s.values
 	s.mu.Unlock()
@@ -78,15 +88,23 @@ func (s *secrets) redact(text string, shapes ...*regexp.Regexp) string {
 			text = strings.ReplaceAll(text, v, redacted)
 		}
 	}
-	for _, re := range shapes {
-		text = re.ReplaceAllStringFunc(text, func(m string) string {
-			for _, g := range re.FindStringSubmatch(m)[1:] {
+	lower := ""
+	for _, sh := range shapes {
+		if lower == "" {
+			lower = strings.ToLower(text)
+		}
+		if !slices.ContainsFunc(sh.words, func(w string) bool { return strings.Contains(lower, w) }) {
+			continue
+		}
+		text = sh.re.ReplaceAllStringFunc(text, func(m string) string {
+			for _, g := range sh.re.FindStringSubmatch(m)[1:] {
 				if g != "" {
 					return g + redacted // keep the label ("Signature=")
 				}
 			}
 			return redacted
 		})
+		lower = ""
 	}
 	return text
 }
@@ -96,7 +114,7 @@ func (s *secrets) redact(text string, shapes ...*regexp.Regexp) string {
 type redactingWriter struct {
 	w      io.Writer
 	s      *secrets
-	shapes []*regexp.Regexp
+	shapes []shape
 }
 
 func (r redactingWriter) Write(p []byte) (int, error) {

@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 )
@@ -27,8 +26,8 @@ func TestRedactHidesCredentials(t *testing.T) {
 		{"STU#test\tAna\n", "STU#test\tAna\n", "STU#test\tAna\n"},
 	} {
 		var out, errb bytes.Buffer
-		w := redactingWriter{w: &out, s: s, shapes: []*regexp.Regexp{credentialShapes}}
-		e := redactingWriter{w: &errb, s: s, shapes: []*regexp.Regexp{credentialShapes, errorShapes}}
+		w := redactingWriter{w: &out, s: s, shapes: []shape{credentialShapes}}
+		e := redactingWriter{w: &errb, s: s, shapes: []shape{credentialShapes, errorShapes}}
 		if n, err := w.Write([]byte(c.in)); n != len(c.in) || err != nil {
 			t.Errorf("Write(%q) = %d, %v", c.in, n, err)
 		}
