@@ -162,8 +162,11 @@ func hint(err error) string {
 		thr      *ops.ThrottledError
 		dataFile *dataFileError
 		format   *local.FormatError
+		hinted   *hintedError
 	)
 	switch {
+	case errors.As(err, &hinted):
+		return hinted.hint
 	case errors.As(err, &usage) && usage.hint != "":
 		return usage.hint
 	case errors.As(err, &noSchema) && noSchema.source == "arg":

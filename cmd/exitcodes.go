@@ -24,6 +24,7 @@ import (
 //	 5    conditional conflict                            ops.HasEdgesError, ops.ConflictError
 //	 6    backend unreachable or unauthorised             ops.UnreachableError, ops.UnauthorizedError, local data file locked or unopenable
 //	 7    throttled after the SDK's retries               ops.ThrottledError
+//	 8    import done, but lines were rejected            statusError from import --skip-invalid
 //	10    internal error (a bug: please report it)        anything else
 //	130   interrupted (Ctrl-C, SIGTERM)                   context.Canceled
 const (
@@ -35,6 +36,7 @@ const (
 	ExitConflict    = 5
 	ExitUnreachable = 6
 	ExitThrottled   = 7
+	ExitRejected    = 8
 	ExitInternal    = 10
 	ExitInterrupted = 130
 )

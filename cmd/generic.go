@@ -84,7 +84,7 @@ func (a *app) newCheckCmd() *cobra.Command {
 }
 
 func (a *app) newListCmd() *cobra.Command {
-	var reverse, withEntity bool
+	var reverse, withEntity, count bool
 	c := &cobra.Command{
 		Use:   "list RELATION KEY [--reverse]",
 		Short: "List a relation from one key, forward or --reverse (paged)",
@@ -112,10 +112,14 @@ Pages: --limit, --cursor, --all; --with-entity adds KEY's own item.`,
 			if err != nil {
 				return err
 			}
+			if count {
+				return a.countRun(c, l)
+			}
 			return a.listRun(c.Context(), l)
 		},
 	}
 	c.Flags().BoolVar(&reverse, "reverse", false, "list from the to side (inverted index)")
 	c.Flags().BoolVar(&withEntity, "with-entity", false, "also print KEY's own item")
+	c.Flags().BoolVar(&count, "count", false, "print the number of edges (Select COUNT over every page and shard)")
 	return c
 }

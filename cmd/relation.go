@@ -137,7 +137,7 @@ GSI1PK = %s. Index reads are eventually consistent, so --consistent is refused.`
 
 // listCmd builds a forward or reverse list verb.
 func (a *app) listCmd(rel *schema.Relation, dir ops.Direction, verb, word, example, long string) *cobra.Command {
-	var withEntity bool
+	var withEntity, count bool
 	c := &cobra.Command{
 		Use:   fmt.Sprintf("%s %s", verb, word),
 		Short: fmt.Sprintf("List the %ss of %s (%s, paged)", listNoun(rel, dir), article(strings.ToLower(word)), rel.Name),
@@ -150,6 +150,7 @@ the ` + strings.ToLower(word) + `'s own item, from the same Query.`,
 			fmt.Sprintf("adjl %s %s", verb, example),
 			fmt.Sprintf("adjl %s %s --limit 10 -o json", verb, example),
 			fmt.Sprintf("adjl %s %s --all --with-entity -o ndjson", verb, example),
+			fmt.Sprintf("adjl %s %s --count", verb, example),
 		),
 		Args:        exactArgs(word),
 		Annotations: map[string]string{listAnnotation: "true"},
@@ -158,10 +159,14 @@ the ` + strings.ToLower(word) + `'s own item, from the same Query.`,
 			if err != nil {
 				return err
 			}
+			if count {
+				return a.countRun(c, l)
+			}
 			return a.listRun(c.Context(), l)
 		},
 	}
 	c.Flags().BoolVar(&withEntity, "with-entity", false, "also print the "+strings.ToLower(word)+"'s own item")
+	c.Flags().BoolVar(&count, "count", false, "print the number of edges (Select COUNT over every page and shard)")
 	return c
 }
 
