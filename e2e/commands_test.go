@@ -25,6 +25,7 @@ func commands(b backend) map[string]func(ts *testscript.TestScript, neg bool, ar
 		"exits":       exits,
 		"item":        func(ts *testscript.TestScript, neg bool, args []string) { rawItem(ts, neg, args, b) },
 		"dump-table":  func(ts *testscript.TestScript, neg bool, args []string) { dumpTable(ts, neg, args, b) },
+		"set-attr":    func(ts *testscript.TestScript, neg bool, args []string) { setAttr(ts, neg, args, b) },
 	}
 }
 
