@@ -22,7 +22,7 @@ import (
 
 // engineStore is a Store on a fresh in-memory embedded engine with sc's
 // table created; api, when given, wraps the engine's client.
-func engineStore(t *testing.T, sc *schema.Schema, wrap func(API) API) (*Store, API) {
+func engineStore(t testing.TB, sc *schema.Schema, wrap func(API) API) (*Store, API) {
 	t.Helper()
 	eng, err := local.Open("", local.Options{InMemory: true})
 	if err != nil {
