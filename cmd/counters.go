@@ -57,9 +57,7 @@ there first, so it is safe to run while others write.`,
 				if segments < 1 || segments > 64 {
 					return usagef(c, "--segments must be between 1 and 64, not %d", segments)
 				}
-				if a.set.Endpoint == "aws" {
-					opt.IndexSettle = time.Second
-				}
+				opt.IndexSettle, opt.BatchFixes = a.recountSettings()
 				st, err := a.storeFor(c.Context())
 				if err != nil {
 					return err

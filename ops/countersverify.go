@@ -24,6 +24,8 @@ type VerifyOptions struct {
 	Workers  int              // concurrent recounts (default Options.Parallel)
 	// IndexSettle: see recountOptions.settle.
 	IndexSettle time.Duration
+	// BatchFixes: see recountOptions.batch.
+	BatchFixes bool
 	// Progress, when set, is called after every Scan page and recount group.
 	Progress func(VerifyProgress)
 }
@@ -130,7 +132,7 @@ func (s *Store) VerifyCounters(ctx context.Context, opt VerifyOptions) (*VerifyR
 		}
 	}
 	rep.Wrong, err = s.recount(ctx, suspects, recountOptions{
-		fix: opt.Repair, workers: opt.Workers, settle: opt.IndexSettle, stats: stats,
+		fix: opt.Repair, workers: opt.Workers, settle: opt.IndexSettle, stats: stats, batch: opt.BatchFixes,
 		progress: func(done int) {
 			if opt.Progress != nil {
 				pmu.Lock()

@@ -71,6 +71,8 @@ type ImportOptions struct {
 	RetryFor time.Duration
 	// IndexSettle: see recountOptions.settle (AWS, whose index lags).
 	IndexSettle time.Duration
+	// BatchFixes: see recountOptions.batch.
+	BatchFixes bool
 }
 
 // ImportProgress is how far an import has come.
@@ -452,7 +454,7 @@ func (im *importer) recount(ctx context.Context) error {
 	}
 	var pmu sync.Mutex
 	res, err := im.s.recount(ctx, targets, recountOptions{
-		fix: true, workers: im.opt.Workers, settle: im.opt.IndexSettle, stats: im.stats, giveUp: im.opt.RetryFor,
+		fix: true, workers: im.opt.Workers, settle: im.opt.IndexSettle, stats: im.stats, giveUp: im.opt.RetryFor, batch: im.opt.BatchFixes,
 		progress: func(done int) {
 			if im.opt.Progress != nil {
 				pmu.Lock()

@@ -106,7 +106,7 @@ func TestImportEdgesMakesCountersExact(t *testing.T) {
 		edgeRow("STU#a91", "CRS#bio1", map[string]any{"grade": "C"}),
 		edgeRow("STU#b02", "CRS#bio1", nil),
 		edgeRow("STU#a91", "CRS#bio1", map[string]any{"grade": "B+"}), // a repeat: the last row wins
-	), ImportOptions{ChunkRows: 2})
+	), ImportOptions{ChunkRows: 2, BatchFixes: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -292,6 +292,12 @@ func TestImportEntitiesLeavesCountersAlone(t *testing.T) {
 }
 
 func TestVerifyAndRepairFindEveryDrift(t *testing.T) {
+	for _, batch := range []bool{false, true} {
+		t.Run(fmt.Sprintf("batch=%t", batch), func(t *testing.T) { testVerifyAndRepair(t, batch) })
+	}
+}
+
+func testVerifyAndRepair(t *testing.T, batch bool) {
 	sc := socialCounterShards(4, 8)
 	rel := sc.Relations[0]
 	st, api := engineStore(t, sc, nil)
@@ -327,7 +333,7 @@ func TestVerifyAndRepairFindEveryDrift(t *testing.T) {
 	}
 	eq(t, "wrong", strings.Join(got, "\n"), strings.Join(want, "\n"))
 
-	vr, err = st.VerifyCounters(ctx, VerifyOptions{Repair: true})
+	vr, err = st.VerifyCounters(ctx, VerifyOptions{Repair: true, BatchFixes: batch})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -348,63 +354,65 @@ func TestVerifyAndRepairFindEveryDrift(t *testing.T) {
 	eq(t, "bob after a link", counter(t, st, "TARGET#bob", "followerCount"), "4")
 }
 
-// TestRepairWhileOthersLink runs repair on drifted counters while other
-// goroutines link new followers through the same table: a repair must not
-// overwrite a link's count (its condition fails and it recounts), so once
-// the writers stop every counter is exact.
+// TestRepairWhileOthersLink repairs drifted counters while other goroutines
+// link new followers to the same keys: a repair must not overwrite a link's
+// count (its condition fails and it recounts), so once the writers stop,
+// every counter is exact. Rounds repeat drift, repair and stop, so a write
+// lands between some recount's read and its fix.
 func TestRepairWhileOthersLink(t *testing.T) {
-	sc := socialCounterShards(1, 4)
+	for _, batch := range []bool{false, true} {
+		t.Run(fmt.Sprintf("batch=%t", batch), func(t *testing.T) { testRepairWhileOthersLink(t, batch) })
+	}
+}
+
+func testRepairWhileOthersLink(t *testing.T, batch bool) {
+	sc := socialCounterShards(1, 1)
 	rel := sc.Relations[0]
 	st, api := engineStore(t, sc, nil)
-	for i := range 40 {
-		must[Outcome](t)(first(st.Link(ctx, rel, fmt.Sprintf("f%02d", i), fmt.Sprintf("t%d", i%4), nil)))
-	}
-	for i := range 4 {
-		setAttr(t, api, "social", fmt.Sprintf("TARGET#t%d", i), schema.CounterSK("followerCount", 0), "followerCount", num("1000"))
-	}
-	var wg sync.WaitGroup
-	stop := make(chan struct{})
-	errs := make(chan error, 4)
-	for w := range 4 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := 0; ; i++ {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				if _, _, err := st.Link(ctx, rel, fmt.Sprintf("w%d-%d", w, i), fmt.Sprintf("t%d", i%4), nil); err != nil {
-					var ce *ConflictError
-					if !errors.As(err, &ce) { // a transaction conflict is the link's own retryable failure
-						errs <- err
+	const targets = 6
+	for round := range 12 {
+		var wg sync.WaitGroup
+		stop := make(chan struct{})
+		errs := make(chan error, 4)
+		for w := range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := 0; ; i++ {
+					select {
+					case <-stop:
 						return
+					default:
+					}
+					if _, _, err := st.Link(ctx, rel, fmt.Sprintf("r%d-w%d-%d", round, w, i), fmt.Sprintf("t%d", i%targets), nil); err != nil {
+						var ce *ConflictError
+						if !errors.As(err, &ce) { // a transaction conflict is the link's own retryable failure
+							errs <- err
+							return
+						}
 					}
 				}
-			}
-		}()
-	}
-	for range 3 {
-		if _, err := st.VerifyCounters(ctx, VerifyOptions{Repair: true}); err != nil {
+			}()
+		}
+		for i := range targets {
+			setAttr(t, api, "social", fmt.Sprintf("TARGET#t%d", i), fmt.Sprintf("TARGET#t%d", i), "followerCount", num("1000"))
+		}
+		_, err := st.VerifyCounters(ctx, VerifyOptions{Repair: true, BatchFixes: batch})
+		close(stop)
+		wg.Wait()
+		close(errs)
+		for err := range errs {
 			t.Fatal(err)
 		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		vr, err := st.VerifyCounters(ctx, VerifyOptions{})
+		if err != nil || len(vr.Wrong) != 0 {
+			t.Fatalf("round %d, after the writers stopped: %+v %v", round, vr.Wrong, err)
+		}
 	}
-	close(stop)
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Fatal(err)
-	}
-	vr, err := st.VerifyCounters(ctx, VerifyOptions{Repair: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	vr, err = st.VerifyCounters(ctx, VerifyOptions{})
-	if err != nil || len(vr.Wrong) != 0 {
-		t.Fatalf("after writers stopped: %+v %v", vr.Wrong, err)
-	}
-	for i := range 4 {
+	for i := range targets {
 		n, err := st.Count(ctx, ListQuery{Relation: rel, Direction: Reverse, Key: fmt.Sprintf("t%d", i)})
 		if err != nil {
 			t.Fatal(err)
