@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/adjl/adjl/ops"
 )
 
 // journalDir holds the progress journals of imports, under the working
@@ -29,17 +31,26 @@ type importJournal struct {
 
 func journalPath(key string) string { return filepath.Join(journalDir, key[:32]+".journal") }
 
-// readJournal returns the chunks an earlier run recorded as written, if a
-// journal for key exists with the same chunk size.
-func readJournal(key string, chunkRows int) (int, bool) {
+// journalState is what an earlier run of an import recorded.
+type journalState struct {
+	found bool
+	done  int // chunks written from the start
+	// fresh: whether the relation had no edge when that run began
+	// (ops.FreshUnknown when it did not get as far as looking).
+	fresh ops.Freshness
+}
+
+// readJournal returns what an earlier run recorded, if a journal for key
+// exists with the same chunk size.
+func readJournal(key string, chunkRows int) journalState {
+	var st journalState
 	f, err := os.Open(journalPath(key))
 	if err != nil {
-		return 0, false
+		return st
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	var head []string
-	done, found := 0, false
 	for sc.Scan() {
 		line := sc.Text()
 		if len(head) < 3 {
@@ -47,15 +58,22 @@ func readJournal(key string, chunkRows int) (int, bool) {
 			continue
 		}
 		if n, ok := strings.CutPrefix(line, "done "); ok {
-			if v, err := strconv.Atoi(n); err == nil && v >= done {
-				done, found = v, true
+			if v, err := strconv.Atoi(n); err == nil && v >= st.done {
+				st.done = v
 			}
+		}
+		switch line {
+		case "fresh true":
+			st.fresh = ops.FreshYes
+		case "fresh false":
+			st.fresh = ops.FreshNo
 		}
 	}
 	if len(head) < 3 || head[0] != journalMagic || head[1] != "key "+key || head[2] != fmt.Sprintf("chunk-rows %d", chunkRows) {
-		return 0, false
+		return journalState{}
 	}
-	return done, found
+	st.found = true
+	return st
 }
 
 // createJournal starts a journal for key (replacing any earlier one).
@@ -79,6 +97,12 @@ func createJournal(key string, chunkRows int) (*importJournal, error) {
 // the kernel was handed; a failed write only makes a resume redo chunks.
 func (j *importJournal) done(n int) {
 	fmt.Fprintf(j.f, "done %d\n", n)
+}
+
+// freshness records whether the relation had edges before the first run:
+// a resumed run cannot tell any more, its first run's edges being there.
+func (j *importJournal) freshness(fresh bool) {
+	fmt.Fprintf(j.f, "fresh %t\n", fresh)
 }
 
 // close ends the journal; with finished the import is complete and the

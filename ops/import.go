@@ -73,7 +73,24 @@ type ImportOptions struct {
 	IndexSettle time.Duration
 	// BatchFixes: see recountOptions.batch.
 	BatchFixes bool
+	// Fresh says whether the relation had no edge before the import began:
+	// FreshUnknown makes Import look (and report it to FreshChecked, so a
+	// resumed run can be told, since its first run's edges are there now).
+	Fresh        Freshness
+	FreshChecked func(fresh bool)
+	// ExpectedRows sizes the filter that spots repeated edges (default 1M).
+	ExpectedRows int
 }
+
+// Freshness is whether a relation had edges before an import.
+type Freshness int
+
+// Freshness values.
+const (
+	FreshUnknown Freshness = iota
+	FreshYes
+	FreshNo
+)
 
 // ImportProgress is how far an import has come.
 type ImportProgress struct {
@@ -118,7 +135,13 @@ func (s *Store) Import(ctx context.Context, rel *schema.Relation, ent *schema.En
 		if err := s.checkShards(ctx, rel, !opt.Unlink); err != nil {
 			return im.rep, err
 		}
-		im.fromKeys, im.toKeys = map[string]struct{}{}, map[string]struct{}{}
+		im.fromKeys, im.toKeys = map[string]*tally32{}, map[string]*tally32{}
+		if !opt.Unlink {
+			if err := im.checkFresh(ctx); err != nil {
+				return im.rep, err
+			}
+			im.seen = newBloom(max(opt.ExpectedRows, 1_000_000))
+		}
 	} else {
 		im.rep.Name, im.rep.Created = ent.Name, 0
 	}
@@ -146,7 +169,9 @@ type importer struct {
 	rep              *ImportReport
 	stats            *counterStats
 	chunks           *chunkTracker
-	fromKeys, toKeys map[string]struct{} // entities whose counters are recounted
+	fromKeys, toKeys map[string]*tally32 // entities whose counters are recounted
+	fresh            bool                // the relation had no edge before
+	seen             *bloom              // edges of the file so far, to spot repeats
 
 	mu      sync.Mutex // guards rep's counts and progress calls
 	written int
@@ -232,13 +257,24 @@ func (im *importer) job(row rowfile.Row, chunk int) (job, error) {
 	}
 	rel := im.rel
 	k := rel.EdgeKeys(row.From, row.To)
-	if _, ok := counterTargetOf(rel, schema.FromEnd, row.From); ok {
-		im.fromKeys[row.From] = struct{}{}
-	}
-	if _, ok := counterTargetOf(rel, schema.ToEnd, row.To); ok {
-		im.toKeys[row.To] = struct{}{}
-	}
 	j := job{key: k.PK + "\x00" + k.SK, chunk: chunk}
+	repeat := im.seen != nil && im.seen.addMaybeSeen(j.key)
+	for _, side := range []struct {
+		end  schema.End
+		key  string
+		keys map[string]*tally32
+	}{{schema.FromEnd, row.From, im.fromKeys}, {schema.ToEnd, row.To, im.toKeys}} {
+		if _, ok := counterTargetOf(rel, side.end, side.key); !ok {
+			continue
+		}
+		t := side.keys[side.key]
+		if t == nil {
+			t = &tally32{}
+			side.keys[side.key] = t
+		}
+		t.rows++
+		t.repeat = t.repeat || repeat
+	}
 	if im.opt.Unlink {
 		j.req = types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: keyOf(k.PK, k.SK)}}
 		return j, nil
@@ -436,7 +472,7 @@ func (im *importer) recount(ctx context.Context) error {
 	var targets []counterTarget
 	for _, side := range []struct {
 		end  schema.End
-		keys map[string]struct{}
+		keys map[string]*tally32
 	}{{schema.FromEnd, im.fromKeys}, {schema.ToEnd, im.toKeys}} {
 		keys := make([]string, 0, len(side.keys))
 		for k := range side.keys {
@@ -445,6 +481,11 @@ func (im *importer) recount(ctx context.Context) error {
 		sort.Strings(keys)
 		for _, k := range keys {
 			t, _ := counterTargetOf(im.rel, side.end, k)
+			// Into a relation that had no edge, an entity whose counter
+			// is still 0 (no one else linked it meanwhile) has exactly
+			// the edges the file gives it, unless the file repeats one.
+			tl := side.keys[k]
+			t.known, t.trusted = int64(tl.rows), im.fresh && !tl.repeat
 			targets = append(targets, t)
 		}
 	}
@@ -487,6 +528,88 @@ func (im *importer) recount(ctx context.Context) error {
 	im.rep.Created = int(min(max(changed, 0), int64(im.rep.Rows)))
 	im.rep.Unchanged = im.rep.Rows - im.rep.Created
 	return nil
+}
+
+// tally32 is what the file says about one entity's edges.
+type tally32 struct {
+	rows   int32 // rows naming it
+	repeat bool  // one of them may repeat an edge the file gave already
+}
+
+// checkFresh finds out (or is told) whether the relation had any edge
+// before the import: a Scan filtered on its type that stops at the first
+// edge, and gives up (not fresh) after freshScanPages pages, so a big table
+// of other data costs a few requests at most.
+func (im *importer) checkFresh(ctx context.Context) error {
+	switch im.opt.Fresh {
+	case FreshYes:
+		im.fresh = true
+		return nil
+	case FreshNo:
+		return nil
+	}
+	if _, ok := im.s.api.(scanAPI); !ok || im.s.explaining() {
+		return nil
+	}
+	ex, err := expression.NewBuilder().
+		WithFilter(expression.Name(schema.AttrType).Equal(expression.Value(im.rel.Name))).
+		WithProjection(expression.NamesList(expression.Name(schema.AttrPK))).Build()
+	if err != nil {
+		return fmt.Errorf("build scan: %w", err)
+	}
+	in := &dynamodb.ScanInput{
+		TableName: aws.String(im.s.schema.Table.Name), ConsistentRead: aws.Bool(true),
+		FilterExpression: ex.Filter(), ProjectionExpression: ex.Projection(),
+		ExpressionAttributeNames: ex.Names(), ExpressionAttributeValues: ex.Values(),
+	}
+	scanner := im.s.api.(scanAPI)
+	for range freshScanPages {
+		out, err := im.s.scanPage(ctx, scanner, in)
+		im.stats.add(reqScan)
+		if err != nil {
+			return fmt.Errorf("import %s: look for existing edges: %w", im.rel.Name, err)
+		}
+		if len(out.Items) > 0 {
+			break
+		}
+		if len(out.LastEvaluatedKey) == 0 {
+			im.fresh = true
+			break
+		}
+		in.ExclusiveStartKey = out.LastEvaluatedKey
+	}
+	if im.opt.FreshChecked != nil {
+		im.opt.FreshChecked(im.fresh)
+	}
+	return nil
+}
+
+// freshScanPages bounds the look for existing edges (1 MB pages).
+const freshScanPages = 8
+
+// bloom is a Bloom filter of edge keys: a repeated edge is always reported,
+// a new one rarely (about 1% with 10 bits a row), in fixed memory.
+type bloom struct{ bits []uint64 }
+
+func newBloom(rows int) *bloom { return &bloom{bits: make([]uint64, (rows*10+63)/64)} }
+
+// addMaybeSeen adds key and reports whether it may have been added before.
+func (b *bloom) addMaybeSeen(key string) bool {
+	h := fnv.New64a()
+	h.Write([]byte(key))
+	x := h.Sum64()
+	h1, h2 := uint32(x), uint32(x>>32)|1
+	n := uint64(len(b.bits) * 64)
+	seen := true
+	for i := range uint32(7) {
+		bit := uint64(h1+i*h2) % n
+		w, m := bit/64, uint64(1)<<(bit%64)
+		if b.bits[w]&m == 0 {
+			seen = false
+			b.bits[w] |= m
+		}
+	}
+	return seen
 }
 
 func (im *importer) sideHas(end schema.End, key string) bool {

@@ -207,8 +207,15 @@ func TestImportResumeSkipsWrittenChunks(t *testing.T) {
 	for i := range 50 {
 		rs = append(rs, edgeRow(fmt.Sprintf("STU#s%02d", i), "CRS#c1", nil))
 	}
+	// The run that was killed: its first 30 rows written, no counter yet.
+	bare := *rel
+	bare.Counters = schema.Counters{}
+	if _, err := st.Import(ctx, &bare, nil, rows(rs[:30]...), ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	before := dumpTable(t, api, "school")
 	var reported []int
-	rep, err := st.Import(ctx, rel, nil, rows(rs...), ImportOptions{ChunkRows: 10, SkipChunks: 3, Workers: 3,
+	rep, err := st.Import(ctx, rel, nil, rows(rs...), ImportOptions{ChunkRows: 10, SkipChunks: 3, Workers: 3, Fresh: FreshYes,
 		ChunksDone: func(n int) { reported = append(reported, n) }})
 	if err != nil {
 		t.Fatal(err)
@@ -218,14 +225,50 @@ func TestImportResumeSkipsWrittenChunks(t *testing.T) {
 	if !slices.IsSorted(reported) || len(reported) == 0 || reported[len(reported)-1] < 5 || reported[0] <= 3 {
 		t.Errorf("chunks reported: %v", reported)
 	}
-	// Only the rows after the skipped chunks were written, but the counter
-	// of the course they share is recounted: the skipped rows' students
-	// have no edge, so it counts 20.
-	if len(getItem(t, api, "school", "STU#s00", "ENROLL#CRS#c1")) != 0 || len(getItem(t, api, "school", "STU#s49", "ENROLL#CRS#c1")) == 0 {
-		t.Fatal("wrong rows written")
+	if before == dumpTable(t, api, "school") || len(getItem(t, api, "school", "STU#s49", "ENROLL#CRS#c1")) == 0 {
+		t.Fatal("the rows after the skipped chunks were not written")
 	}
-	eq(t, "c1 students", counter(t, st, "CRS#c1", "studentCount"), "20")
-	eq(t, "s00 recounted", counter(t, st, "STU#s00", "courseCount"), "")
+	// Every entity of the file is counted, the skipped rows' ones too.
+	eq(t, "c1 students", counter(t, st, "CRS#c1", "studentCount"), "50")
+	eq(t, "s00 courses", counter(t, st, "STU#s00", "courseCount"), "1")
+	eq(t, "s49 courses", counter(t, st, "STU#s49", "courseCount"), "1")
+}
+
+func TestImportIntoFreshRelationCountsFromTheFile(t *testing.T) {
+	sc := school()
+	rel := sc.Relations[0]
+	st, _ := engineStore(t, sc, nil)
+	var fresh []bool
+	rep, err := st.Import(ctx, rel, nil, rows(
+		edgeRow("STU#a1", "CRS#c1", nil),
+		edgeRow("STU#a1", "CRS#c2", nil),
+		edgeRow("STU#a2", "CRS#c2", nil),
+		edgeRow("STU#a3", "CRS#c3", nil),
+		edgeRow("STU#a3", "CRS#c3", map[string]any{"grade": "B"}), // a repeat: a3 and c3 are counted by Query
+	), ImportOptions{FreshChecked: func(f bool) { fresh = append(fresh, f) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "fresh", fmt.Sprint(fresh), "[true]")
+	eq(t, "count queries", rep.Requests["Query"], int64(2))
+	for key, want := range map[string]string{"STU#a1": "2", "STU#a2": "1", "STU#a3": "1", "CRS#c1": "1", "CRS#c2": "2", "CRS#c3": "1"} {
+		name := "courseCount"
+		if strings.HasPrefix(key, "CRS#") {
+			name = "studentCount"
+		}
+		eq(t, key, counter(t, st, key, name), want)
+	}
+	eq(t, "created", rep.Created, 4)
+	// Once it has edges, the next import counts everything with Queries.
+	fresh = nil
+	rep, err = st.Import(ctx, rel, nil, rows(edgeRow("STU#a1", "CRS#c3", nil)), ImportOptions{FreshChecked: func(f bool) { fresh = append(fresh, f) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "fresh again", fmt.Sprint(fresh), "[false]")
+	eq(t, "count queries again", rep.Requests["Query"], int64(2))
+	eq(t, "a1", counter(t, st, "STU#a1", "courseCount"), "3")
+	eq(t, "c3", counter(t, st, "CRS#c3", "studentCount"), "2")
 }
 
 // flakyAPI answers some BatchWriteItems with everything unprocessed and

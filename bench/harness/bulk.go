@@ -131,7 +131,7 @@ func newBulkDir(ctx context.Context, bin, parent, table, endpoint string, counte
 	if err != nil {
 		return "", err
 	}
-	if err := os.WriteFile(filepath.Join(dir, "adjl.yaml"), []byte(schoolSchema(table, counters)), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "adjl.yaml"), []byte(schoolSchema("bulk_"+table, counters)), 0o644); err != nil {
 		return "", err
 	}
 	_, err = runAdjl(ctx, bin, dir, "--endpoint", endpoint, "table", "create", "--wait")
