@@ -32,9 +32,8 @@ func TestImportKilledThenResumed(t *testing.T) {
 	}
 	for _, b := range backends() {
 		t.Run(b.name, func(t *testing.T) {
-			// Two chunks at least, so the kill can land among the writes; few
-			// students and courses, since moto answers a Select COUNT Query
-			// in ~100 ms (it reads the whole table for an index query).
+			// Two chunks at least, so the kill can land among the writes;
+			// fewer rows on moto, which is two orders of magnitude slower.
 			rows, courses := 8_000, 60
 			if b.endpoint != "" {
 				rows, courses = 1_200, 20
