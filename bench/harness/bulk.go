@@ -29,7 +29,7 @@ const (
 	bulkFileRSSMB    = 150    // peak RSS of that import
 	bulkHTTPRatio    = 0.9    // import ≥ 90% of a raw parallel BatchWriteItem loop
 	bulkStudentEdges = 20     // courses per student in the generated data set
-	bulkCourses      = 2_500  // courses in the generated data set
+	bulkCourseSize   = 400    // students per course in the generated data set
 	bulkWorkers      = 8      // the import's default writers, and the raw loop's
 	bulkSection      = "Bulk import, export and counters (issue 11)"
 )
@@ -58,12 +58,16 @@ relations:
 `, table, c)
 }
 
-// bulkEdge is edge i of the generated data set: student i/20 takes 20
-// distinct courses of 2,500 (so each course has ~n/2,500 students).
-func bulkEdge(i int) (student, course, grade string) {
+// bulkCourses is the number of courses in a data set of n edges: about 400
+// students each, at least 20 (a school-shaped set: 20 courses a student).
+func bulkCourses(n int) int { return max(n/bulkCourseSize, bulkStudentEdges) }
+
+// bulkEdge is edge i of a data set of n edges: student i/20 takes 20
+// distinct courses (131·k mod C differs for the 20 values of k when C ≥ 20).
+func bulkEdge(i, n int) (student, course, grade string) {
 	s := i / bulkStudentEdges
-	c := (s*37 + (i%bulkStudentEdges)*131) % bulkCourses
-	return padded("s", s, 7), padded("c", c, 4), string(rune('A' + i%5))
+	c := (s*37 + (i%bulkStudentEdges)*131) % bulkCourses(n)
+	return padded("s", s, 7), padded("c", c, 5), string(rune('A' + i%5))
 }
 
 // writeBulkCSV writes edges [0, n) as an import file.
@@ -75,7 +79,7 @@ func writeBulkCSV(path string, n int) error {
 	w := bufio.NewWriterSize(f, 1<<20)
 	w.WriteString("from,to,grade\n")
 	for i := range n {
-		s, c, g := bulkEdge(i)
+		s, c, g := bulkEdge(i, n)
 		w.WriteString(s)
 		w.WriteByte(',')
 		w.WriteString(c)
@@ -270,7 +274,7 @@ func benchBulk(ctx context.Context, cfg *config, bin string, binOK bool, rep *re
 	st, _ := os.Stat(big)
 	rep.Figures = append(rep.Figures, figure{Section: bulkSection, Name: fmt.Sprintf("adjl import, %s edges, data file", thousands(float64(cfg.bulkEdges))),
 		Value: fmtNum(rate, "edges/s"), Detail: fmt.Sprintf("%s wall (process start to exit), %.1f MB peak RSS, %s CSV, %s students x %d courses of %d; %v counters recounted; %s",
-			fmtDur(res.elapsed), mb, fmtNum(float64(st.Size())/(1<<20), "MB"), thousands(float64(cfg.bulkEdges/bulkStudentEdges)), bulkStudentEdges, bulkCourses,
+			fmtDur(res.elapsed), mb, fmtNum(float64(st.Size())/(1<<20), "MB"), thousands(float64(cfg.bulkEdges/bulkStudentEdges)), bulkStudentEdges, bulkCourses(cfg.bulkEdges),
 			res.out["counters"], requestsOf(res.out))})
 	rep.Checks = append(rep.Checks, atLeast(11, names[1].name, rate, bulkFileRate, "edges/s"))
 	c := atMost(11, names[2].name, mb, bulkFileRSSMB, "MB")
@@ -343,7 +347,7 @@ func benchBulkHTTP(ctx context.Context, cfg *config, bin, work string, rep *repo
 		rel := s.Relations[0]
 		t0 := time.Now()
 		err = writeBatches(ctx, cl, s.Table.Name, n, bulkWorkers, func(i int) map[string]types.AttributeValue {
-			st, co, g := bulkEdge(i)
+			st, co, g := bulkEdge(i, n)
 			from, _ := rel.FromKey(st)
 			to, _ := rel.ToKey(co)
 			k := rel.EdgeKeys(from, to)
