@@ -172,27 +172,36 @@ type recountOptions struct {
 }
 
 // recountGroup bounds the counters read with one BatchGetItem and fixed
-// with one TransactWriteItems.
-const recountGroup = 100
+// with one TransactWriteItems. Without transactions a group's fixes are
+// sent one after the other, so groups are smaller and more run at once.
+const (
+	recountGroup       = 100
+	recountGroupSingle = 20
+)
 
 // recount reads, counts and (with fix) corrects the given counters, in
-// groups of recountGroup, opt.workers groups at once. It returns the
+// groups of recountGroup (recountGroupSingle without opt.batch),
+// opt.workers groups at once. It returns the
 // counters that differed, in target order.
 func (s *Store) recount(ctx context.Context, targets []counterTarget, opt recountOptions) ([]CounterResult, error) {
 	if opt.workers <= 0 {
 		opt.workers = s.opt.Parallel
 	}
+	size := recountGroup
+	if !opt.batch {
+		size = recountGroupSingle
+	}
 	var mu sync.Mutex
-	byGroup := make([][]CounterResult, (len(targets)+recountGroup-1)/recountGroup)
+	byGroup := make([][]CounterResult, (len(targets)+size-1)/size)
 	var done atomic.Int64
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(opt.workers)
-	for i := 0; i < len(targets); i += recountGroup {
-		group := targets[i:min(i+recountGroup, len(targets))]
+	for i := 0; i < len(targets); i += size {
+		group := targets[i:min(i+size, len(targets))]
 		g.Go(func() error {
 			res, err := s.recountGroup(gctx, group, opt)
 			mu.Lock()
-			byGroup[i/recountGroup] = res
+			byGroup[i/size] = res
 			mu.Unlock()
 			if opt.progress != nil {
 				opt.progress(int(done.Add(int64(len(group)))))
