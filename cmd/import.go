@@ -176,6 +176,8 @@ func (a *app) importInputOf(c *cobra.Command, file, format string) (*importInput
 		in.format = f
 	} else if f, ok := rowfile.FormatOf(file); ok {
 		in.format = f
+	} else if file == "-" {
+		return nil, usagef(c, "give --format csv or --format ndjson to read stdin")
 	} else {
 		return nil, usagef(c, "cannot tell the format of %s from its name: give --format csv or --format ndjson", file)
 	}
@@ -378,11 +380,14 @@ func (a *app) importRun(c *cobra.Command, name, file string, o importOpts) error
 		what = "unlink " + t.Name()
 	}
 	prog.phase(what, "rows", int64(res.rows))
+	counting := false
 	opt := ops.ImportOptions{
 		Unlink: o.unlink, Workers: o.workers, ChunkRows: importChunkRows, SkipChunks: skip,
+		// Called from one goroutine at a time, writes before counters.
 		Progress: func(p ops.ImportProgress) {
 			if p.Phase == "counters" {
-				if p.Counters == 0 || p.Counters == p.Total || prog.label != "counters" {
+				if !counting {
+					counting = true
 					prog.phase("counters", "counters", int64(p.Total))
 				}
 				prog.set(int64(p.Counters))
