@@ -38,11 +38,13 @@ func NewReader(r io.Reader, name string, format Format, t Target) (Reader, error
 // csvReader reads RFC 4180 CSV: a header naming the columns, then one record
 // per row. Quoted fields may hold commas, quotes ("") and line breaks.
 type csvReader struct {
-	r     *csv.Reader
-	name  string
-	t     Target
-	cols  []string
-	cells map[string]any
+	r    *csv.Reader
+	name string
+	t    Target
+	cols []string
+	at   []int // the record index of each known column (-1: not in the file)
+	rec  []string
+	cell func(i int) (any, bool)
 }
 
 func newCSVReader(r io.Reader, name string, t Target) (*csvReader, error) {
@@ -66,7 +68,17 @@ func newCSVReader(r io.Reader, name string, t Target) (*csvReader, error) {
 	if msg := checkHeader(t, head); msg != "" {
 		return nil, &LineError{File: name, Line: 1, Msg: msg, Fatal: true}
 	}
-	return &csvReader{r: cr, name: name, t: t, cols: head, cells: make(map[string]any, len(head))}, nil
+	c := &csvReader{r: cr, name: name, t: t, cols: head}
+	for _, k := range exampleHeader(t) {
+		c.at = append(c.at, slices.Index(head, k))
+	}
+	c.cell = func(i int) (any, bool) {
+		if c.at[i] < 0 {
+			return nil, false
+		}
+		return c.rec[c.at[i]], true
+	}
+	return c, nil
 }
 
 // exampleHeader is the header of a file holding every declared attribute.
@@ -128,11 +140,8 @@ func (c *csvReader) Next() (Row, error) {
 		return Row{}, &LineError{File: c.name, Line: line, Raw: encodeCSV(rec),
 			Msg: fmt.Sprintf("%d fields, but the header has %d (%s); quote a value that holds a comma", len(rec), len(c.cols), strings.Join(c.cols, ","))}
 	}
-	clear(c.cells)
-	for i, col := range c.cols {
-		c.cells[col] = rec[i]
-	}
-	row, msg := c.t.row(line, c.cells)
+	c.rec = rec
+	row, msg := c.t.row(line, c.cell)
 	if msg != "" {
 		return Row{}, &LineError{File: c.name, Line: line, Msg: msg, Raw: encodeCSV(rec)}
 	}
@@ -211,7 +220,10 @@ func (n *ndjsonReader) Next() (Row, error) {
 				return Row{}, n.bad(line, fmt.Sprintf("unknown field %q; %s %s takes %s", k, kindWord(n.t), n.t.Name(), strings.Join(known, ", ")))
 			}
 		}
-		row, msg := n.t.row(n.line, obj)
+		row, msg := n.t.row(n.line, func(i int) (any, bool) {
+			v, ok := obj[known[i]]
+			return v, ok
+		})
 		if msg != "" {
 			return Row{}, n.bad(line, msg)
 		}

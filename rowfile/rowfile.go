@@ -108,13 +108,15 @@ func (e *LineError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.L
 // maxItemBytes is DynamoDB's item size limit.
 const maxItemBytes = 400 * 1024
 
-// row builds a Row from named cells, checking keys and values; cells maps a
-// column to its text value (CSV) or to a decoded JSON value (NDJSON).
-func (t Target) row(line int, cells map[string]any) (Row, string) {
-	r := Row{Line: line, Attrs: make(map[string]any, len(cells))}
+// row builds a Row from the cells of a row, checking keys and values. cell
+// returns the cell of known column i (see exampleHeader: the key columns,
+// then the declared attributes), a string (CSV) or a decoded JSON value
+// (NDJSON); ok is false when the file has no such column.
+func (t Target) row(line int, cell func(i int) (v any, ok bool)) (Row, string) {
+	r := Row{Line: line}
 	size := 0
-	key := func(col string, norm func(string) (string, error)) (string, string) {
-		v, ok := cells[col]
+	key := func(i int, col string, norm func(string) (string, error)) (string, string) {
+		v, ok := cell(i)
 		s, isStr := v.(string)
 		switch {
 		case !ok || v == nil || isStr && s == "":
@@ -130,21 +132,24 @@ func (t Target) row(line int, cells map[string]any) (Row, string) {
 		return k, ""
 	}
 	var msg string
+	nkeys := 1
 	if rel := t.Relation; rel != nil {
-		if r.From, msg = key("from", rel.FromKey); msg != "" {
+		nkeys = 2
+		if r.From, msg = key(0, "from", rel.FromKey); msg != "" {
 			return r, msg
 		}
-		if r.To, msg = key("to", rel.ToKey); msg != "" {
+		if r.To, msg = key(1, "to", rel.ToKey); msg != "" {
 			return r, msg
 		}
 		if rel.Edge == "" && r.From == r.To {
 			return r, fmt.Sprintf("relation %s cannot link %s to itself: the edge would be the entity item", rel.Name, r.From)
 		}
-	} else if r.ID, msg = key("id", t.Entity.Key); msg != "" {
+	} else if r.ID, msg = key(0, "id", t.Entity.Key); msg != "" {
 		return r, msg
 	}
-	for _, a := range t.Attributes() {
-		v, ok := cells[a.Name]
+	attrs := t.Attributes()
+	for i, a := range attrs {
+		v, ok := cell(nkeys + i)
 		if !ok || v == nil {
 			continue
 		}
@@ -155,14 +160,24 @@ func (t Target) row(line int, cells map[string]any) (Row, string) {
 		if absent {
 			continue
 		}
+		if r.Attrs == nil {
+			r.Attrs = make(map[string]any, len(attrs))
+		}
 		r.Attrs[a.Name] = typed
 		size += len(a.Name) + valueSize(typed)
+	}
+	if r.Attrs == nil {
+		r.Attrs = noAttrs
 	}
 	if size > maxItemBytes-200 { // 200: adjl's own attributes
 		return r, fmt.Sprintf("the item would be about %d bytes, over DynamoDB's 400 KB item limit", size+200)
 	}
 	return r, ""
 }
+
+// noAttrs is the Attrs of every row without attribute values: readers of a
+// Row never write to it.
+var noAttrs = map[string]any{}
 
 // typedValue converts a cell to the attribute's type. An empty CSV cell (or
 // JSON null) is an absent attribute. JSON values may be of the attribute's
