@@ -78,7 +78,7 @@ type ImportOptions struct {
 	// resumed run can be told, since its first run's edges are there now).
 	Fresh        Freshness
 	FreshChecked func(fresh bool)
-	// ExpectedRows sizes the filter that spots repeated edges (default 1M).
+	// ExpectedRows sizes the filter that spots repeated edges (0: 1M).
 	ExpectedRows int
 }
 
@@ -141,7 +141,11 @@ func (s *Store) Import(ctx context.Context, rel *schema.Relation, ent *schema.En
 			if err := im.checkFresh(ctx); err != nil {
 				return im.rep, err
 			}
-			im.seen = newBloom(max(opt.ExpectedRows, 1_000_000))
+			rows := opt.ExpectedRows
+			if rows <= 0 {
+				rows = 1_000_000
+			}
+			im.seen = newBloom(max(rows, 1024))
 		}
 	} else {
 		im.rep.Name, im.rep.Created = ent.Name, 0
