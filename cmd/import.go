@@ -211,6 +211,7 @@ func (a *app) importInputOf(c *cobra.Command, file, format string) (*importInput
 // checkResult is what the checking pass found.
 type checkResult struct {
 	rows, bad int
+	took      time.Duration
 	hash      string // sha256 of the input's bytes
 	header    string // CSV header, for the rejects file
 }
@@ -318,6 +319,7 @@ func (a *app) importRun(c *cobra.Command, name, file string, o importOpts) error
 	if err != nil {
 		return err
 	}
+	res.took = time.Since(start)
 	if res.bad > 0 && !o.skipInvalid {
 		return &usageError{err: fmt.Errorf("%s has %d invalid %s; nothing was written", in.name, res.bad, plural(res.bad, "line", "lines")),
 			hint: "fix them, or import the valid lines with --skip-invalid --rejects FILE"}
@@ -479,7 +481,9 @@ func (a *app) printImport(t rowfile.Target, in *importInput, rep *ops.ImportRepo
 		} else {
 			rec = append(rec, field{"created", rep.Created}, field{"updated", rep.Updated}, field{"unchanged", rep.Unchanged})
 		}
-		rec = append(rec, field{"rejected", res.bad}, field{"seconds", took.Seconds()}, field{"rowsPerSecond", int64(rate)}, field{"requests", rep.Requests})
+		rec = append(rec, field{"rejected", res.bad}, field{"seconds", took.Seconds()}, field{"rowsPerSecond", int64(rate)},
+			field{"phases", orderedObject{{"check", res.took.Seconds()}, {"write", rep.WriteTime.Seconds()}, {"counters", rep.CounterTime.Seconds()}}},
+			field{"requests", rep.Requests})
 		return a.printer().object(rec)
 	}
 	w := a.io.Out

@@ -116,6 +116,8 @@ type ImportReport struct {
 	Counters           int // counters recounted
 	Fixed              []CounterResult
 	Requests           map[string]int64
+	// WriteTime and CounterTime are how long the two phases took.
+	WriteTime, CounterTime time.Duration
 }
 
 // Import writes the rows of src into rel (edges) or ent (entity items);
@@ -151,11 +153,17 @@ func (s *Store) Import(ctx context.Context, rel *schema.Relation, ent *schema.En
 		im.rep.Name, im.rep.Created = ent.Name, 0
 	}
 	im.chunks = newChunkTracker(opt.SkipChunks, opt.ChunksDone)
-	if err := im.write(ctx, src); err != nil {
+	start := time.Now()
+	err := im.write(ctx, src)
+	im.rep.WriteTime = time.Since(start)
+	if err != nil {
 		return im.rep, err
 	}
 	if rel != nil {
-		if err := im.recount(ctx); err != nil {
+		start = time.Now()
+		err := im.recount(ctx)
+		im.rep.CounterTime = time.Since(start)
+		if err != nil {
 			return im.rep, err
 		}
 	} else {

@@ -315,7 +315,7 @@ func benchBulk(ctx context.Context, cfg *config, bin string, binOK bool, rep *re
 	rep.Figures = append(rep.Figures, figure{Section: bulkSection, Name: fmt.Sprintf("adjl import, %s edges, data file", thousands(float64(cfg.bulkEdges))),
 		Value: fmtNum(rate, "edges/s"), Detail: fmt.Sprintf("%s wall (process start to exit), %.1f MB peak RSS, %s CSV, %s students x %d courses of %d; %v counters recounted; %s",
 			fmtDur(res.elapsed), mb, fmtNum(float64(st.Size())/(1<<20), "MB"), thousands(float64(cfg.bulkEdges/bulkStudentEdges)), bulkStudentEdges, bulkCourses(cfg.bulkEdges),
-			res.out["counters"], requestsOf(res.out))})
+			res.out["counters"], requestsOf(res.out)) + phasesOf(res.out)})
 	if rawFile > 0 {
 		rep.Figures = append(rep.Figures, figure{Section: bulkSection, Name: fmt.Sprintf("raw BatchWriteItem loop in process, %s edges, data file", thousands(float64(cfg.bulkEdges))),
 			Value:  fmtNum(float64(cfg.bulkEdges)/rawFile.Seconds(), "edges/s"),
@@ -345,6 +345,21 @@ func benchBulk(ctx context.Context, cfg *config, bin string, binOK bool, rep *re
 	benchBulkHTTP(ctx, cfg, bin, work, rep, stderr, names[4].name, names[4].target, cfg.bulkMotoEdges, func() (*target, error) {
 		return startMoto(ctx, cfg.outDir)
 	})
+}
+
+// phasesOf renders the "phases" of an import's -o json report.
+func phasesOf(out map[string]any) string {
+	m, _ := out["phases"].(map[string]any)
+	if len(m) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, k := range []string{"check", "write", "counters"} {
+		if v, ok := m[k].(float64); ok {
+			parts = append(parts, fmt.Sprintf("%s %.1fs", k, v))
+		}
+	}
+	return "; phases: " + strings.Join(parts, ", ")
 }
 
 func anySlice(v any) []any {
