@@ -342,8 +342,11 @@ func (a *app) importRun(c *cobra.Command, name, file string, o importOpts) error
 	var journal *importJournal
 	if !a.explaining() {
 		if journal, err = createJournal(key, importChunkRows); err != nil {
-			return err
+			// The import itself does not need it: a rerun is still exact.
+			fmt.Fprintf(a.io.ErrOut, "note: %v; a rerun after an interruption will write every row again\n", err)
 		}
+	}
+	if journal != nil {
 		if prev.fresh != ops.FreshUnknown {
 			journal.freshness(prev.fresh == ops.FreshYes)
 		}
