@@ -195,9 +195,8 @@ type importer struct {
 
 // job is one row on its way to a writer.
 type job struct {
-	req   types.WriteRequest // edge rows
-	row   rowfile.Row        // entity rows
-	key   string             // PK + "\x00" + SK: routes the row and spots repeats
+	row   rowfile.Row
+	key   string // from + "\x00" + to, or the entity's key: routes the row and spots repeats
 	chunk int
 }
 
@@ -266,14 +265,15 @@ func (im *importer) dispatch(ctx context.Context, src RowSource, queues []chan j
 	}
 }
 
-// job builds the write of a row and notes its entities for the recount.
+// job notes a row's entities for the recount; the write itself is built
+// by the writer the row goes to, so that work runs on every writer at once.
 func (im *importer) job(row rowfile.Row, chunk int) (job, error) {
 	if im.ent != nil {
 		return job{row: row, key: row.ID, chunk: chunk}, nil
 	}
 	rel := im.rel
-	k := rel.EdgeKeys(row.From, row.To)
-	j := job{key: k.PK + "\x00" + k.SK, chunk: chunk}
+	// From and To name the edge as well as its keys do.
+	j := job{row: row, key: row.From + "\x00" + row.To, chunk: chunk}
 	repeat := im.seen != nil && im.seen.addMaybeSeen(j.key)
 	for _, side := range []struct {
 		end  schema.End
@@ -291,9 +291,14 @@ func (im *importer) job(row rowfile.Row, chunk int) (job, error) {
 		t.rows++
 		t.repeat = t.repeat || repeat
 	}
+	return j, nil
+}
+
+// writeRequest is the Put (or, with --unlink, the Delete) of an edge row.
+func (im *importer) writeRequest(row rowfile.Row) (types.WriteRequest, error) {
+	k := im.rel.EdgeKeys(row.From, row.To)
 	if im.opt.Unlink {
-		j.req = types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: keyOf(k.PK, k.SK)}}
-		return j, nil
+		return types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: keyOf(k.PK, k.SK)}}, nil
 	}
 	item := make(Item, 5+len(row.Attrs))
 	item[schema.AttrPK], item[schema.AttrSK] = str(k.PK), str(k.SK)
@@ -302,12 +307,11 @@ func (im *importer) job(row rowfile.Row, chunk int) (job, error) {
 	for name, v := range row.Attrs { // rowfile gives declared attributes only
 		av, err := marshalValue(name, v)
 		if err != nil {
-			return j, fmt.Errorf("line %d: %w", row.Line, err)
+			return types.WriteRequest{}, fmt.Errorf("line %d: %w", row.Line, err)
 		}
 		item[name] = av
 	}
-	j.req = types.WriteRequest{PutRequest: &types.PutRequest{Item: item}}
-	return j, nil
+	return types.WriteRequest{PutRequest: &types.PutRequest{Item: item}}, nil
 }
 
 // batchSize is BatchWriteItem's limit.
@@ -318,21 +322,27 @@ const batchSize = 25
 // (BatchWriteItem refuses a key twice, and order must hold).
 func (im *importer) edgeWriter(ctx context.Context, q <-chan job) error {
 	batch := make([]job, 0, batchSize)
+	reqs := make([]types.WriteRequest, 0, batchSize)
 	flush := func() error {
 		if len(batch) == 0 {
 			return nil
 		}
-		err := im.sendBatch(ctx, batch)
-		batch = batch[:0]
+		err := im.sendBatch(ctx, batch, reqs)
+		// A new slice for the next request: Explain may keep this one.
+		batch, reqs = batch[:0], make([]types.WriteRequest, 0, batchSize)
 		return err
 	}
 	for j := range q {
+		req, err := im.writeRequest(j.row)
+		if err != nil {
+			return err
+		}
 		if slices.ContainsFunc(batch, func(b job) bool { return b.key == j.key }) {
 			if err := flush(); err != nil {
 				return err
 			}
 		}
-		batch = append(batch, j)
+		batch, reqs = append(batch, j), append(reqs, req)
 		if len(batch) == batchSize {
 			if err := flush(); err != nil {
 				return err
@@ -344,12 +354,8 @@ func (im *importer) edgeWriter(ctx context.Context, q <-chan job) error {
 
 // sendBatch writes one batch, sending UnprocessedItems again until none is
 // left, then marks its rows written.
-func (im *importer) sendBatch(ctx context.Context, batch []job) error {
+func (im *importer) sendBatch(ctx context.Context, batch []job, reqs []types.WriteRequest) error {
 	table := im.s.schema.Table.Name
-	reqs := make([]types.WriteRequest, len(batch))
-	for i, j := range batch {
-		reqs[i] = j.req
-	}
 	r := newBackoff(im.opt.RetryFor)
 	for len(reqs) > 0 {
 		out, err := im.s.batchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{table: reqs}})
