@@ -168,8 +168,11 @@ func hint(err error) string {
 		dataFile *dataFileError
 		format   *local.FormatError
 		protect  *ops.TableProtectedError
+		hinted   *hintedError
 	)
 	switch {
+	case errors.As(err, &hinted):
+		return hinted.hint
 	case errors.As(err, &listen):
 		return "pick another address, e.g. --addr 127.0.0.1:8001 (or 127.0.0.1:0 for any free port)"
 	case errors.As(err, &missing):

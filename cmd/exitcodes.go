@@ -26,6 +26,7 @@ import (
 //	 6    backend unreachable or unauthorised             ops.UnreachableError, ops.UnauthorizedError, local data file locked or unopenable,
 //	      local serve cannot listen on its address        listenError
 //	 7    throttled after the SDK's retries               ops.ThrottledError
+//	 8    import done, but lines were rejected            statusError from import --skip-invalid
 //	10    internal error (a bug: please report it)        anything else
 //	130   interrupted (Ctrl-C, SIGTERM)                   context.Canceled
 const (
@@ -37,6 +38,7 @@ const (
 	ExitConflict    = 5
 	ExitUnreachable = 6
 	ExitThrottled   = 7
+	ExitRejected    = 8
 	ExitInternal    = 10
 	ExitInterrupted = 130
 )

@@ -20,6 +20,7 @@ type listOptions struct {
 	all        bool
 	consistent bool
 	withEntity bool
+	count      bool
 }
 
 // addListFlags declares the list flags on c; word names the list's key in
@@ -31,6 +32,7 @@ func (o *listOptions) addListFlags(c *cobra.Command, word string) {
 	f.BoolVar(&o.all, "all", false, "print every page")
 	f.BoolVar(&o.consistent, "consistent", false, "strongly consistent read (base table only; refused on the index)")
 	f.BoolVar(&o.withEntity, "with-entity", false, "also print the "+word+"'s own item, from the same Query")
+	f.BoolVar(&o.count, "count", false, "print the number of edges (Select COUNT over every page and shard)")
 }
 
 // listArgs is one validated list request.
@@ -61,9 +63,12 @@ func resolveList(rel *schema.Relation, dir ops.Direction, key string, opts listO
 func (l *listArgs) continued() bool { return l.opts.cursor != "" }
 
 // listRun prints one page, or every page with --all, and the command for
-// the next page on stderr.
+// the next page on stderr; with --count, the number of edges.
 func (a *app) listRun(ctx context.Context, l *listArgs) error {
 	o := l.opts
+	if o.count {
+		return a.countRun(ctx, l)
+	}
 	if o.withEntity && a.set.Output == "csv" {
 		return &usageError{err: errors.New("--with-entity cannot be combined with -o csv (one header per file)"),
 			hint: "use -o json, ndjson or yaml, or drop --with-entity"}

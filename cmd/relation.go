@@ -162,6 +162,7 @@ the ` + strings.ToLower(word) + `'s own item, from the same Query.`,
 			fmt.Sprintf("adjl %s %s", verb, example),
 			fmt.Sprintf("adjl %s %s --limit 10 -o json", verb, example),
 			fmt.Sprintf("adjl %s %s --all --with-entity -o ndjson", verb, example),
+			fmt.Sprintf("adjl %s %s --count", verb, example),
 		),
 		Args: exactArgs(word),
 		RunE: func(c *cobra.Command, args []string) error {

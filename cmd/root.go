@@ -26,7 +26,7 @@ DynamoDB-compatible server. Settings: flag > ADJL_* environment > config file
 
 Exit codes: 0 ok, 1 check false or not found, 2 usage or input, 3 invalid schema,
 4 table missing or different, 5 conflict, 6 backend unreachable, 7 throttled,
-10 internal; details in 'adjl help exit-codes'.`,
+8 import lines rejected, 10 internal; details in 'adjl help exit-codes'.`,
 		Example: `  adjl --schema examples/school.yaml table create
   adjl put student a91 --set name=Ana
   adjl enroll STU#a91 CRS#math204 --set grade=A
@@ -68,7 +68,7 @@ Exit codes: 0 ok, 1 check false or not found, 2 usage or input, 3 invalid schema
 		c.GroupID = "admin"
 		root.AddCommand(c)
 	}
-	root.AddCommand(a.newReshardCmd())
+	root.AddCommand(a.newReshardCmd(), a.newImportCmd(), a.newExportCmd(), a.newCountersCmd())
 	root.AddCommand(newExitCodesTopic())
 	root.RegisterFlagCompletionFunc("output", fixedCompletion(outputFormats...))
 	root.RegisterFlagCompletionFunc("endpoint", fixedCompletion("local", "aws", "http://127.0.0.1:8000"))

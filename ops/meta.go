@@ -64,6 +64,25 @@ func (s *Store) shardMismatch(rel *schema.Relation) (diff, hint string) {
 	return shardsMessage(rel, got), reshardHint(rel, got)
 }
 
+// checkRecordedShards refuses a bulk command (import, export, counters)
+// on a relation whose shard count the metadata item records otherwise, or
+// that is being resharded. Bulk commands read the item once per Store; the
+// relation commands never do (layout.go).
+func (s *Store) checkRecordedShards(ctx context.Context, rel *schema.Relation) error {
+	if s.explaining() {
+		return nil
+	}
+	s.metaMu.Lock()
+	defer s.metaMu.Unlock()
+	if err := s.loadMeta(ctx, false); err != nil {
+		return err
+	}
+	if d, h := s.shardMismatch(rel); d != "" {
+		return &TableMismatchError{Table: s.schema.Table.Name, Differences: []string{d}, Hint: h}
+	}
+	return nil
+}
+
 // recordRelations adds to the metadata item the relations of the schema it
 // does not record yet (a relation added to the schema after the table was
 // created), so that it names every relation's shard count. The caller

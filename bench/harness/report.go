@@ -23,6 +23,7 @@ type area string
 const (
 	areaEngine   area = "engine"   // the embedded engine (local/)
 	areaSharding area = "sharding" // sharded relations through the CLI
+	areaBulk     area = "bulk"     // import, export and counters through the CLI
 )
 
 // check is one performance target with what was measured.
