@@ -84,7 +84,7 @@ Prints "created", "updated" or "unchanged".`,
 			if err != nil {
 				return err
 			}
-			attrs, err := schema.ParseSets(e.Attributes, sets)
+			attrs, err := a.sch.ParseSets(e.Attributes, sets)
 			if err != nil {
 				return err
 			}

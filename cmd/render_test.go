@@ -158,7 +158,7 @@ func TestForwardColumns(t *testing.T) {
 			t.Errorf("%s %v columns = %s, want %s", tc.index.Projection, tc.dir, got, tc.want)
 		}
 	}
-	rec, err := edgeRecord(rel, ops.Forward, edge("STU#a91", "CRS#math204", "A"))
+	rec, err := edgeRecord(schema.DefaultLayout, rel, ops.Forward, edge("STU#a91", "CRS#math204", "A"))
 	if err != nil {
 		t.Fatal(err)
 	}

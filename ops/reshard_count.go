@@ -38,7 +38,7 @@ func (s *Store) scanPage(ctx context.Context, api scanAPI, in *dynamodb.ScanInpu
 func (r *resharder) partitions(toKey string, layouts []int) []string {
 	var out []string
 	for _, n := range layouts {
-		for _, p := range r.layout(n).ReversePartitions(toKey) {
+		for _, p := range r.s.layout.ReversePartitions(r.layout(n), toKey) {
 			if !slices.Contains(out, p) {
 				out = append(out, p)
 			}
