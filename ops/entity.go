@@ -21,9 +21,8 @@ type DeleteReport struct {
 // PutEntity creates or updates an entity item with one UpdateItem: SET the
 // attributes and, in the generic layout, the index keys and the type (an
 // inverted layout's item is indexed by its table keys and carries nothing
-// else; with no attributes the UpdateItem has no update expression and
-// creates the bare item). Counters are never touched, so a put cannot undo
-// what links counted.
+// else; with no attributes it is a conditional PutItem of the bare key).
+// Counters are never touched, so a put cannot undo what links counted.
 func (s *Store) PutEntity(ctx context.Context, e *schema.Entity, id string, attrs map[string]any) (Outcome, error) {
 	key, err := e.Key(id)
 	if err != nil {
@@ -49,22 +48,22 @@ func (s *Store) PutEntity(ctx context.Context, e *schema.Entity, id string, attr
 		set = append(set, n)
 		want[n] = values[n]
 	}
-	in := &dynamodb.UpdateItemInput{
+	if len(set) == 0 {
+		return s.putBareEntity(ctx, key)
+	}
+	var upd expression.UpdateBuilder
+	for _, n := range set {
+		upd = upd.Set(expression.NameNoDotSplit(n), expression.Value(want[n]))
+	}
+	ex, err := expression.NewBuilder().WithUpdate(upd).Build()
+	if err != nil {
+		return "", fmt.Errorf("build entity update: %w", err)
+	}
+	out, err := s.updateItem(ctx, &dynamodb.UpdateItemInput{
 		TableName: aws.String(s.schema.Table.Name), Key: s.keyOf(key, key),
+		UpdateExpression: ex.Update(), ExpressionAttributeNames: ex.Names(), ExpressionAttributeValues: ex.Values(),
 		ReturnValues: types.ReturnValueAllOld,
-	}
-	if len(set) > 0 {
-		var upd expression.UpdateBuilder
-		for _, n := range set {
-			upd = upd.Set(expression.NameNoDotSplit(n), expression.Value(want[n]))
-		}
-		ex, err := expression.NewBuilder().WithUpdate(upd).Build()
-		if err != nil {
-			return "", fmt.Errorf("build entity update: %w", err)
-		}
-		in.UpdateExpression, in.ExpressionAttributeNames, in.ExpressionAttributeValues = ex.Update(), ex.Names(), ex.Values()
-	}
-	out, err := s.updateItem(ctx, in)
+	})
 	switch {
 	case err != nil:
 		return "", fmt.Errorf("put %s: %w", key, err)
@@ -76,6 +75,31 @@ func (s *Store) PutEntity(ctx context.Context, e *schema.Entity, id string, attr
 		return Unchanged, nil
 	}
 	return Updated, nil
+}
+
+// putBareEntity creates an entity item that is nothing but its key (an
+// inverted layout's put without attributes): one PutItem on condition that
+// the item does not exist, so an existing item, counters and all, is left
+// as it is ("unchanged"). An UpdateItem without an update expression would
+// do the same on DynamoDB, but not every compatible server takes one.
+func (s *Store) putBareEntity(ctx context.Context, key string) (Outcome, error) {
+	cond, err := condition(expression.AttributeNotExists(s.pkName()))
+	if err != nil {
+		return "", err
+	}
+	_, err = s.putItem(ctx, &dynamodb.PutItemInput{
+		TableName: aws.String(s.schema.Table.Name), Item: s.keyOf(key, key),
+		ConditionExpression: cond.Condition(), ExpressionAttributeNames: cond.Names(),
+	})
+	switch {
+	case err != nil && conditionFailed(err):
+		return Unchanged, nil
+	case err != nil:
+		return "", fmt.Errorf("put %s: %w", key, err)
+	case s.explaining():
+		return "", nil
+	}
+	return Created, nil
 }
 
 // GetEntity reads an entity item or a role item (USER#alice, TARGET#alice);
