@@ -11,17 +11,18 @@ import (
 func (a *app) newSchemaCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "schema",
-		Short: "Validate, show, draw or export the schema",
+		Short: "Validate, show, draw, export or infer the schema",
 		Example: withExamples(
 			"adjl schema validate examples/school.yaml",
 			"adjl --schema examples/social.yaml schema show",
 			"adjl schema diagram --format mermaid",
 			"adjl schema export --format terraform",
+			"adjl schema infer legacy > adjl.yaml",
 		),
 		Args: groupArgs,
 		RunE: groupRun,
 	}
-	c.AddCommand(a.newSchemaValidateCmd(), a.newSchemaShowCmd(), a.newSchemaDiagramCmd(), a.newSchemaExportCmd())
+	c.AddCommand(a.newSchemaValidateCmd(), a.newSchemaShowCmd(), a.newSchemaDiagramCmd(), a.newSchemaExportCmd(), a.newSchemaInferCmd())
 	return c
 }
 

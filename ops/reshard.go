@@ -14,10 +14,12 @@ import (
 	"golang.org/x/sync/errgroup"
 )
 
-// scanAPI is the one operation reshard needs beyond API. It is deliberately
-// not part of API: no read of adjl may Scan. Reshard is an admin migration,
-// not a read: it must visit every edge of a relation, and no key condition
-// can name edges whose keys nobody knows. It is the only Scan adjl sends.
+// scanAPI is the one operation reshard and schema infer (Sample) need
+// beyond API. It is deliberately not part of API: no read of adjl may Scan.
+// Reshard is an admin migration, not a read: it must visit every edge of a
+// relation, and no key condition can name edges whose keys nobody knows;
+// schema infer reads a bounded sample of a table whose layout nobody has
+// described yet. They are the only Scans adjl sends.
 type scanAPI interface {
 	Scan(context.Context, *dynamodb.ScanInput, ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error)
 }

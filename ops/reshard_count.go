@@ -18,7 +18,7 @@ import (
 // right after the move may still see a few edges in their old partitions.
 const verifyAttempts = 6
 
-// scanPage sends one Scan page (reshard only; see scanAPI).
+// scanPage sends one Scan page (reshard and Sample only; see scanAPI).
 func (s *Store) scanPage(ctx context.Context, api scanAPI, in *dynamodb.ScanInput) (*dynamodb.ScanOutput, error) {
 	in.ReturnConsumedCapacity = s.rcc()
 	if s.explaining() {
