@@ -139,7 +139,7 @@ func (a *app) checkCommandName(words []string) error {
 			hint: "relation verbs (enroll, members, ...) come from the schema; 'adjl --help' lists the built-in commands"}
 	}
 	msg := fmt.Sprintf("unknown command %q for \"adjl\"", name)
-	if sugg := a.root.SuggestionsFor(name); len(sugg) > 0 {
+	if sugg := suggestions(a.root, name); len(sugg) > 0 {
 		msg += fmt.Sprintf("; did you mean %s?", strings.Join(sugg, " or "))
 	}
 	return &usageError{cmd: a.root, err: errors.New(msg), hint: "'adjl --help' lists the commands"}

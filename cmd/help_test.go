@@ -223,3 +223,29 @@ func TestRootHelpWithoutSchema(t *testing.T) {
 		t.Errorf("root help with a schema still says none is loaded")
 	}
 }
+
+func TestSuggestionsForTypos(t *testing.T) {
+	s := newSession(t, "school.yaml")
+	for typed, want := range map[string]string{
+		"memebrs": "did you mean members?",
+		"tabel":   "did you mean table?",
+		"enrol":   "did you mean enroll or enrolled?",
+		"mem":     "did you mean members?",
+	} {
+		r := s.expect(ExitUsage, typed, "x")
+		if !strings.Contains(r.err, want) {
+			t.Errorf("%s: %q, want %q", typed, r.err, want)
+		}
+	}
+	r := s.expect(ExitUsage, "table", "craete")
+	if !strings.Contains(r.err, "did you mean create?") {
+		t.Errorf("table craete: %q", r.err)
+	}
+	r = s.expect(ExitUsage, "completion", "tcsh")
+	if strings.Contains(r.err, "did you mean") {
+		t.Errorf("completion tcsh suggests: %q", r.err)
+	}
+	if got := editDistance("tabel", "table"); got != 1 {
+		t.Errorf("a swap is one edit: %d", got)
+	}
+}

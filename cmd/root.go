@@ -38,7 +38,6 @@ Exit codes: 0 ok, 1 check false or not found, 2 usage or input, 3 invalid schema
 		PersistentPreRunE: a.preRun,
 	}
 	root.CompletionOptions.HiddenDefaultCmd = false
-	root.SuggestionsMinimumDistance = 2
 	root.Version = version()
 	root.SetVersionTemplate(versionLine() + "\n")
 	addGlobalFlags(root.PersistentFlags())
@@ -166,8 +165,7 @@ func groupArgs(c *cobra.Command, args []string) error {
 			}
 		}
 		msg := fmt.Sprintf("unknown command %q for %q", args[0], c.CommandPath())
-		c.SuggestionsMinimumDistance = 2
-		if sugg := c.SuggestionsFor(args[0]); len(sugg) > 0 {
+		if sugg := suggestions(c, args[0]); len(sugg) > 0 {
 			msg += fmt.Sprintf("; did you mean %s?", strings.Join(sugg, " or "))
 		}
 		return usagef(c, "%s (want one of: %s)", msg, strings.Join(names, ", "))

@@ -61,6 +61,11 @@ var operations = map[string]opFunc{
 	"TagResource":        (*Engine).tagResource,
 	"UntagResource":      (*Engine).untagResource,
 
+	// PartiQL.
+	"ExecuteStatement":      (*Engine).executeStatement,
+	"BatchExecuteStatement": (*Engine).batchExecuteStatement,
+	"ExecuteTransaction":    (*Engine).executeTransaction,
+
 	// Backups (point-in-time recovery settings only).
 	"DescribeContinuousBackups": (*Engine).describeContinuousBackups,
 	"UpdateContinuousBackups":   (*Engine).updateContinuousBackups,

@@ -65,12 +65,27 @@ var MotoQuirks = Quirks{
 	QuirkNestingUnchecked:             true,
 	QuirkIndexSelectUnchecked:         true,
 	QuirkPITRPeriodUnchecked:          true,
+	QuirkPartiQLLiterals:              true,
+	QuirkPartiQLInsertOverwrites:      true,
+	QuirkPartiQLPathProjection:        true,
+	QuirkPartiQLWhereLimited:          true,
+	QuirkPartiQLNoOrderBy:             true,
+	QuirkPartiQLNoPaging:              true,
+	QuirkPartiQLIndexLimited:          true,
+	QuirkPartiQLUpdateLimited:         true,
+	QuirkPartiQLNoReturning:           true,
+	QuirkPartiQLDeleteLimited:         true,
+	QuirkPartiQLRefusalsMissing:       true,
+	QuirkPartiQLNoCapacity:            true,
+	QuirkPartiQLBatchLimited:          true,
+	QuirkPartiQLTransactionsLimited:   true,
 }
 
 // DynaliteQuirks are dynalite 4.x's known deviations (it has no
 // transactions and no TTL).
 var DynaliteQuirks = Quirks{
 	QuirkNoTransactions:                true,
+	QuirkNoPartiQL:                     true,
 	QuirkValidationMessages:            true,
 	QuirkNoReturnValuesOnCCF:           true,
 	QuirkDocumentEqualityUnsupported:   true,

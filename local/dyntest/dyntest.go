@@ -65,6 +65,7 @@ func Run(t *testing.T, target Target) {
 	t.Run("Capacity", s.testCapacity)
 	t.Run("TTLAndTags", s.testTTLAndTags)
 	t.Run("TableSettings", s.testTableSettings)
+	t.Run("PartiQL", s.testPartiQL)
 }
 
 // suite carries the target through the subtests.

@@ -196,6 +196,57 @@ const (
 	// QuirkTransactGetLimit25: TransactGetItems refuses more than 25 items
 	// (DynamoDB's limit is 100).
 	QuirkTransactGetLimit25 Quirk = "TransactGetLimit25"
+	// QuirkNoPartiQL: the target has no ExecuteStatement,
+	// BatchExecuteStatement or ExecuteTransaction (dynalite). The PartiQL
+	// subtests then only check that a statement is refused.
+	QuirkNoPartiQL Quirk = "NoPartiQL"
+	// QuirkPartiQLLiterals: PartiQL literals other than strings, booleans
+	// and tuples (numbers, lists, <<sets>>, NULL, a doubled quote in a
+	// string) fail with HTTP 500 or are stored wrongly.
+	QuirkPartiQLLiterals Quirk = "PartiQLLiterals"
+	// QuirkPartiQLInsertOverwrites: an INSERT of an existing key replaces
+	// the item instead of failing with DuplicateItemException.
+	QuirkPartiQLInsertOverwrites Quirk = "PartiQLInsertOverwrites"
+	// QuirkPartiQLPathProjection: SELECT of a document path (m.k.z, l[1])
+	// does not return the value under the path's last name.
+	QuirkPartiQLPathProjection Quirk = "PartiQLPathProjection"
+	// QuirkPartiQLWhereLimited: some WHERE operators or functions (<>,
+	// BETWEEN, IN, begins_with, contains, size, attribute_exists, NOT) fail
+	// or select the wrong items.
+	QuirkPartiQLWhereLimited Quirk = "PartiQLWhereLimited"
+	// QuirkPartiQLNoOrderBy: ORDER BY is not applied or not checked.
+	QuirkPartiQLNoOrderBy Quirk = "PartiQLNoOrderBy"
+	// QuirkPartiQLNoPaging: Limit and NextToken are not applied to SELECT.
+	QuirkPartiQLNoPaging Quirk = "PartiQLNoPaging"
+	// QuirkPartiQLIndexLimited: SELECT from "table"."index" fails, is not
+	// in index order, or accepts ConsistentRead on a global index.
+	QuirkPartiQLIndexLimited Quirk = "PartiQLIndexLimited"
+	// QuirkPartiQLUpdateLimited: some UPDATE forms (arithmetic,
+	// list_append, set_add, set_delete, nested paths, REMOVE) or its
+	// conditions (the item must exist, conditions beside the key,
+	// ReturnValuesOnConditionCheckFailure, the mandatory key) fail with HTTP
+	// 500 or change the item wrongly.
+	QuirkPartiQLUpdateLimited Quirk = "PartiQLUpdateLimited"
+	// QuirkPartiQLNoReturning: RETURNING fails or is ignored.
+	QuirkPartiQLNoReturning Quirk = "PartiQLNoReturning"
+	// QuirkPartiQLDeleteLimited: DELETE ignores or fails on a condition
+	// beside the key, fails on RETURNING ALL OLD *, or deletes by part of
+	// the key.
+	QuirkPartiQLDeleteLimited Quirk = "PartiQLDeleteLimited"
+	// QuirkPartiQLRefusalsMissing: statements DynamoDB refuses (malformed,
+	// EXISTS outside a transaction, too few parameters, an unknown table)
+	// are accepted or fail with HTTP 500.
+	QuirkPartiQLRefusalsMissing Quirk = "PartiQLRefusalsMissing"
+	// QuirkPartiQLNoCapacity: ExecuteStatement returns no ConsumedCapacity.
+	QuirkPartiQLNoCapacity Quirk = "PartiQLNoCapacity"
+	// QuirkPartiQLBatchLimited: BatchExecuteStatement fails with HTTP 500,
+	// does not return the items read or per-statement errors as documented,
+	// or accepts reads and writes together or more than 25 statements.
+	QuirkPartiQLBatchLimited Quirk = "PartiQLBatchLimited"
+	// QuirkPartiQLTransactionsLimited: ExecuteTransaction fails with HTTP
+	// 500, is not atomic, has no cancellation reasons, or accepts mixed
+	// reads and writes, reads not by key or more than 100 statements.
+	QuirkPartiQLTransactionsLimited Quirk = "PartiQLTransactionsLimited"
 	// QuirkValidationMessages: error types match but the messages differ
 	// from DynamoDB's, so message fragments are not compared.
 	QuirkValidationMessages Quirk = "ValidationMessages"
