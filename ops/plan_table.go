@@ -134,7 +134,7 @@ func adoptSchema(live schema.Layout, index string) string {
 	if live.Inverted() {
 		fix = fmt.Sprintf("table: {keys: {pk: %s, sk: %s}, index: {name: %s, layout: inverted}}", live.PK, live.SK, index)
 	}
-	return "to use the table as it is, name its layout in the schema: " + fix + " (adjl schema infer " + "proposes a whole schema from its items)"
+	return "to use the table as it is, name its layout in the schema: " + fix + " (adjl schema infer proposes a whole schema from its items)"
 }
 
 // AdoptHint is, for a live table whose key layout adjl can serve but the
