@@ -64,7 +64,7 @@ func (a *app) newSchemaShowCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "show",
 		Short: "Show the derived key layout (with example keys) and the access patterns",
-		Long: `Show, for each entity and relation, the four keys its items get (with example
+		Long: `Show, for each entity and relation, the key attributes its items get (with example
 ids), then every access pattern with the single DynamoDB operation and index
 that serves it, the requests one run sends and the capacity they consume
 with small items. No pattern is a Scan; adjl verify runs every pattern and

@@ -279,3 +279,31 @@ func TestLayoutExplain(t *testing.T) {
 		t.Error("cursor keys lack pk")
 	}
 }
+
+// TestAdoptHint: a table in a layout adjl serves, described under a schema
+// naming another, gets the schema fragment that names it; the matching
+// schema gets none.
+func TestAdoptHint(t *testing.T) {
+	st := engineStore(t, withLayout(school(), lowerGeneric, "gsi1"))
+	desc, err := st.DescribeTable(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := st.AdoptHint(desc); h != "" {
+		t.Errorf("matching schema: hint %q", h)
+	}
+	def := New(st.api, school(), Options{})
+	eq(t, "hint", def.AdoptHint(desc),
+		"to use the table as it is, name its layout in the schema: table: {keys: {pk: pk, sk: sk}, index: {name: gsi1, keys: {pk: gsi1pk, sk: gsi1sk}}} (adjl schema infer proposes a whole schema from its items)")
+	_, err = def.CreateTable(ctx, false)
+	var mm *TableMismatchError
+	if !errors.As(err, &mm) || !strings.HasPrefix(mm.Hint, "to use the table as it is") {
+		t.Errorf("create under the default names: %v", err)
+	}
+	// Another layout under the same table keys: the index keys differ.
+	inv := New(st.api, withLayout(school(), inverted, "gsi1"), Options{})
+	diffs := strings.Join(inv.Diff(desc), "\n")
+	if !strings.Contains(diffs, "index gsi1 keys: table has gsi1pk HASH, gsi1sk RANGE (the generic layout), schema wants sk HASH, pk RANGE (the inverted layout)") {
+		t.Errorf("diff: %s", diffs)
+	}
+}
