@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/adjl/adjl/schema"
@@ -94,7 +95,7 @@ func Propose(desc *types.TableDescription, items []Item) (*Proposal, error) {
 	if sk == "" {
 		return nil, ErrNoSortKey
 	}
-	p.layout(desc, pk, sk)
+	p.layout(desc, pk, sk, items)
 	p.billing(desc)
 	s := newSample(p.Layout)
 	for _, it := range items {
@@ -112,9 +113,12 @@ func (p *Proposal) note(format string, args ...any) {
 }
 
 // layout picks the index adjl reads: an inverted one (the table's keys
-// swapped) first, then a generic one with string keys, GSI1 by name first.
-// A table with neither gets a proposed inverted index.
-func (p *Proposal) layout(desc *types.TableDescription, pk, sk string) {
+// swapped) first, then a generic one with string keys, GSI1 by name first,
+// whose keys the items hold as adjl would write them (see adjlShaped): a
+// generic index the table uses otherwise is left alone, since adjl would
+// overwrite its keys. A table with none of these gets a proposed inverted
+// index.
+func (p *Proposal) layout(desc *types.TableDescription, pk, sk string, items []Item) {
 	strKeys := map[string]bool{}
 	for _, d := range desc.AttributeDefinitions {
 		strKeys[aws.ToString(d.AttributeName)] = d.AttributeType == types.ScalarAttributeTypeS
@@ -127,9 +131,16 @@ func (p *Proposal) layout(desc *types.TableDescription, pk, sk string) {
 	for _, g := range desc.GlobalSecondaryIndexes {
 		ipk, isk := tabledef.KeyNames(g.KeySchema)
 		l, ok := schema.RecognizeLayout(pk, sk, ipk, isk)
-		if ok && strKeys[ipk] && strKeys[isk] {
-			found = append(found, candidate{l, g})
+		if !ok || !strKeys[ipk] || !strKeys[isk] {
+			continue
 		}
+		if !l.Inverted() {
+			if odd, seen := adjlShaped(l, items); odd*10 > seen {
+				p.note("index %s is keyed %s, %s, but %d of the %d sampled items holding them hold other values than adjl writes there (the item's own key, or for an edge its to-key and from-key), so adjl would overwrite them; the proposal does not use it", aws.ToString(g.IndexName), ipk, isk, odd, seen)
+				continue
+			}
+		}
+		found = append(found, candidate{l, g})
 	}
 	slices.SortStableFunc(found, func(a, b candidate) int {
 		rank := func(c candidate) int {
@@ -161,6 +172,31 @@ func (p *Proposal) layout(desc *types.TableDescription, pk, sk string) {
 	if len(found) > 1 {
 		p.note("the table has %d indexes adjl could read; the proposal uses %s", len(found), p.Index)
 	}
+}
+
+// adjlShaped counts, among the items holding both of the generic layout
+// l's index keys, those (odd) whose values are not what adjl writes: an
+// entity item's key in both, or an edge's to-key (or a shard of it) and
+// from-key. adjl's own metadata and counter items hold no index keys.
+func adjlShaped(l schema.Layout, items []Item) (odd, seen int) {
+	for _, it := range items {
+		pk, sk := str(it[l.PK]), str(it[l.SK])
+		ipk, isk := str(it[l.IndexPK]), str(it[l.IndexSK])
+		if ipk == "" || isk == "" {
+			continue
+		}
+		seen++
+		base := ipk
+		if i := strings.LastIndex(ipk, schema.Delimiter); i >= 0 {
+			if _, err := strconv.Atoi(ipk[i+1:]); err == nil && pk != sk {
+				base = ipk[:i]
+			}
+		}
+		if isk != pk || !strings.HasSuffix(sk, base) && !strings.HasSuffix(sk, ipk) {
+			odd++
+		}
+	}
+	return odd, seen
 }
 
 func (p *Proposal) billing(desc *types.TableDescription) {

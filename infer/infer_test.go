@@ -225,3 +225,28 @@ func TestProposeRolesByIDs(t *testing.T) {
 		t.Errorf("edge attributes %+v", a)
 	}
 }
+
+// TestProposeSkipsForeignIndex: a generic-looking index whose keys the
+// items use for something else is not adjl's to write; the proposal names
+// a new inverted index instead and says why.
+func TestProposeSkipsForeignIndex(t *testing.T) {
+	desc, items := legacySchool()
+	desc.AttributeDefinitions = defs("pk", "sk", "gsi1pk", "gsi1sk")
+	desc.GlobalSecondaryIndexes = []types.GlobalSecondaryIndexDescription{gsi("gsi1", "gsi1pk", "gsi1sk", types.ProjectionTypeAll)}
+	items = append(items, Item{"pk": s("STU#c03"), "sk": s("STU#c03"), "gsi1pk": s("EMAIL#c@example.com"), "gsi1sk": s("2026")})
+	p, err := Propose(desc, items)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !p.NewIndex || !p.Layout.Inverted() {
+		t.Errorf("layout %+v, new index %v", p.Layout, p.NewIndex)
+	}
+	if !strings.Contains(strings.Join(p.Notes, "\n"), "index gsi1 is keyed gsi1pk, gsi1sk, but 1 of the 1 sampled items holding them hold other values") {
+		t.Errorf("notes %q", p.Notes)
+	}
+	// The same index holding adjl's values is used.
+	items[len(items)-1] = Item{"pk": s("STU#c03"), "sk": s("STU#c03"), "gsi1pk": s("STU#c03"), "gsi1sk": s("STU#c03")}
+	if p, err = Propose(desc, items); err != nil || p.NewIndex || p.Layout.IndexPK != "gsi1pk" {
+		t.Errorf("adjl-shaped index: %+v %v", p.Layout, err)
+	}
+}
