@@ -24,7 +24,8 @@ index keyed on the table's sort and partition keys), the entity prefixes
 (items whose partition and sort keys are equal), the relations seen (edge
 prefix, from and to prefixes, attributes, counters) and attribute kinds.
 It is a starting point: check the names, add verbs, save it as adjl.yaml and
-run adjl schema validate and adjl table describe.
+run adjl schema validate and adjl table describe. The proposal is a schema
+file, YAML whatever -o says.
 
 It reads with Scan: with reshard, one of the only two adjl commands that
 do. --sample bounds it to N items (default 1000), read a page at a time,
