@@ -9,18 +9,30 @@ const (
 	maxBatchGetBytes = 16 << 20
 )
 
-// checkBatch validates what BatchGetItem and BatchWriteItem share
-// (ReturnConsumedCapacity, then at least one table) and reports whether
-// capacity is wanted.
-func checkBatch(rcc string, tables int) (bool, error) {
-	wantCC, err := wantCapacity(rcc)
-	if err != nil {
-		return false, err
+// requestItemNames records the table names of a RequestItems map that
+// are not names, rendering the map as the message echoes it.
+func (v *violations) requestItemNames(names []string, show func() string) {
+	for _, name := range names {
+		var probe violations
+		if probe.name("", name); len(probe) > 0 {
+			s := show()
+			v.add(&s, "requestItems", "Map keys must satisfy constraint: [Member must have length less than or equal to 255, Member must have length greater than or equal to 3, Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+]")
+			return
+		}
 	}
-	if tables == 0 {
-		return false, validationf("1 validation error detected: Value null at 'requestItems' failed to satisfy constraint: Member must have length greater than or equal to 1")
+}
+
+// oneParam reduces per-table parameters to one per name, set when any
+// table sets it, for the mixing check across a batch's tables.
+func oneParam(ps []param) []param {
+	if len(ps) == 0 {
+		return nil
 	}
-	return wantCC, nil
+	out := param{name: ps[0].name}
+	for _, p := range ps {
+		out.set = out.set || p.set
+	}
+	return []param{out}
 }
 
 func appendCapacities(r *response, mode string, ccs []*capacity) {

@@ -1,8 +1,11 @@
 package local
 
 import (
+	"encoding/json"
+	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/adjl/adjl/local/internal/attr"
 	"github.com/adjl/adjl/local/internal/kv"
@@ -10,10 +13,10 @@ import (
 
 type keysAndAttributes struct {
 	Keys                     []attr.Item
-	ConsistentRead           bool
-	ProjectionExpression     *string
-	ExpressionAttributeNames map[string]string
-	AttributesToGet          []string
+	ConsistentRead           bool              `json:",omitempty"`
+	ProjectionExpression     *string           `json:",omitempty"`
+	ExpressionAttributeNames map[string]string `json:",omitempty"`
+	AttributesToGet          []string          `json:",omitempty"`
 }
 
 type batchGetIn struct {
@@ -28,49 +31,87 @@ func (e *Engine) batchGetItem(body []byte) ([]byte, error) {
 	if err := decodeRequest(body, &in); err != nil {
 		return nil, err
 	}
-	wantCC, err := checkBatch(in.ReturnConsumedCapacity, len(in.RequestItems))
-	if err != nil {
+	if len(in.RequestItems) == 0 {
+		return nil, validationf("The requestItems parameter is required for BatchGetItem")
+	}
+	names := slices.Sorted(maps.Keys(in.RequestItems))
+	var v violations
+	v.enum("returnConsumedCapacity", in.ReturnConsumedCapacity, enumReturnConsumedCapacity)
+	v.requestItemNames(names, func() string { b, _ := json.Marshal(in.RequestItems); return string(b) })
+	for _, name := range names {
+		ka := in.RequestItems[name]
+		member := "RequestItems." + name + ".member.Keys"
+		switch {
+		case len(ka.Keys) == 0:
+			v.unshown(member, "Member must have length greater than or equal to 1")
+		case len(ka.Keys) > maxBatchGet:
+			v.unshown(member, fmt.Sprintf("Member must have length less than or equal to %d", maxBatchGet))
+		}
+		if ka.AttributesToGet != nil {
+			v.minLen("requestItems."+name+".member.attributesToGet", "["+strings.Join(ka.AttributesToGet, ", ")+"]", len(ka.AttributesToGet), 1)
+		}
+	}
+	if err := v.err(); err != nil {
 		return nil, err
 	}
+	wantCC := in.ReturnConsumedCapacity == "TOTAL" || in.ReturnConsumedCapacity == "INDEXES"
 	type getPlan struct {
 		t    *table
 		keys []primaryKey
 		proj projFn
 		ka   keysAndAttributes
 	}
-	total := 0
-	var plans []getPlan
-	for _, name := range slices.Sorted(maps.Keys(in.RequestItems)) {
+	// What the keys and projections say is checked for every table before
+	// any table is looked up.
+	var legacy, exprs []param
+	for _, name := range names {
 		ka := in.RequestItems[name]
+		legacy = append(legacy, param{"AttributesToGet", ka.AttributesToGet != nil})
+		exprs = append(exprs, param{"ProjectionExpression", ka.ProjectionExpression != nil})
+	}
+	if err := checkMixing(oneParam(legacy), oneParam(exprs), nil, nil); err != nil {
+		return nil, err
+	}
+	total := 0
+	plans := make([]getPlan, len(names))
+	for i, name := range names {
+		ka := in.RequestItems[name]
+		if err := checkMixing([]param{{"AttributesToGet", ka.AttributesToGet != nil}},
+			[]param{{"ProjectionExpression", ka.ProjectionExpression != nil}}, ka.ExpressionAttributeNames, nil); err != nil {
+			return nil, err
+		}
+		seen := map[string]bool{}
+		for _, k := range ka.Keys {
+			enc := string(canonicalMap(nil, k))
+			if seen[enc] {
+				return nil, validationf("Provided list of item keys contains duplicates")
+			}
+			seen[enc] = true
+		}
+		if total += len(ka.Keys); total > maxBatchGet {
+			return nil, validationf("Too many items requested for the BatchGetItem call")
+		}
+		ex := newExprs(ka.ExpressionAttributeNames, nil)
+		var err error
+		if plans[i].proj, err = ex.lastProjection(ka.ProjectionExpression, ka.AttributesToGet); err != nil {
+			return nil, err
+		}
+		plans[i].ka = ka
+	}
+	for i, name := range names {
+		gp := &plans[i]
 		t, err := e.tableFor(name)
 		if err != nil {
 			return nil, err
 		}
-		if len(ka.Keys) == 0 {
-			return nil, validationf("1 validation error detected: Value '[]' at 'requestItems.%s.member.keys' failed to satisfy constraint: Member must have length greater than or equal to 1", name)
-		}
-		total += len(ka.Keys)
-		if total > maxBatchGet {
-			return nil, validationf("Too many items requested for the BatchGetItem call")
-		}
-		gp := getPlan{t: t, ka: ka}
-		seen := map[string]bool{}
-		for _, k := range ka.Keys {
+		gp.t = t
+		for _, k := range gp.ka.Keys {
 			pk, err := t.keyFromKey(k)
 			if err != nil {
 				return nil, err
 			}
-			if seen[string(pk.enc)] {
-				return nil, validationf("Provided list of item keys contains duplicates")
-			}
-			seen[string(pk.enc)] = true
 			gp.keys = append(gp.keys, pk)
 		}
-		ex := newExprs(ka.ExpressionAttributeNames, nil)
-		if gp.proj, err = ex.lastProjection(ka.ProjectionExpression, ka.AttributesToGet); err != nil {
-			return nil, err
-		}
-		plans = append(plans, gp)
 	}
 	var r response
 	r.field("Responses")
@@ -79,7 +120,7 @@ func (e *Engine) batchGetItem(body []byte) ([]byte, error) {
 	// DynamoDB returns at most 16 MB; keys it did not get to come back as
 	// UnprocessedKeys for the caller to retry.
 	unprocessed := map[string][]attr.Item{}
-	err = e.db.View(func(tx kv.Tx) error {
+	err := e.db.View(func(tx kv.Tx) error {
 		for i, gp := range plans {
 			if i > 0 {
 				r.b = append(r.b, ',')

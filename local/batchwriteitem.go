@@ -1,8 +1,10 @@
 package local
 
 import (
+	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/adjl/adjl/local/internal/attr"
@@ -63,31 +65,38 @@ func (e *Engine) batchWriteItem(body []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	wantCC, err := checkBatch(in.ReturnConsumedCapacity, len(in.RequestItems))
-	if err != nil {
-		return nil, err
+	if len(in.RequestItems) == 0 {
+		return nil, validationf("The requestItems parameter is required for BatchWriteItem")
 	}
+	names := slices.Sorted(maps.Keys(in.RequestItems))
+	var v violations
+	v.enum("returnConsumedCapacity", in.ReturnConsumedCapacity, enumReturnConsumedCapacity)
+	v.enum("returnItemCollectionMetrics", in.ReturnItemCollectionMetrics, enumReturnItemCollection)
+	v.requestItemNames(names, func() string { return showWriteRequests(in.RequestItems, names) })
 	total := 0
-	for _, reqs := range in.RequestItems {
-		if len(reqs) > maxBatchWrite {
-			return nil, validationf("1 validation error detected: Value at 'requestItems' failed to satisfy constraint: Map value must satisfy constraint: [Member must have length less than or equal to 25, Member must have length greater than or equal to 1]")
+	for _, name := range names {
+		if n := len(in.RequestItems[name]); n < 1 || n > maxBatchWrite {
+			s := showWriteRequests(in.RequestItems, names)
+			v.add(&s, "requestItems", fmt.Sprintf("Map value must satisfy constraint: [Member must have length less than or equal to %d, Member must have length greater than or equal to 1]", maxBatchWrite))
+			break
 		}
-		total += len(reqs)
+		total += len(in.RequestItems[name])
+	}
+	if err := v.err(); err != nil {
+		return nil, err
 	}
 	if total > maxBatchWrite {
 		return nil, validationf("Too many items requested for the BatchWriteItem call")
 	}
+	wantCC := in.ReturnConsumedCapacity == "TOTAL" || in.ReturnConsumedCapacity == "INDEXES"
 	ops := batchOps.Get().(*[]batchOp)
 	defer putBatchOps(ops)
 	var tables []*table
-	for _, name := range slices.Sorted(maps.Keys(in.RequestItems)) {
+	for _, name := range names {
 		reqs := in.RequestItems[name]
 		t, err := e.tableFor(name)
 		if err != nil {
 			return nil, err
-		}
-		if len(reqs) == 0 {
-			return nil, validationf("1 validation error detected: Value '[]' at 'requestItems.%s.member' failed to satisfy constraint: Member must have length greater than or equal to 1", name)
 		}
 		tables = append(tables, t)
 		seen := make(map[string]bool, len(reqs))
@@ -99,7 +108,7 @@ func (e *Engine) batchWriteItem(body []byte) ([]byte, error) {
 				if wr.PutRequest.Item == nil {
 					return nil, validationf("1 validation error detected: Value null at 'requestItems.%s.member.putRequest.item' failed to satisfy constraint: Member must not be null", name)
 				}
-				if op.pk, err = t.keyFromItem(wr.PutRequest.Item); err != nil {
+				if op.pk, err = t.keyFromBatchItem(wr.PutRequest.Item); err != nil {
 					return nil, err
 				}
 				if err := t.checkIndexKeys(wr.PutRequest.Item); err != nil {
@@ -124,8 +133,12 @@ func (e *Engine) batchWriteItem(body []byte) ([]byte, error) {
 		}
 	}
 	ccByTable := map[string]*capacity{}
+	var collected collections
+	var metrics map[string][]collectionMetrics
 	err = e.update(func(w *writer) error {
-		clear(ccByTable) // the function may run twice (group commit)
+		// The function may run twice (group commit): start from scratch.
+		clear(ccByTable)
+		collected, metrics = collections{}, nil
 		for _, op := range *ops {
 			old, err := getItem(w.tx, op.t, op.pk.enc)
 			if err != nil {
@@ -147,8 +160,13 @@ func (e *Engine) batchWriteItem(body []byte) ([]byte, error) {
 			if err != nil {
 				return err
 			}
+			if wantCollections(in.ReturnItemCollectionMetrics, op.t) {
+				collected.touch(op.t, op.pk.hash)
+			}
 		}
-		return nil
+		var err error
+		metrics, err = collected.measure(w)
+		return err
 	})
 	if err != nil {
 		return nil, err
@@ -163,5 +181,33 @@ func (e *Engine) batchWriteItem(body []byte) ([]byte, error) {
 		}
 		appendCapacities(&r, in.ReturnConsumedCapacity, ccs)
 	}
+	if len(metrics) > 0 {
+		if err := appendCollectionsPerTable(&r, collected.tables, metrics); err != nil {
+			return nil, err
+		}
+	}
 	return r.bytes(), nil
+}
+
+// showWriteRequests renders RequestItems the way a validation message
+// echoes it: {table=[{PutRequest: {Item: {...}}}, ...]}.
+func showWriteRequests(items map[string][]writeRequest, names []string) string {
+	tables := make([]string, len(names))
+	for i, name := range names {
+		reqs := make([]string, len(items[name]))
+		for j, wr := range items[name] {
+			switch {
+			case wr.PutRequest != nil:
+				b, _ := wr.PutRequest.Item.AppendJSON(nil)
+				reqs[j] = "{PutRequest: {Item: " + string(b) + "}}"
+			case wr.DeleteRequest != nil:
+				b, _ := wr.DeleteRequest.Key.AppendJSON(nil)
+				reqs[j] = "{DeleteRequest: {Key: " + string(b) + "}}"
+			default:
+				reqs[j] = "{}"
+			}
+		}
+		tables[i] = name + "=[" + strings.Join(reqs, ", ") + "]"
+	}
+	return "{" + strings.Join(tables, ", ") + "}"
 }

@@ -296,39 +296,23 @@ func (e *Engine) tableNames() []string {
 	return names
 }
 
-// checkTableName applies DynamoDB's TableName constraints.
-func checkTableName(field, name string) *apiError {
-	var errs []string
-	if len(name) < 3 {
-		errs = append(errs, fmt.Sprintf("Value '%s' at '%s' failed to satisfy constraint: Member must have length greater than or equal to 3", name, field))
-	}
-	if len(name) > 255 {
-		errs = append(errs, fmt.Sprintf("Value '%s' at '%s' failed to satisfy constraint: Member must have length less than or equal to 255", name, field))
-	}
-	valid := true
-	for i := 0; i < len(name); i++ {
-		c := name[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-') {
-			valid = false
-		}
-	}
-	if !valid || name == "" {
-		errs = append(errs, fmt.Sprintf("Value '%s' at '%s' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+", name, field))
-	}
-	if len(errs) == 0 {
-		return nil
-	}
-	noun := "error"
-	if len(errs) > 1 {
-		noun = "errors"
-	}
-	return validationf("%d validation %s detected: %s", len(errs), noun, strings.Join(errs, "; "))
-}
-
-// tableFor resolves a data-plane request's TableName.
+// tableFor resolves a data-plane request's TableName, a table name or a
+// table ARN, once the request's constraints have been checked.
 func (e *Engine) tableFor(name string) (*table, error) {
 	if name == "" {
 		return nil, validationf("1 validation error detected: Value null at 'tableName' failed to satisfy constraint: Member must not be null")
+	}
+	if arn, ok := strings.CutPrefix(name, "arn:"); ok {
+		// arn:aws:dynamodb:<region>:<account>:table/<name>
+		parts := strings.SplitN(arn, ":", 5)
+		if len(parts) != 5 || parts[1] != "dynamodb" || parts[2] != region || parts[3] != account {
+			return nil, resourceNotFound()
+		}
+		tn, ok := strings.CutPrefix(parts[4], "table/")
+		if !ok || strings.Contains(tn, "/") {
+			return nil, resourceNotFound()
+		}
+		name = tn
 	}
 	if t := e.lookup(name); t != nil {
 		return t, nil

@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go"
 )
 
 func TestUpdateTableAddGSIBackfillsAndDeletes(t *testing.T) {
@@ -152,9 +153,17 @@ func TestTags(t *testing.T) {
 	if err != nil || len(out.Tags) != 1 || *out.Tags[0].Key != "team" || *out.Tags[0].Value != "a" {
 		t.Fatalf("tags: %v %+v", err, out)
 	}
-	_, err = c.ListTagsOfResource(ctx, &dynamodb.ListTagsOfResourceInput{ResourceArn: aws.String(strings.Replace(arn, "school", "nope", 1))})
+	// Listing the tags of an ARN that names no table is refused as access
+	// to a resource the caller may not read; tagging one is not found.
+	missing := strings.Replace(arn, "school", "nope", 1)
+	_, err = c.ListTagsOfResource(ctx, &dynamodb.ListTagsOfResourceInput{ResourceArn: aws.String(missing)})
+	var denied *smithy.GenericAPIError
+	if !errors.As(err, &denied) || denied.Code != "AccessDeniedException" {
+		t.Fatalf("tags of missing table: %v", err)
+	}
+	_, err = c.TagResource(ctx, &dynamodb.TagResourceInput{ResourceArn: aws.String(missing), Tags: []types.Tag{{Key: aws.String("k"), Value: aws.String("v")}}})
 	var nf *types.ResourceNotFoundException
 	if !errors.As(err, &nf) {
-		t.Fatalf("tags of missing table: %v", err)
+		t.Fatalf("tagging a missing table: %v", err)
 	}
 }

@@ -38,7 +38,7 @@ func decodeUpdateItem(body []byte, in *updateItemIn) error {
 		case "UpdateExpression":
 			in.UpdateExpression, err = r.optStr()
 		case "AttributeUpdates":
-			in.AttributeUpdates, err = r.anyMap()
+			in.AttributeUpdates, err = r.attributeUpdates()
 		default:
 			return false, nil
 		}
@@ -51,7 +51,10 @@ func decodeGetItem(body []byte, in *getItemIn) error {
 		var err error
 		switch k {
 		case "TableName":
-			in.TableName, err = r.str()
+			var name *string
+			if name, err = r.optStr(); name != nil {
+				in.TableName, in.tableNameSet = *name, true
+			}
 		case "Key":
 			in.Key, err = r.item()
 		case "ConsistentRead":
@@ -79,7 +82,10 @@ func decodeQuery(body []byte, in *queryIn) error {
 		var err error
 		switch k {
 		case "TableName":
-			in.TableName, err = r.str()
+			var name *string
+			if name, err = r.optStr(); name != nil {
+				in.TableName, in.tableNameSet = *name, true
+			}
 		case "IndexName":
 			in.IndexName, err = r.optStr()
 		case "KeyConditionExpression":
@@ -112,11 +118,11 @@ func decodeQuery(body []byte, in *queryIn) error {
 		case "TotalSegments":
 			in.TotalSegments, err = r.optInt()
 		case "KeyConditions":
-			in.KeyConditions, err = r.anyMap()
+			in.KeyConditions, err = r.legacyConds()
 		case "QueryFilter":
-			in.QueryFilter, err = r.anyMap()
+			in.QueryFilter, err = r.legacyConds()
 		case "ScanFilter":
-			in.ScanFilter, err = r.anyMap()
+			in.ScanFilter, err = r.legacyConds()
 		case "AttributesToGet":
 			in.AttributesToGet, err = r.strs()
 		case "ConditionalOperator":

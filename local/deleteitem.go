@@ -7,19 +7,19 @@ type deleteItemIn struct {
 	Key attr.Item
 }
 
-// deleteItem is DeleteItem, conditional on ConditionExpression.
+// deleteItem is DeleteItem, conditional on ConditionExpression or Expected.
 func (e *Engine) deleteItem(body []byte) ([]byte, error) {
 	var in deleteItemIn
 	if err := decodeDeleteItem(body, &in); err != nil {
 		return nil, err
 	}
-	t, wantCC, err := e.writeTarget(&in.itemWriteIn, nil, "ALL_OLD")
+	cw, err := e.checkWrite(&in.itemWriteIn, itemWrite{itemMember: "key", itemSet: in.Key != nil, returnValues: []string{"ALL_OLD"}}, nil)
 	if err != nil {
 		return nil, err
 	}
-	pk, err := t.requestKey(in.Key)
+	pk, err := cw.t.keyFromKey(in.Key)
 	if err != nil {
 		return nil, err
 	}
-	return e.replaceItem(&in.itemWriteIn, t, wantCC, pk, nil)
+	return e.replaceItem(&in.itemWriteIn, cw, pk, nil)
 }

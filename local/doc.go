@@ -14,11 +14,19 @@
 //	   ▼
 //	<operation>.go   one file per operation: putitem.go, query.go,
 //	   │             transactwriteitems.go, createtable.go, ... — decode the
-//	   │             body (decoders.go, request.go), check it (paramchecks.go,
-//	   │             keys.go), read or write, answer (response.go, capacity.go)
+//	   │             body (decoders.go, request.go), check it (constraints.go:
+//	   │             the API model's member constraints, collected into one
+//	   │             "N validation errors detected" before any table lookup;
+//	   │             itemwrite.go, readplan.go, paramchecks.go, keys.go),
+//	   │             read or write, answer (response.go, capacity.go,
+//	   │             collections.go: ItemCollectionMetrics)
 //	   ├──▶ internal/expr  condition, update, key condition and projection
 //	   │                   expressions, parsed and evaluated (exprs.go binds
-//	   │                   them to a request's names and values)
+//	   │                   them to a request's names and values); the legacy
+//	   │                   parameters (Expected, AttributeUpdates,
+//	   │                   KeyConditions, Query/ScanFilter, AttributesToGet)
+//	   │                   are checked in legacy.go and built into the same
+//	   │                   trees (expr/legacy.go), so one evaluator serves both
 //	   ├──▶ internal/attr  attribute values: wire JSON, the binary item
 //	   │                   encoding, the order-preserving key encoding, sizes
 //	   ▼

@@ -13,6 +13,10 @@ type apiError struct {
 	Item []byte // wire JSON of an item, nil when absent
 	// Reasons is TransactionCanceledException's CancellationReasons.
 	Reasons []cancelReason
+	// cancels marks a key that does not fit the table's schema: inside a
+	// transaction DynamoDB reports it as the action's ValidationError
+	// reason, not as the request's error.
+	cancels bool
 }
 
 // cancelReason is one entry of CancellationReasons, in request order.
@@ -36,11 +40,26 @@ const (
 	errInternal      = "InternalServerError"
 	errLimitExceeded = "LimitExceededException"
 	errMissingAction = "MissingAction"
+	errAccessDenied  = "AccessDeniedException"
 )
 
 // validationf builds a ValidationException with a formatted message.
 func validationf(format string, args ...any) *apiError {
 	return &apiError{Type: errValidation, Message: fmt.Sprintf(format, args...)}
+}
+
+// errKeySchema is the error of a key that does not fit the table's key
+// schema (missing, extra or mistyped attributes).
+func errKeySchema() *apiError {
+	return &apiError{Type: errValidation, Message: "The provided key element does not match the schema", cancels: true}
+}
+
+// schemaMismatch is invalidParam for an item whose key or index key
+// attributes do not fit the table (see apiError.cancels).
+func schemaMismatch(format string, args ...any) *apiError {
+	e := invalidParam(format, args...)
+	e.cancels = true
+	return e
 }
 
 // invalidParam is DynamoDB's common "One or more parameter values were

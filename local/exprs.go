@@ -79,19 +79,32 @@ func (x *exprs) filter(src *string) (*expr.Condition, condFn, error) {
 	}, nil
 }
 
-// keyCondition parses a KeyConditionExpression and binds it to the source's
-// key schema, checking value types against the key attribute types.
-func (x *exprs) keyCondition(src string, s source) (keyCond, error) {
+// parseKeyCondition parses a KeyConditionExpression, to be bound to the key
+// schema once the table is known (bindKeyExpression).
+func (x *exprs) parseKeyCondition(src string) (*expr.KeyCondition, error) {
 	if x.err != nil {
-		return keyCond{}, x.err
+		return nil, x.err
 	}
 	kc, err := expr.ParseKeyCondition(src, x.env)
 	if err != nil {
-		return keyCond{}, exprError(err)
+		return nil, exprError(err)
 	}
+	return kc, nil
+}
+
+// bindKeyExpression assigns a parsed KeyConditionExpression to the source's
+// key attributes.
+func bindKeyExpression(kc *expr.KeyCondition, s source) (keyCond, error) {
 	if err := kc.Bind(s.hash, s.rng); err != nil {
 		return keyCond{}, exprError(err)
 	}
+	return bindKeyCondition(kc, s)
+}
+
+// bindKeyCondition turns a bound key condition (from a
+// KeyConditionExpression or KeyConditions) into the range the source's
+// walk reads, checking value types against the key attribute types.
+func bindKeyCondition(kc *expr.KeyCondition, s source) (keyCond, error) {
 	out := keyCond{hash: kc.Partition.Values[0]}
 	if out.hash.Kind != s.hkind {
 		return keyCond{}, invalidParam("Condition parameter type does not match schema type")
@@ -174,9 +187,6 @@ func (x *exprs) projection(src *string, attrsToGet []string) (projFn, error) {
 	if x.err != nil {
 		return nil, x.err
 	}
-	if src != nil && attrsToGet != nil {
-		return nil, validationf("Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {AttributesToGet} Expression parameters: {ProjectionExpression}")
-	}
 	if attrsToGet != nil {
 		keep := make(map[string]bool, len(attrsToGet))
 		for _, a := range attrsToGet {
@@ -205,8 +215,8 @@ func (x *exprs) projection(src *string, attrsToGet []string) (projFn, error) {
 	return pr.Apply, nil
 }
 
-// update parses an UpdateExpression and refuses changes to key attributes.
-func (x *exprs) update(src *string, t *table) (updateFn, error) {
+// parseUpdate parses an UpdateExpression (nil when absent).
+func (x *exprs) parseUpdate(src *string) (*expr.Update, error) {
 	if x.err != nil {
 		return nil, x.err
 	}
@@ -214,8 +224,24 @@ func (x *exprs) update(src *string, t *table) (updateFn, error) {
 		return nil, nil
 	}
 	u, err := expr.ParseUpdate(*src, x.env)
+	return u, exprError(err)
+}
+
+// update parses an UpdateExpression and binds it to t in one step, for
+// callers that need no check between the two.
+func (x *exprs) update(src *string, t *table) (updateFn, error) {
+	u, err := x.parseUpdate(src)
 	if err != nil {
-		return nil, exprError(err)
+		return nil, err
+	}
+	return bindUpdate(u, t)
+}
+
+// bindUpdate refuses an update of t's key attributes and returns the
+// update to apply (nil for none).
+func bindUpdate(u *expr.Update, t *table) (updateFn, error) {
+	if u == nil {
+		return nil, nil
 	}
 	names := u.Names()
 	for _, n := range names {

@@ -1,6 +1,8 @@
 package local
 
 import (
+	"strings"
+
 	"github.com/adjl/adjl/local/internal/attr"
 	"github.com/adjl/adjl/local/internal/kv"
 )
@@ -13,6 +15,8 @@ type getItemIn struct {
 	ExpressionAttributeNames map[string]string
 	AttributesToGet          []string
 	ReturnConsumedCapacity   string
+
+	tableNameSet bool // TableName was sent, if only as ""
 }
 
 // getItem is GetItem.
@@ -21,20 +25,33 @@ func (e *Engine) getItem(body []byte) ([]byte, error) {
 	if err := decodeGetItem(body, &in); err != nil {
 		return nil, err
 	}
-	t, err := e.tableFor(in.TableName)
-	if err != nil {
+	var v violations
+	v.enum("returnConsumedCapacity", in.ReturnConsumedCapacity, enumReturnConsumedCapacity)
+	if in.AttributesToGet != nil {
+		v.minLen("attributesToGet", "["+strings.Join(in.AttributesToGet, ", ")+"]", len(in.AttributesToGet), 1)
+	}
+	v.tableName("tableName", in.TableName, in.tableNameSet || in.TableName != "")
+	if in.Key == nil {
+		v.null("key")
+	}
+	if err := v.err(); err != nil {
 		return nil, err
 	}
-	wantCC, err := wantCapacity(in.ReturnConsumedCapacity)
-	if err != nil {
-		return nil, err
-	}
-	pk, err := t.requestKey(in.Key)
-	if err != nil {
+	if err := checkMixing([]param{{"AttributesToGet", in.AttributesToGet != nil}},
+		[]param{{"ProjectionExpression", in.ProjectionExpression != nil}}, in.ExpressionAttributeNames, nil); err != nil {
 		return nil, err
 	}
 	ex := newExprs(in.ExpressionAttributeNames, nil)
 	proj, err := ex.lastProjection(in.ProjectionExpression, in.AttributesToGet)
+	if err != nil {
+		return nil, err
+	}
+	t, err := e.tableFor(in.TableName)
+	if err != nil {
+		return nil, err
+	}
+	wantCC := in.ReturnConsumedCapacity == "TOTAL" || in.ReturnConsumedCapacity == "INDEXES"
+	pk, err := t.keyFromKey(in.Key)
 	if err != nil {
 		return nil, err
 	}

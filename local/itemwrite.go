@@ -1,6 +1,8 @@
 package local
 
 import (
+	"slices"
+
 	"github.com/adjl/adjl/local/internal/attr"
 )
 
@@ -15,8 +17,10 @@ type itemWriteIn struct {
 	ReturnConsumedCapacity              string
 	ReturnItemCollectionMetrics         string
 	ReturnValuesOnConditionCheckFailure string
-	Expected                            map[string]any
+	Expected                            legacyConditions
 	ConditionalOperator                 string
+
+	tableNameSet bool // TableName was sent, if only as ""
 }
 
 // field reads member k into c and reports whether k is one of the shared
@@ -25,7 +29,10 @@ func (c *itemWriteIn) field(r *jreader, k string) (bool, error) {
 	var err error
 	switch k {
 	case "TableName":
-		c.TableName, err = r.str()
+		var name *string
+		if name, err = r.optStr(); name != nil {
+			c.TableName, c.tableNameSet = *name, true
+		}
 	case "ConditionExpression":
 		c.ConditionExpression, err = r.optStr()
 	case "ExpressionAttributeNames":
@@ -41,7 +48,7 @@ func (c *itemWriteIn) field(r *jreader, k string) (bool, error) {
 	case "ReturnValuesOnConditionCheckFailure":
 		c.ReturnValuesOnConditionCheckFailure, err = r.str()
 	case "Expected":
-		c.Expected, err = r.anyMap()
+		c.Expected, err = r.legacyConds()
 	case "ConditionalOperator":
 		c.ConditionalOperator, err = r.str()
 	default:
@@ -72,30 +79,89 @@ func decodeItemWrite(body []byte, c *itemWriteIn, itemField string, item *attr.I
 	})
 }
 
-// writeTarget refuses the legacy parameters (attributeUpdates is
-// UpdateItem's, nil elsewhere), resolves the table of an item write and
-// checks the shared members in DynamoDB's order; returnValues are the
-// ReturnValues the operation accepts besides NONE. It reports whether
-// capacity is wanted.
-func (e *Engine) writeTarget(in *itemWriteIn, attributeUpdates map[string]any, returnValues ...string) (*table, bool, error) {
-	if err := legacyParams("Expected", in.Expected, "ConditionalOperator", in.ConditionalOperator, "AttributeUpdates", attributeUpdates); err != nil {
-		return nil, false, err
+// itemWrite describes what one of PutItem, DeleteItem and UpdateItem adds
+// to the shared members.
+type itemWrite struct {
+	itemMember   string    // "item" or "key", which must be sent
+	itemSet      bool      // it was
+	returnValues []string  // the ReturnValues the operation takes besides NONE
+	isUpdate     bool      // UpdateItem, whose update is one of the next two
+	update       *string   // UpdateExpression
+	updates      updateMap // AttributeUpdates
+}
+
+// updateMap is UpdateItem's AttributeUpdates (nil when not sent).
+type updateMap = map[string]attributeUpdate
+
+// checkedWrite is an item write that passed the checks DynamoDB makes
+// before it looks the table up: its condition and update are parsed.
+type checkedWrite struct {
+	t         *table
+	wantCC    bool
+	cond      condFn
+	ex        *exprs
+	legacyUpd bool // the update comes from AttributeUpdates
+}
+
+// checkWrite validates an item write in DynamoDB's order — the members'
+// constraints, then the mixing of legacy and expression parameters,
+// ConditionalOperator, ReturnValues, the legacy parameters themselves and
+// the expressions — and only then resolves the table. The caller parses
+// its update (parseUpdate) before cond, which is parsed here.
+func (e *Engine) checkWrite(in *itemWriteIn, w itemWrite, parseUpdate func(ex *exprs) error) (*checkedWrite, error) {
+	var v violations
+	v.enum("returnConsumedCapacity", in.ReturnConsumedCapacity, enumReturnConsumedCapacity)
+	v.tableName("tableName", in.TableName, in.tableNameSet || in.TableName != "")
+	if !w.itemSet {
+		v.null(w.itemMember)
 	}
-	t, err := e.tableFor(in.TableName)
+	v.enum("returnValues", in.ReturnValues, enumReturnValues)
+	v.enum("returnItemCollectionMetrics", in.ReturnItemCollectionMetrics, enumReturnItemCollection)
+	v.enum("conditionalOperator", in.ConditionalOperator, enumConditionalOperator)
+	v.operators("expected", in.Expected, false)
+	v.actions(w.updates)
+	v.enum("returnValuesOnConditionCheckFailure", in.ReturnValuesOnConditionCheckFailure, enumReturnOnFailure)
+	if err := v.err(); err != nil {
+		return nil, err
+	}
+	legacy := []param{{"AttributeUpdates", w.updates != nil}, {"Expected", in.Expected != nil}, {"ConditionalOperator", in.ConditionalOperator != ""}}
+	exprs := []param{{"UpdateExpression", w.update != nil}, {"ConditionExpression", in.ConditionExpression != nil}}
+	if !w.isUpdate {
+		legacy, exprs = legacy[1:], exprs[1:]
+	}
+	if err := checkMixing(legacy, exprs, in.ExpressionAttributeNames, in.ExpressionAttributeValues); err != nil {
+		return nil, err
+	}
+	if err := checkConditionalOperator(in.ConditionalOperator, in.Expected); err != nil {
+		return nil, err
+	}
+	if rv := in.ReturnValues; rv != "" && rv != "NONE" && !slices.Contains(w.returnValues, rv) {
+		return nil, validationf("ReturnValues can only be ALL_OLD or NONE")
+	}
+	cw := &checkedWrite{ex: newExprs(in.ExpressionAttributeNames, in.ExpressionAttributeValues)}
+	expected, err := expectedComparisons(in.Expected)
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
-	if err := checkReturnValues(in.ReturnValues, returnValues...); err != nil {
-		return nil, false, err
+	if parseUpdate != nil {
+		if err := parseUpdate(cw.ex); err != nil {
+			return nil, err
+		}
 	}
-	if err := checkReturnOnFailure(in.ReturnValuesOnConditionCheckFailure); err != nil {
-		return nil, false, err
+	if len(expected) > 0 {
+		_, cw.cond = legacyCondFn(expected, in.ConditionalOperator)
+		err = cw.ex.checkUnused()
+	} else {
+		cw.cond, err = cw.ex.lastCondition(in.ConditionExpression)
 	}
-	wantCC, err := wantCapacity(in.ReturnConsumedCapacity)
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
-	return t, wantCC, nil
+	if cw.t, err = e.tableFor(in.TableName); err != nil {
+		return nil, err
+	}
+	cw.wantCC = in.ReturnConsumedCapacity == "TOTAL" || in.ReturnConsumedCapacity == "INDEXES"
+	return cw, nil
 }
 
 // conditionalWrite runs apply on the item stored under pk (nil when absent)
@@ -103,10 +169,19 @@ func (e *Engine) writeTarget(in *itemWriteIn, attributeUpdates map[string]any, r
 // the write fails with ConditionalCheckFailedException carrying the item as
 // onFailure asks. It returns the old item and the capacity consumed.
 func (e *Engine) conditionalWrite(t *table, pk primaryKey, cond condFn, onFailure string, apply func(w *writer, old attr.Item, cc *capacity) error) (attr.Item, *capacity, error) {
+	old, cc, _, err := e.measuredWrite(t, pk, cond, onFailure, false, apply)
+	return old, cc, err
+}
+
+// measuredWrite is conditionalWrite that also returns, when collection is
+// set, pk's item collection measured after the write.
+func (e *Engine) measuredWrite(t *table, pk primaryKey, cond condFn, onFailure string, collection bool, apply func(w *writer, old attr.Item, cc *capacity) error) (attr.Item, *capacity, *collectionMetrics, error) {
 	cc := newCapacity(t)
 	var old attr.Item
+	var metrics *collectionMetrics
 	err := e.update(func(w *writer) error {
 		*cc = *newCapacity(t) // the function may run twice (group commit)
+		metrics = nil
 		var err error
 		old, err = getItem(w.tx, t, pk.enc)
 		if err != nil {
@@ -122,42 +197,49 @@ func (e *Engine) conditionalWrite(t *table, pk primaryKey, cond condFn, onFailur
 				return conditionFailed(failedItem(onFailure, old))
 			}
 		}
-		return apply(w, old, cc)
+		if err := apply(w, old, cc); err != nil {
+			return err
+		}
+		if collection {
+			m, err := w.collection(t, pk.hash)
+			if err != nil {
+				return err
+			}
+			metrics = &m
+		}
+		return nil
 	})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return old, cc, nil
+	return old, cc, metrics, nil
 }
 
 // replaceItem is the write of PutItem and DeleteItem: item (nil: none)
-// replaces what is stored under pk once the request's ConditionExpression
-// holds; the answer carries the old item when ReturnValues is ALL_OLD.
-func (e *Engine) replaceItem(in *itemWriteIn, t *table, wantCC bool, pk primaryKey, item attr.Item) ([]byte, error) {
-	ex := newExprs(in.ExpressionAttributeNames, in.ExpressionAttributeValues)
-	cond, err := ex.lastCondition(in.ConditionExpression)
-	if err != nil {
-		return nil, err
-	}
-	old, cc, err := e.conditionalWrite(t, pk, cond, in.ReturnValuesOnConditionCheckFailure, func(w *writer, old attr.Item, cc *capacity) error {
-		cc.addWrite(t, pk, old, item, 1)
-		if item == nil {
-			return w.del(t, pk, old)
-		}
-		return w.put(t, pk, old, item)
-	})
+// replaces what is stored under pk once the request's condition holds; the
+// answer carries the old item when ReturnValues is ALL_OLD.
+func (e *Engine) replaceItem(in *itemWriteIn, cw *checkedWrite, pk primaryKey, item attr.Item) ([]byte, error) {
+	t := cw.t
+	old, cc, metrics, err := e.measuredWrite(t, pk, cw.cond, in.ReturnValuesOnConditionCheckFailure,
+		wantCollections(in.ReturnItemCollectionMetrics, t), func(w *writer, old attr.Item, cc *capacity) error {
+			cc.addWrite(t, pk, old, item, 1)
+			if item == nil {
+				return w.del(t, pk, old)
+			}
+			return w.put(t, pk, old, item)
+		})
 	if err != nil {
 		return nil, err
 	}
 	if in.ReturnValues != "ALL_OLD" {
 		old = nil
 	}
-	return writeResponse(in, old, wantCC, cc)
+	return writeResponse(in, old, cw.wantCC, cc, metrics)
 }
 
 // writeResponse answers an item write: Attributes when attrs is not nil,
-// ConsumedCapacity when asked.
-func writeResponse(in *itemWriteIn, attrs attr.Item, wantCC bool, cc *capacity) ([]byte, error) {
+// ConsumedCapacity when asked, ItemCollectionMetrics when measured.
+func writeResponse(in *itemWriteIn, attrs attr.Item, wantCC bool, cc *capacity, metrics *collectionMetrics) ([]byte, error) {
 	var r response
 	if attrs != nil {
 		if err := r.item("Attributes", attrs); err != nil {
@@ -166,6 +248,13 @@ func writeResponse(in *itemWriteIn, attrs attr.Item, wantCC bool, cc *capacity) 
 	}
 	if wantCC {
 		r.capacity(in.ReturnConsumedCapacity, cc)
+	}
+	if metrics != nil {
+		r.field("ItemCollectionMetrics")
+		var err error
+		if r.b, err = metrics.appendJSON(r.b); err != nil {
+			return nil, err
+		}
 	}
 	return r.bytes(), nil
 }

@@ -366,17 +366,6 @@ func (r *jreader) strs() ([]string, error) {
 	return out, err
 }
 
-// anyMap reads a legacy parameter just far enough to know it was given.
-func (r *jreader) anyMap() (map[string]any, error) {
-	if r.null() {
-		return nil, nil
-	}
-	if _, err := r.skip(); err != nil {
-		return nil, err
-	}
-	return map[string]any{}, nil
-}
-
 // decodeWith runs a field reader over a whole request body.
 func decodeWith(body []byte, field func(r *jreader, key string) error) error {
 	r := &jreader{b: body}

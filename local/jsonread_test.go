@@ -24,9 +24,7 @@ func FuzzDecodePutItem(f *testing.F) {
 		errFast := decodePutItem(body, &fast)
 		errStd := decodeRequest(body, &std)
 		if errFast == nil && errStd == nil {
-			if std.Expected != nil {
-				std.Expected = map[string]any{}
-			}
+			fast.tableNameSet = false // a presence flag encoding/json cannot set
 			if !reflect.DeepEqual(fast, std) && !itemsEqual(fast.Item, std.Item) {
 				t.Fatalf("decoders disagree on %q:\nfast %+v\nstd  %+v", body, fast, std)
 			}

@@ -52,7 +52,24 @@ func (t *table) keyFromKey(k attr.Item) (primaryKey, error) {
 		ok = ok && rok
 	}
 	if !ok || len(k) != want || h.Kind != t.hashKind || t.rng != "" && r.Kind != t.rngKind {
-		return primaryKey{}, validationf("The provided key element does not match the schema")
+		return primaryKey{}, errKeySchema()
+	}
+	return t.makeKey(h, r)
+}
+
+// keyFromBatchItem is keyFromItem for BatchWriteItem's PutRequest, which
+// reports key attributes of the wrong type as a key that does not fit the
+// schema.
+func (t *table) keyFromBatchItem(it attr.Item) (primaryKey, error) {
+	h, ok := it[t.hash]
+	var r attr.Value
+	if t.rng != "" {
+		var rok bool
+		r, rok = it[t.rng]
+		ok = ok && rok && r.Kind == t.rngKind
+	}
+	if !ok || h.Kind != t.hashKind {
+		return primaryKey{}, errKeySchema()
 	}
 	return t.makeKey(h, r)
 }
@@ -61,13 +78,13 @@ func (t *table) keyFromKey(k attr.Item) (primaryKey, error) {
 func (t *table) keyFromItem(it attr.Item) (primaryKey, error) {
 	h, ok := it[t.hash]
 	if !ok {
-		return primaryKey{}, invalidParam("Missing the key %s in the item", t.hash)
+		return primaryKey{}, schemaMismatch("Missing the key %s in the item", t.hash)
 	}
 	var r attr.Value
 	if t.rng != "" {
 		r, ok = it[t.rng]
 		if !ok {
-			return primaryKey{}, invalidParam("Missing the key %s in the item", t.rng)
+			return primaryKey{}, schemaMismatch("Missing the key %s in the item", t.rng)
 		}
 	}
 	return t.makeKey(h, r)
@@ -90,7 +107,7 @@ func (t *table) makeKey(h, r attr.Value) (primaryKey, error) {
 // checkKeyValue validates one table key attribute value.
 func checkKeyValue(name string, want attr.Kind, v attr.Value, max int) error {
 	if v.Kind != want {
-		return invalidParam("Type mismatch for key %s expected: %s actual: %s", name, want, v.Kind)
+		return schemaMismatch("Type mismatch for key %s expected: %s actual: %s", name, want, v.Kind)
 	}
 	switch v.Kind {
 	case attr.S:
@@ -135,7 +152,7 @@ func (t *table) checkIndexKeys(it attr.Item) error {
 				continue
 			}
 			if v.Kind != ka.kind {
-				return invalidParam("Type mismatch for Index Key %s Expected: %s Actual: %s IndexName: %s", ka.name, ka.kind, v.Kind, x.name)
+				return schemaMismatch("Type mismatch for Index Key %s Expected: %s Actual: %s IndexName: %s", ka.name, ka.kind, v.Kind, x.name)
 			}
 			if v.Kind == attr.S && v.Str == "" || v.Kind == attr.B && len(v.Bytes) == 0 {
 				kind := "string"

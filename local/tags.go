@@ -122,16 +122,27 @@ func (e *Engine) listTagsOfResource(body []byte) ([]byte, error) {
 		return nil, err
 	}
 	name, err := e.tableByArn(in.ResourceArn)
+	if ae, ok := err.(*apiError); ok && ae.Type == errNotFound {
+		return nil, accessDenied("ListTagsOfResource", in.ResourceArn)
+	}
 	if err != nil {
 		return nil, err
 	}
 	t := e.lookup(name)
 	if t == nil {
-		return nil, &apiError{Type: errNotFound, Message: "Requested resource not found: ResourcArn: " + in.ResourceArn + " not found"}
+		return nil, accessDenied("ListTagsOfResource", in.ResourceArn)
 	}
 	tags := t.stored.Tags
 	if tags == nil {
 		tags = []tag{}
 	}
 	return encodeResponse(struct{ Tags []tag }{tags})
+}
+
+// accessDenied is DynamoDB's answer to ListTagsOfResource of an ARN naming
+// no table: it authorizes the request against the resource before it looks
+// for it, and the caller may not read a resource that does not exist.
+func accessDenied(op, arn string) *apiError {
+	return &apiError{Type: errAccessDenied,
+		Message: "User: arn:aws:iam::" + account + ":root is not authorized to perform: dynamodb:" + op + " on resource: " + arn}
 }

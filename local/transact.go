@@ -1,23 +1,155 @@
 package local
 
+import (
+	"fmt"
+	"strings"
+)
+
 // What TransactGetItems (transactgetitems.go) and TransactWriteItems
-// (transactwriteitems.go) share: their limits and request checks.
+// (transactwriteitems.go) share: their limits, request checks and the
+// validation of each action.
 
 const (
 	maxTransactItems = 100
 	maxTransactBytes = 4 << 20
 )
 
-// checkTransact validates what TransactWriteItems and TransactGetItems share
-// (ReturnConsumedCapacity, then 1 to 100 actions) and reports whether
-// capacity is wanted.
-func checkTransact(rcc string, actions int) (bool, error) {
-	wantCC, err := wantCapacity(rcc)
+// transactItems records a TransactItems list of n actions outside 1..100;
+// show renders the list as the message echoes it.
+func (v *violations) transactItems(n int, show func() string) {
+	switch {
+	case n == 0:
+		v.minLen("transactItems", "[]", 0, 1)
+	case n > maxTransactItems:
+		s := show()
+		v.add(&s, "transactItems", fmt.Sprintf("Member must have length less than or equal to %d", maxTransactItems))
+	}
+}
+
+// txWrite is one action of TransactWriteItems: its kind (ConditionCheck,
+// Put, Delete or Update; "" unless exactly one was sent) and request.
+type txWrite struct {
+	kind string
+	a    *txAction
+	n    int // actions sent in the element
+	i    int // position in TransactItems, from 0
+}
+
+func (ti transactWriteItem) action() txWrite {
+	var w txWrite
+	for _, c := range []struct {
+		kind string
+		a    *txAction
+	}{{"ConditionCheck", ti.ConditionCheck}, {"Put", ti.Put}, {"Delete", ti.Delete}, {"Update", ti.Update}} {
+		if c.a != nil {
+			w.kind, w.a = c.kind, c.a
+			w.n++
+		}
+	}
+	if w.n != 1 {
+		w.kind = ""
+	}
+	return w
+}
+
+// member is the path of one of the action's members in messages:
+// transactItems.2.member.update.tableName.
+func (w txWrite) member(name string) string {
+	return fmt.Sprintf("transactItems.%d.member.%s%s.%s", w.i+1, strings.ToLower(w.kind[:1]), w.kind[1:], name)
+}
+
+// constraints adds the action's member constraints to v.
+func (w *txWrite) constraints(v *violations, i int) {
+	w.i = i
+	if w.kind == "" {
+		return
+	}
+	a := w.a
+	v.tableName(w.member("tableName"), a.TableName, a.TableName != "")
+	switch w.kind {
+	case "Put":
+		if a.Item == nil {
+			v.null(w.member("item"))
+		}
+	default:
+		if a.Key == nil {
+			v.null(w.member("key"))
+		}
+	}
+	switch {
+	case w.kind == "Update" && a.UpdateExpression == nil:
+		v.null(w.member("updateExpression"))
+	case w.kind == "ConditionCheck" && a.ConditionExpression == nil:
+		v.null(w.member("conditionExpression"))
+	}
+	v.enum(w.member("returnValuesOnConditionCheckFailure"), a.ReturnValuesOnConditionCheckFailure, enumReturnOnFailure)
+}
+
+// checkTxWrite validates one action: its expressions and its table, then
+// its key. A key value DynamoDB refuses in any request (empty, too long)
+// fails the whole request; a key that does not fit the table's key schema
+// cancels the transaction with a ValidationError reason for the action, as
+// DynamoDB reports it.
+func (e *Engine) checkTxWrite(w txWrite) (txOp, error) {
+	a := w.a
+	op := txOp{kind: w.kind, a: a}
+	ex := newExprs(a.ExpressionAttributeNames, a.ExpressionAttributeValues)
+	parsed, err := ex.parseUpdate(a.UpdateExpression)
 	if err != nil {
-		return false, err
+		return op, err
 	}
-	if actions == 0 || actions > maxTransactItems {
-		return false, validationf("1 validation error detected: Value at 'transactItems' failed to satisfy constraint: Member must have length less than or equal to 100, Member must have length greater than or equal to 1")
+	if op.cond, err = ex.lastCondition(a.ConditionExpression); err != nil {
+		return op, err
 	}
-	return wantCC, nil
+	if op.t, err = e.tableFor(a.TableName); err != nil {
+		return op, err
+	}
+	if w.kind == "Put" {
+		op.pk, err = op.t.keyFromItem(a.Item)
+		if err == nil {
+			err = op.t.checkIndexKeys(a.Item)
+		}
+		if err == nil {
+			err = checkItemSize(a.Item)
+		}
+	} else {
+		op.pk, err = op.t.keyFromKey(a.Key)
+	}
+	if ae, ok := err.(*apiError); ok && ae.cancels {
+		op.invalid = &cancelReason{Code: "ValidationError", Message: ae.Message}
+		return op, nil
+	}
+	if err != nil {
+		return op, err
+	}
+	if w.kind == "Update" {
+		op.upd, err = bindUpdate(parsed, op.t)
+	}
+	return op, err
+}
+
+// txCanceled is TransactionCanceledException with its reasons, one per
+// action in request order.
+func txCanceled(reasons []cancelReason) *apiError {
+	codes := make([]string, len(reasons))
+	for i, r := range reasons {
+		codes[i] = r.Code
+	}
+	return &apiError{Type: errTxCanceled, Reasons: reasons,
+		Message: "Transaction cancelled, please refer cancellation reasons for specific reasons [" + strings.Join(codes, ", ") + "]"}
+}
+
+// showTxWrites renders TransactWriteItems' actions the way a validation
+// message echoes the list: each action's kind and table.
+func showTxWrites(items []transactWriteItem) string {
+	parts := make([]string, len(items))
+	for i, ti := range items {
+		w := ti.action()
+		if w.kind == "" {
+			parts[i] = "{}"
+			continue
+		}
+		parts[i] = "{" + w.kind + ": {TableName: " + w.a.TableName + "}}"
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
 }

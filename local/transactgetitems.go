@@ -1,6 +1,9 @@
 package local
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/adjl/adjl/local/internal/attr"
 	"github.com/adjl/adjl/local/internal/kv"
 )
@@ -19,10 +22,33 @@ func (e *Engine) transactGetItems(body []byte) ([]byte, error) {
 	if err := decodeRequest(body, &in); err != nil {
 		return nil, err
 	}
-	wantCC, err := checkTransact(in.ReturnConsumedCapacity, len(in.TransactItems))
-	if err != nil {
+	var v violations
+	v.enum("returnConsumedCapacity", in.ReturnConsumedCapacity, enumReturnConsumedCapacity)
+	v.transactItems(len(in.TransactItems), func() string {
+		parts := make([]string, len(in.TransactItems))
+		for i, ti := range in.TransactItems {
+			parts[i] = "{Get: {}}"
+			if ti.Get != nil {
+				parts[i] = "{Get: {TableName: " + ti.Get.TableName + "}}"
+			}
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	})
+	for i, ti := range in.TransactItems {
+		member := fmt.Sprintf("transactItems.%d.member.get", i+1)
+		if ti.Get == nil {
+			v.null(member)
+			continue
+		}
+		v.tableName(member+".tableName", ti.Get.TableName, ti.Get.TableName != "")
+		if ti.Get.Key == nil {
+			v.null(member + ".key")
+		}
+	}
+	if err := v.err(); err != nil {
 		return nil, err
 	}
+	wantCC := in.ReturnConsumedCapacity == "TOTAL" || in.ReturnConsumedCapacity == "INDEXES"
 	type getOp struct {
 		t    *table
 		pk   primaryKey
@@ -30,20 +56,30 @@ func (e *Engine) transactGetItems(body []byte) ([]byte, error) {
 	}
 	ops := make([]getOp, 0, len(in.TransactItems))
 	seen := map[string]bool{}
-	for _, ti := range in.TransactItems {
+	var invalid []cancelReason // per action, when a key does not fit its table
+	for i, ti := range in.TransactItems {
 		a := ti.Get
-		if a == nil {
-			return nil, validationf("1 validation error detected: Value null at 'transactItems.1.member.get' failed to satisfy constraint: Member must not be null")
-		}
 		var op getOp
+		var err error
+		ex := newExprs(a.ExpressionAttributeNames, nil)
+		if op.proj, err = ex.lastProjection(a.ProjectionExpression, nil); err != nil {
+			return nil, err
+		}
 		if op.t, err = e.tableFor(a.TableName); err != nil {
 			return nil, err
 		}
-		if op.pk, err = op.t.keyFromKey(a.Key); err != nil {
-			return nil, err
+		op.pk, err = op.t.keyFromKey(a.Key)
+		if ae, ok := err.(*apiError); ok && ae.cancels {
+			if invalid == nil {
+				invalid = make([]cancelReason, len(in.TransactItems))
+				for j := range invalid {
+					invalid[j].Code = "None"
+				}
+			}
+			invalid[i] = cancelReason{Code: "ValidationError", Message: ae.Message}
+			continue
 		}
-		ex := newExprs(a.ExpressionAttributeNames, nil)
-		if op.proj, err = ex.lastProjection(a.ProjectionExpression, nil); err != nil {
+		if err != nil {
 			return nil, err
 		}
 		if err := claimItem(seen, op.t, op.pk); err != nil {
@@ -51,12 +87,15 @@ func (e *Engine) transactGetItems(body []byte) ([]byte, error) {
 		}
 		ops = append(ops, op)
 	}
+	if invalid != nil {
+		return nil, txCanceled(invalid)
+	}
 	var r response
 	r.field("Responses")
 	r.b = append(r.b, '[')
 	ccByTable := map[string]*capacity{}
 	var tables []*table
-	err = e.db.View(func(tx kv.Tx) error {
+	err := e.db.View(func(tx kv.Tx) error {
 		for i, op := range ops {
 			if i > 0 {
 				r.b = append(r.b, ',')

@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"maps"
 	"slices"
-	"strings"
 
 	"github.com/adjl/adjl/local/internal/attr"
 )
@@ -43,6 +42,9 @@ type txOp struct {
 	a    *txAction
 	cond condFn
 	upd  updateFn
+	// invalid is the ValidationError reason of an action whose key does
+	// not fit its table: it cancels the transaction.
+	invalid *cancelReason
 }
 
 // claimItem records that a transaction acts on the item pk of t; DynamoDB
@@ -64,85 +66,72 @@ func (e *Engine) transactWriteItems(body []byte) ([]byte, error) {
 	if err := decodeTransactWrite(body, &in); err != nil {
 		return nil, err
 	}
-	wantCC, err := checkTransact(in.ReturnConsumedCapacity, len(in.TransactItems))
-	if err != nil {
+	var v violations
+	v.enum("returnConsumedCapacity", in.ReturnConsumedCapacity, enumReturnConsumedCapacity)
+	v.enum("returnItemCollectionMetrics", in.ReturnItemCollectionMetrics, enumReturnItemCollection)
+	v.transactItems(len(in.TransactItems), func() string { return showTxWrites(in.TransactItems) })
+	if tok := in.ClientRequestToken; tok != nil && (len(*tok) < 1 || len(*tok) > 36) {
+		if len(*tok) < 1 {
+			v.add(tok, "clientRequestToken", "Member must have length greater than or equal to 1")
+		} else {
+			v.add(tok, "clientRequestToken", "Member must have length less than or equal to 36")
+		}
+	}
+	actions := make([]txWrite, len(in.TransactItems))
+	for i, ti := range in.TransactItems {
+		actions[i] = ti.action()
+		actions[i].constraints(&v, i)
+	}
+	if err := v.err(); err != nil {
 		return nil, err
 	}
+	for _, a := range actions {
+		if a.kind == "" {
+			if a.n == 0 {
+				return nil, validationf("1 validation error detected: Value '' at 'transactItems' failed to satisfy constraint: TransactWriteRequest should contain Delete or Put or Update or ConditionCheck")
+			}
+			return nil, validationf("TransactItems can only contain one of Check, Put, Update or Delete")
+		}
+	}
+	wantCC := in.ReturnConsumedCapacity == "TOTAL" || in.ReturnConsumedCapacity == "INDEXES"
 	if len(body) > maxTransactBytes {
 		return nil, validationf("Transaction request size exceeded the maximum allowed size of 4 MB")
 	}
 	var token []byte
 	var digest [32]byte
 	if in.ClientRequestToken != nil {
-		if n := len(*in.ClientRequestToken); n < 1 || n > 36 {
-			return nil, validationf("1 validation error detected: Value '%s' at 'clientRequestToken' failed to satisfy constraint: Member must have length less than or equal to 36", *in.ClientRequestToken)
-		}
 		token = []byte(*in.ClientRequestToken)
 		digest = requestDigest(&in)
 	}
 	ops := make([]txOp, 0, len(in.TransactItems))
 	seen := map[string]bool{}
-	for _, ti := range in.TransactItems {
-		var op txOp
-		n := 0
-		for _, c := range []struct {
-			kind string
-			a    *txAction
-		}{{"ConditionCheck", ti.ConditionCheck}, {"Put", ti.Put}, {"Delete", ti.Delete}, {"Update", ti.Update}} {
-			if c.a != nil {
-				op.kind, op.a = c.kind, c.a
-				n++
-			}
-		}
-		if n != 1 {
-			return nil, validationf("TransactItems can only contain one of Check, Put, Update or Delete")
-		}
-		a := op.a
-		if op.t, err = e.tableFor(a.TableName); err != nil {
+	canceled := false
+	for _, a := range actions {
+		op, err := e.checkTxWrite(a)
+		if err != nil {
 			return nil, err
 		}
-		if err := checkReturnOnFailure(a.ReturnValuesOnConditionCheckFailure); err != nil {
-			return nil, err
-		}
-		ex := newExprs(a.ExpressionAttributeNames, a.ExpressionAttributeValues)
-		switch op.kind {
-		case "Put":
-			if a.Item == nil {
-				return nil, validationf("1 validation error detected: Value null at 'transactItems.1.member.put.item' failed to satisfy constraint: Member must not be null")
-			}
-			if op.pk, err = op.t.keyFromItem(a.Item); err != nil {
-				return nil, err
-			}
-			if err := op.t.checkIndexKeys(a.Item); err != nil {
-				return nil, err
-			}
-			if err := checkItemSize(a.Item); err != nil {
-				return nil, err
-			}
-		default:
-			if op.pk, err = op.t.requestKey(a.Key); err != nil {
-				return nil, err
-			}
-		}
-		if op.kind == "Update" {
-			if a.UpdateExpression == nil {
-				return nil, validationf("1 validation error detected: Value null at 'transactItems.1.member.update.updateExpression' failed to satisfy constraint: Member must not be null")
-			}
-			if op.upd, err = ex.update(a.UpdateExpression, op.t); err != nil {
-				return nil, err
-			}
-		}
-		if op.kind == "ConditionCheck" && a.ConditionExpression == nil {
-			return nil, validationf("1 validation error detected: Value null at 'transactItems.1.member.conditionCheck.conditionExpression' failed to satisfy constraint: Member must not be null")
-		}
-		if op.cond, err = ex.lastCondition(a.ConditionExpression); err != nil {
-			return nil, err
-		}
-		if err := claimItem(seen, op.t, op.pk); err != nil {
+		if op.invalid != nil {
+			canceled = true
+		} else if err := claimItem(seen, op.t, op.pk); err != nil {
 			return nil, err
 		}
 		ops = append(ops, op)
 	}
+	if canceled {
+		// An action whose key does not fit its table cancels the
+		// transaction before anything is read.
+		reasons := make([]cancelReason, len(ops))
+		for i, op := range ops {
+			reasons[i] = cancelReason{Code: "None"}
+			if op.invalid != nil {
+				reasons[i] = *op.invalid
+			}
+		}
+		return nil, txCanceled(reasons)
+	}
+	var collected collections
+	var metrics map[string][]collectionMetrics
 	ccByTable := map[string]*capacity{}
 	var tables []*table
 	charge := func(op txOp, old, item attr.Item) {
@@ -163,11 +152,12 @@ func (e *Engine) transactWriteItems(body []byte) ([]byte, error) {
 		cc.addWrite(op.t, op.pk, old, item, 2)
 	}
 	replayed := false
-	err = e.update(func(w *writer) error {
+	err := e.update(func(w *writer) error {
 		// The function may run twice (group commit): start from scratch.
 		clear(ccByTable)
 		tables = tables[:0]
 		replayed = false
+		collected, metrics = collections{}, nil
 		if token != nil {
 			dup, err := tokenSeen(w.tx, token, digest, e.now())
 			if err != nil {
@@ -218,12 +208,7 @@ func (e *Engine) transactWriteItems(body []byte) ([]byte, error) {
 			}
 		}
 		if failed {
-			codes := make([]string, len(reasons))
-			for i, r := range reasons {
-				codes[i] = r.Code
-			}
-			return &apiError{Type: errTxCanceled, Reasons: reasons,
-				Message: "Transaction cancelled, please refer cancellation reasons for specific reasons [" + strings.Join(codes, ", ") + "]"}
+			return txCanceled(reasons)
 		}
 		for i, op := range ops {
 			charge(op, olds[i], news[i])
@@ -237,6 +222,13 @@ func (e *Engine) transactWriteItems(body []byte) ([]byte, error) {
 			if err != nil {
 				return err
 			}
+			if op.kind != "ConditionCheck" && wantCollections(in.ReturnItemCollectionMetrics, op.t) {
+				collected.touch(op.t, op.pk.hash)
+			}
+		}
+		var err error
+		if metrics, err = collected.measure(w); err != nil {
+			return err
 		}
 		if token != nil {
 			return recordToken(w.tx, token, digest, e.now())
@@ -259,6 +251,11 @@ func (e *Engine) transactWriteItems(body []byte) ([]byte, error) {
 			ccs = append(ccs, ccByTable[t.name])
 		}
 		appendCapacities(&r, in.ReturnConsumedCapacity, ccs)
+	}
+	if len(metrics) > 0 {
+		if err := appendCollectionsPerTable(&r, collected.tables, metrics); err != nil {
+			return nil, err
+		}
 	}
 	return r.bytes(), nil
 }

@@ -2,47 +2,64 @@ package local
 
 import (
 	"github.com/adjl/adjl/local/internal/attr"
+	"github.com/adjl/adjl/local/internal/expr"
 )
 
-// updateItem is UpdateItem: UpdateExpression applied to the item (or a new
-// one made of the key), conditional on ConditionExpression.
+// updateItem is UpdateItem: UpdateExpression or AttributeUpdates applied to
+// the item (or a new one made of the key), conditional on
+// ConditionExpression or Expected.
 func (e *Engine) updateItem(body []byte) ([]byte, error) {
 	var in updateItemIn
 	if err := decodeUpdateItem(body, &in); err != nil {
 		return nil, err
 	}
-	t, wantCC, err := e.writeTarget(&in.itemWriteIn, in.AttributeUpdates, "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW")
+	var parsed *expr.Update
+	var legacy []expr.AttributeUpdate
+	cw, err := e.checkWrite(&in.itemWriteIn, itemWrite{itemMember: "key", itemSet: in.Key != nil,
+		returnValues: []string{"ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW"},
+		isUpdate:     true, update: in.UpdateExpression, updates: in.AttributeUpdates},
+		func(ex *exprs) error {
+			var err error
+			if in.AttributeUpdates != nil {
+				legacy, err = checkAttributeUpdates(in.AttributeUpdates)
+				return err
+			}
+			parsed, err = ex.parseUpdate(in.UpdateExpression)
+			return err
+		})
 	if err != nil {
 		return nil, err
 	}
-	pk, err := t.requestKey(in.Key)
+	t := cw.t
+	pk, err := t.keyFromKey(in.Key)
 	if err != nil {
 		return nil, err
 	}
-	ex := newExprs(in.ExpressionAttributeNames, in.ExpressionAttributeValues)
-	upd, err := ex.update(in.UpdateExpression, t)
-	if err != nil {
-		return nil, err
+	var upd updateFn
+	if in.AttributeUpdates != nil {
+		upd, err = legacyUpdateFn(legacy, t)
+	} else {
+		upd, err = bindUpdate(parsed, t)
 	}
-	cond, err := ex.lastCondition(in.ConditionExpression)
 	if err != nil {
 		return nil, err
 	}
 	var item attr.Item
 	var changed []string
-	old, cc, err := e.conditionalWrite(t, pk, cond, in.ReturnValuesOnConditionCheckFailure, func(w *writer, old attr.Item, cc *capacity) error {
-		var err error
-		item, changed, err = applyUpdate(t, upd, in.Key, old)
-		if err != nil {
-			return err
-		}
-		cc.addWrite(t, pk, old, item, 1)
-		return w.put(t, pk, old, item)
-	})
+	old, cc, metrics, err := e.measuredWrite(t, pk, cw.cond, in.ReturnValuesOnConditionCheckFailure,
+		wantCollections(in.ReturnItemCollectionMetrics, t), func(w *writer, old attr.Item, cc *capacity) error {
+			var err error
+			item, changed, err = applyUpdate(t, upd, in.Key, old)
+			if err != nil {
+				return err
+			}
+			cc.addWrite(t, pk, old, item, 1)
+			return w.put(t, pk, old, item)
+		})
 	if err != nil {
 		return nil, err
 	}
-	return writeResponse(&in.itemWriteIn, updateReturn(in.ReturnValues, old, item, changed), wantCC, cc)
+	return writeResponse(&in.itemWriteIn, updateReturn(in.ReturnValues, old, item, changed), cw.wantCC, cc, metrics)
 }
 
 // applyUpdate computes the new item of an UpdateItem (old may be nil: the
@@ -144,5 +161,5 @@ type updateItemIn struct {
 	itemWriteIn
 	Key              attr.Item
 	UpdateExpression *string
-	AttributeUpdates map[string]any
+	AttributeUpdates updateMap
 }

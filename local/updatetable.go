@@ -3,6 +3,7 @@ package local
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/adjl/adjl/local/internal/attr"
 	"github.com/adjl/adjl/local/internal/kv"
@@ -79,10 +80,13 @@ func (e *Engine) updateTable(body []byte) ([]byte, error) {
 			if aerr != nil {
 				return aerr
 			}
+			if cur := desc.ProvisionedThroughput; cur != nil && cur.ReadCapacityUnits == pt.ReadCapacityUnits && cur.WriteCapacityUnits == pt.WriteCapacityUnits {
+				return unchangedThroughput("table", cur, pt)
+			}
 			pt.LastIncreaseDateTime = epoch(now)
 			desc.ProvisionedThroughput = pt
-		} else if mode == "PROVISIONED" && in.BillingMode == "PROVISIONED" && (desc.ProvisionedThroughput == nil || desc.ProvisionedThroughput.ReadCapacityUnits == 0) {
-			return invalidParam("ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED")
+		} else if in.BillingMode == "PROVISIONED" {
+			return invalidParam("ProvisionedThroughput must be specified when BillingMode is PROVISIONED")
 		}
 		if in.DeletionProtectionEnabled != nil {
 			desc.DeletionProtectionEnabled = *in.DeletionProtectionEnabled
@@ -121,6 +125,9 @@ func (e *Engine) updateTable(body []byte) ([]byte, error) {
 						pt, aerr := checkThroughput(mode, u.Update.ProvisionedThroughput, x.IndexName)
 						if aerr != nil {
 							return aerr
+						}
+						if cur := x.ProvisionedThroughput; cur != nil && cur.ReadCapacityUnits == pt.ReadCapacityUnits && cur.WriteCapacityUnits == pt.WriteCapacityUnits {
+							return unchangedThroughput("index "+x.IndexName, cur, pt)
 						}
 						desc.GlobalSecondaryIndexes[i].ProvisionedThroughput = pt
 						found = true
@@ -237,4 +244,18 @@ func (e *Engine) createGSI(tx kv.Tx, t *table, st *storedTable, mode string, new
 		return fmt.Errorf("backfill index %s: %w", x.IndexName, err)
 	}
 	return addCounts(tx, statsKey(t.name, x.IndexName), c)
+}
+
+// unchangedThroughput refuses an UpdateTable that asks for the throughput a
+// table or index (what: "table" or "index NAME") already has.
+func unchangedThroughput(what string, cur, req *throughputDesc) *apiError {
+	scope := what
+	if strings.HasPrefix(what, "index ") {
+		scope = "index"
+	}
+	return validationf("The provisioned throughput for the %s will not change. The requested value equals the current value. "+
+		"Current ReadCapacityUnits provisioned for the %s: %d. Requested ReadCapacityUnits: %d. "+
+		"Current WriteCapacityUnits provisioned for the %s: %d. Requested WriteCapacityUnits: %d. "+
+		"Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.",
+		what, scope, cur.ReadCapacityUnits, req.ReadCapacityUnits, scope, cur.WriteCapacityUnits, req.WriteCapacityUnits)
 }

@@ -108,7 +108,14 @@ func (s *suite) testBatch(t *testing.T) {
 		for i := range 101 {
 			keys = append(keys, item{"pk": vS(fmt.Sprint(i))})
 		}
+		// One table's Keys list is limited by its member constraint, the
+		// request's keys over all tables by the operation (captured from
+		// DynamoDB by nubo-db/dynamodb-conformance tier3 batchGetItem).
 		_, err := s.c.BatchGetItem(s.ctx(t), &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{tb: {Keys: keys}}})
+		s.wantValidation(t, err, "at 'RequestItems."+tb+".member.Keys' failed to satisfy constraint: Member must have length less than or equal to 100")
+		other := s.table(t, hashOnly)
+		_, err = s.c.BatchGetItem(s.ctx(t), &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{
+			tb: {Keys: keys[:60]}, other: {Keys: keys[60:]}}})
 		s.wantValidation(t, err, "Too many items requested for the BatchGetItem call")
 		out, err := s.c.BatchGetItem(s.ctx(t), &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{tb: {Keys: keys[:100]}}})
 		must(t, err, "BatchGetItem 100 keys")

@@ -79,6 +79,23 @@ var MotoQuirks = Quirks{
 	QuirkPartiQLNoCapacity:            true,
 	QuirkPartiQLBatchLimited:          true,
 	QuirkPartiQLTransactionsLimited:   true,
+	// Legacy parameters, request validation, item collections.
+	QuirkLegacyValidationLax:              true,
+	QuirkLegacyComparisons:                true,
+	QuirkLegacyOrIgnored:                  true,
+	QuirkQueryFilterDuplicates:            true,
+	QuirkDeleteItemIgnoresExpected:        true,
+	QuirkAttributesToGetIgnored:           true,
+	QuirkLegacyMixingUnchecked:            true,
+	QuirkRequiredMembersUnchecked:         true,
+	QuirkTableLookupFirst:                 true,
+	QuirkEmptyTransactionAccepted:         true,
+	QuirkUnusedPlaceholdersOnWrites:       true,
+	QuirkBatchWriteDuplicatesAcrossTables: true,
+	QuirkTransactionKeyErrorsNotCancelled: true,
+	QuirkUnknownARNNotFound:               true,
+	QuirkUpdateTableNoOpsAccepted:         true,
+	QuirkNoItemCollectionMetrics:          true,
 }
 
 // DynaliteQuirks are dynalite 4.x's known deviations (it has no

@@ -64,6 +64,11 @@ func Run(t *testing.T, target Target) {
 	t.Run("Concurrency", s.testConcurrency)
 	t.Run("Capacity", s.testCapacity)
 	t.Run("TTLAndTags", s.testTTLAndTags)
+	t.Run("LegacyWrites", s.testLegacyWrites)
+	t.Run("LegacyReads", s.testLegacyReads)
+	t.Run("LegacyMixing", s.testLegacyMixing)
+	t.Run("Validation", s.testValidation)
+	t.Run("ItemCollections", s.testItemCollections)
 	t.Run("TableSettings", s.testTableSettings)
 	t.Run("PartiQL", s.testPartiQL)
 }

@@ -119,8 +119,9 @@ const (
 	// Select will return an error").
 	QuirkSelectProjectionUnchecked Quirk = "SelectProjectionUnchecked"
 	// QuirkQueryValidationLax: invalid key conditions (two sort key
-	// conditions, a key value of the wrong type) or a filter on a key
-	// attribute are accepted.
+	// conditions, a key value of the wrong type; in KeyConditions a
+	// non-indexable operator, a non-key attribute, more than two conditions)
+	// or a filter on a key attribute are accepted or fail with HTTP 500.
 	QuirkQueryValidationLax Quirk = "QueryValidationLax"
 	// QuirkUnknownIndexNotFound: querying an index the table does not have is
 	// a ResourceNotFoundException instead of a ValidationException.
@@ -196,6 +197,73 @@ const (
 	// QuirkTransactGetLimit25: TransactGetItems refuses more than 25 items
 	// (DynamoDB's limit is 100).
 	QuirkTransactGetLimit25 Quirk = "TransactGetLimit25"
+	// QuirkLegacyValidationLax: malformed legacy parameters (an Expected
+	// entry with a wrong number or type of values, Exists with
+	// ComparisonOperator, an unknown operator; an AttributeUpdates action
+	// the value's type does not allow, or one on a key attribute) are
+	// accepted, evaluated anyway, or fail with HTTP 500, instead of a
+	// ValidationException.
+	QuirkLegacyValidationLax Quirk = "LegacyValidationLax"
+	// QuirkLegacyComparisons: some legacy comparisons (API_Condition)
+	// evaluate otherwise than documented: CONTAINS and BEGINS_WITH on binary
+	// values, NE and NOT_CONTAINS on a missing attribute, LT between values
+	// of different types (HTTP 500).
+	QuirkLegacyComparisons Quirk = "LegacyComparisons"
+	// QuirkLegacyOrIgnored: ConditionalOperator OR joins Expected and
+	// ScanFilter entries with AND.
+	QuirkLegacyOrIgnored Quirk = "LegacyOrIgnored"
+	// QuirkQueryFilterDuplicates: a QueryFilter with several conditions
+	// returns an item once per condition it meets.
+	QuirkQueryFilterDuplicates Quirk = "QueryFilterDuplicates"
+	// QuirkDeleteItemIgnoresExpected: DeleteItem deletes the item although
+	// its Expected conditions do not hold.
+	QuirkDeleteItemIgnoresExpected Quirk = "DeleteItemIgnoresExpected"
+	// QuirkAttributesToGetIgnored: GetItem, Query, Scan and BatchGetItem
+	// return every attribute whatever AttributesToGet names, and accept a
+	// name listed twice.
+	QuirkAttributesToGetIgnored Quirk = "AttributesToGetIgnored"
+	// QuirkLegacyMixingUnchecked: a request mixing legacy and expression
+	// parameters is accepted ("Can not use both expression and
+	// non-expression parameters in the same request"), as are
+	// ConditionalOperator without two conditions and
+	// ExpressionAttributeValues without an expression.
+	QuirkLegacyMixingUnchecked Quirk = "LegacyMixingUnchecked"
+	// QuirkRequiredMembersUnchecked: a request without a required member
+	// (TableName, Key) or with an empty RequestItems is accepted or fails
+	// otherwise (HTTP 500, ResourceNotFoundException) instead of a
+	// ValidationException.
+	QuirkRequiredMembersUnchecked Quirk = "RequiredMembersUnchecked"
+	// QuirkTableLookupFirst: an invalid request (update expression, Expected,
+	// enum values) naming a missing table is answered
+	// ResourceNotFoundException; DynamoDB validates the request first.
+	QuirkTableLookupFirst Quirk = "TableLookupFirst"
+	// QuirkEmptyTransactionAccepted: TransactWriteItems and TransactGetItems
+	// with no actions are accepted (TransactItems has a minimum length of 1).
+	QuirkEmptyTransactionAccepted Quirk = "EmptyTransactionAccepted"
+	// QuirkUnusedPlaceholdersOnWrites: unused ExpressionAttributeValues are
+	// accepted with a PutItem or DeleteItem ConditionExpression or in a
+	// transaction's ConditionCheck.
+	QuirkUnusedPlaceholdersOnWrites Quirk = "UnusedPlaceholdersOnWrites"
+	// QuirkBatchWriteDuplicatesAcrossTables: the same key written to two
+	// different tables in one BatchWriteItem is refused as a duplicate.
+	QuirkBatchWriteDuplicatesAcrossTables Quirk = "BatchWriteDuplicatesAcrossTables"
+	// QuirkTransactionKeyErrorsNotCancelled: a transaction action whose key
+	// does not fit the table's schema must cancel the transaction
+	// (TransactionCanceledException, reason ValidationError); the target
+	// answers otherwise (a ValidationException for the request, another
+	// reason).
+	QuirkTransactionKeyErrorsNotCancelled Quirk = "TransactionKeyErrorsNotCancelled"
+	// QuirkUnknownARNNotFound: ListTagsOfResource of an ARN naming no table
+	// answers ResourceNotFoundException where DynamoDB denies access.
+	QuirkUnknownARNNotFound Quirk = "UnknownARNNotFound"
+	// QuirkUpdateTableNoOpsAccepted: UpdateTable with the throughput the
+	// table already has, BillingMode PROVISIONED without
+	// ProvisionedThroughput, or ProvisionedThroughput on an on-demand table
+	// is accepted instead of refused.
+	QuirkUpdateTableNoOpsAccepted Quirk = "UpdateTableNoOpsAccepted"
+	// QuirkNoItemCollectionMetrics: ReturnItemCollectionMetrics SIZE on a
+	// table with local secondary indexes returns no ItemCollectionMetrics.
+	QuirkNoItemCollectionMetrics Quirk = "NoItemCollectionMetrics"
 	// QuirkNoPartiQL: the target has no ExecuteStatement,
 	// BatchExecuteStatement or ExecuteTransaction (dynalite). The PartiQL
 	// subtests then only check that a statement is refused.

@@ -32,4 +32,7 @@ var (
 	errInvalidPath    = errorf("The document path provided in the update expression is invalid for update")
 	errBadOperandType = errorf("An operand in the update expression has an incorrect data type")
 	errMissingAttr    = errorf("The provided expression refers to an attribute that does not exist in the item")
+	// errLegacyTypeMismatch is what AttributeUpdates say where an
+	// expression would say errBadOperandType.
+	errLegacyTypeMismatch = errorf("Type mismatch for attribute to update")
 )

@@ -43,6 +43,7 @@ type Update struct {
 	adds    []valAction
 	deletes []valAction
 	names   []string
+	legacy  bool // built from AttributeUpdates: type errors say so
 }
 
 // ParseUpdate parses an UpdateExpression.

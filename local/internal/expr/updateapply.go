@@ -13,6 +13,14 @@ import (
 // from the original item, as in DynamoDB. The input item is not modified:
 // containers along changed paths are copied, untouched values are shared.
 func (u *Update) Apply(it attr.Item) (attr.Item, error) {
+	out, err := u.apply(it)
+	if err == errBadOperandType && u.legacy {
+		return nil, errLegacyTypeMismatch
+	}
+	return out, err
+}
+
+func (u *Update) apply(it attr.Item) (attr.Item, error) {
 	out := make(attr.Item, len(it)+len(u.sets)+len(u.adds))
 	for k, v := range it {
 		out[k] = v
