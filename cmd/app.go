@@ -169,6 +169,13 @@ func (a *app) storeFor(ctx context.Context) (*ops.Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	return a.openStore(ctx, s)
+}
+
+// openStore opens the backend and returns the ops.Store for s over it; a
+// command that has no schema yet (schema infer) hands one naming only the
+// table.
+func (a *app) openStore(ctx context.Context, s *schema.Schema) (*ops.Store, error) {
 	opt := ops.Options{}
 	if a.set.Explain {
 		a.expl = &explainer{w: a.io.Out, awsFlags: a.awsCLIFlags()}

@@ -22,7 +22,7 @@ type edgeArgs struct {
 	consistent bool
 }
 
-func resolveEdge(rel *schema.Relation, from, to string, sets []string) (*edgeArgs, error) {
+func resolveEdge(s *schema.Schema, rel *schema.Relation, from, to string, sets []string) (*edgeArgs, error) {
 	fromKey, err := rel.FromKey(from)
 	if err != nil {
 		return nil, err
@@ -33,7 +33,7 @@ func resolveEdge(rel *schema.Relation, from, to string, sets []string) (*edgeArg
 	}
 	e := &edgeArgs{rel: rel, fromKey: fromKey, toKey: toKey}
 	if len(sets) > 0 {
-		if e.attrs, err = schema.ParseSets(rel.Attributes, sets); err != nil {
+		if e.attrs, err = s.ParseSets(rel.Attributes, sets); err != nil {
 			return nil, err
 		}
 	}
@@ -77,7 +77,7 @@ func (a *app) edgeRunE(rel *schema.Relation, flags *edgeFlags, run func(context.
 			}
 			args = args[1:]
 		}
-		e, err := resolveEdge(r, args[0], args[1], flags.sets)
+		e, err := resolveEdge(a.sch, r, args[0], args[1], flags.sets)
 		if err != nil {
 			return err
 		}
@@ -118,7 +118,7 @@ func (a *app) printOutcome(e *edgeArgs, out ops.Outcome, k schema.Keys) error {
 		{"relation", e.rel.Name},
 		{"from", e.fromKey},
 		{"to", e.toKey},
-		{"keys", orderedObject{{"PK", k.PK}, {"SK", k.SK}, {"GSI1PK", k.GSI1PK}, {"GSI1SK", k.GSI1SK}}},
+		{"keys", keysRecord(a.sch.Layout(), k)},
 	})
 }
 
@@ -134,7 +134,7 @@ func (a *app) checkRun(ctx context.Context, e *edgeArgs) error {
 	}
 	rec := orderedObject{{"linked", linked}, {"relation", e.rel.Name}, {"from", e.fromKey}, {"to", e.toKey}}
 	if linked {
-		attrs, err := appendAttrs(nil, e.rel.Attributes, item)
+		attrs, err := appendAttrs(a.sch.Layout(), nil, e.rel.Attributes, item)
 		if err != nil {
 			return err
 		}
@@ -153,4 +153,13 @@ func (a *app) checkRun(ctx context.Context, e *edgeArgs) error {
 		return &statusError{code: ExitFalse}
 	}
 	return nil
+}
+
+// keysRecord is an item's key attributes as the layout names them.
+func keysRecord(l schema.Layout, k schema.Keys) orderedObject {
+	var rec orderedObject
+	for _, kv := range l.KeyValues(k) {
+		rec = append(rec, field{kv.Name, kv.Value})
+	}
+	return rec
 }

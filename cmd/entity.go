@@ -57,7 +57,9 @@ func (a *app) newPutCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "put ENTITY ID [--set name=value ...]",
 		Short: "Create or update an entity item",
-		Long: `Create or update the item of an entity (PK = SK = GSI1PK = GSI1SK = <prefix><id>).
+		Long: `Create or update the item of an entity: <prefix><id> in every key attribute
+(PK = SK = GSI1PK = GSI1SK with the default names; the schema's table.keys
+and index layout name them otherwise).
 Attributes are typed by the schema; counters are never touched by put.
 Prints "created", "updated" or "unchanged".`,
 		Example: withExamples(
@@ -84,7 +86,7 @@ Prints "created", "updated" or "unchanged".`,
 			if err != nil {
 				return err
 			}
-			attrs, err := schema.ParseSets(e.Attributes, sets)
+			attrs, err := a.sch.ParseSets(e.Attributes, sets)
 			if err != nil {
 				return err
 			}

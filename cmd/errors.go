@@ -107,11 +107,14 @@ func message(err error) string {
 	var (
 		notFound *ops.TableNotFoundError
 		absent   *tableAbsentError
+		noTable  *noTableToReadError
 		unreach  *ops.UnreachableError
 	)
 	switch {
 	case errors.As(err, &absent):
 		return absent.Error()
+	case errors.As(err, &noTable):
+		return noTable.Error()
 	case errors.As(err, &notFound):
 		return notFound.Error()
 	case errors.As(err, &unreach):
@@ -155,6 +158,20 @@ func (e *tableAbsentError) Error() string {
 	return fmt.Sprintf("table %s does not exist; nothing to delete", e.err.Table)
 }
 func (e *tableAbsentError) Unwrap() error { return e.err }
+
+// noTableToReadError is a missing table that a command reads without a
+// schema (schema infer): exit 4, with no advice to create it.
+type noTableToReadError struct{ err *ops.TableNotFoundError }
+
+func (e *noTableToReadError) Error() string {
+	where := ""
+	if e.err.Where != "" {
+		where = " in " + e.err.Where
+	}
+	return fmt.Sprintf("table %s not found%s; schema infer reads an existing table: check its name, and --endpoint and --region", e.err.Table, where)
+}
+
+func (e *noTableToReadError) Unwrap() error { return e.err }
 
 func hint(err error) string {
 	var (

@@ -147,7 +147,7 @@ func (a *app) beginList(p printer, l *listArgs, entity ops.Item) error {
 }
 
 func (a *app) printRow(p printer, l *listArgs, it ops.Item) error {
-	rec, err := edgeRecord(l.rel, l.dir, it)
+	rec, err := edgeRecord(a.sch.Layout(), l.rel, l.dir, it)
 	if err != nil {
 		return err
 	}

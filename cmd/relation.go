@@ -67,7 +67,8 @@ func (a *app) relationCmds(rel *schema.Relation) []*cobra.Command {
 	from, to := exampleIDs(rel)
 	fromWord := strings.ToUpper(sideColumn(rel, rel.From))
 	toWord := strings.ToUpper(sideColumn(rel, rel.To))
-	keys := rel.EdgeKeys(from, to)
+	l := a.sch.Layout()
+	keys := l.EdgeKeys(rel, from, to)
 	var cmds []*cobra.Command
 	bareFrom, bareTo := strings.TrimPrefix(from, rel.From.Prefix), strings.TrimPrefix(to, rel.To.Prefix)
 
@@ -76,12 +77,12 @@ func (a *app) relationCmds(rel *schema.Relation) []*cobra.Command {
 		c := &cobra.Command{
 			Use:   fmt.Sprintf("%s %s %s [--set name=value ...]", v, fromWord, toWord),
 			Short: fmt.Sprintf("Link %s to %s (%s)", article(sideColumn(rel, rel.From)), article(sideColumn(rel, rel.To)), rel.Name),
-			Long: fmt.Sprintf(`Link %s to %s: write the %s edge once (PK=%s SK=%s),
+			Long: fmt.Sprintf(`Link %s to %s: write the %s edge once (%s=%s %s=%s),
 with the counters of both sides in the same transaction. Repeating it changes
 nothing ("unchanged"); with --set it updates the edge's attributes without
 counting twice. Keys are %s<id> and %s<id>; bare ids are accepted.
 Edge attributes: %s.
-%s`, fromWord, toWord, rel.Name, keys.PK, keys.SK, rel.From.Prefix, rel.To.Prefix, attrNames(rel.Attributes), requireEntitiesHelp(rel)),
+%s`, fromWord, toWord, rel.Name, l.PK, keys.PK, l.SK, keys.SK, rel.From.Prefix, rel.To.Prefix, attrNames(rel.Attributes), requireEntitiesHelp(rel)),
 			Example: withExamples(
 				fmt.Sprintf("adjl %s %s %s%s", v, from, to, exampleSet(rel.Attributes)),
 				fmt.Sprintf("adjl %s %s %s", v, bareFrom, bareTo),
@@ -108,10 +109,10 @@ same transaction. Removing an edge that does not exist changes nothing ("unchang
 		c := &cobra.Command{
 			Use:   fmt.Sprintf("%s %s %s", v, fromWord, toWord),
 			Short: fmt.Sprintf("Check whether %s is linked to %s (exit 0 yes, 1 no)", article(sideColumn(rel, rel.From)), article(sideColumn(rel, rel.To))),
-			Long: fmt.Sprintf(`Check the %s edge %s -> %s with one GetItem (PK=%s SK=%s).
+			Long: fmt.Sprintf(`Check the %s edge %s -> %s with one GetItem (%s=%s %s=%s).
 Prints "linked" and exits 0, or prints "not linked" and exits 1; -o json prints
 the answer and the edge's attributes. --consistent makes the read strongly consistent.`,
-				rel.Name, fromWord, toWord, keys.PK, keys.SK),
+				rel.Name, fromWord, toWord, l.PK, keys.PK, l.SK, keys.SK),
 			Example: withExamples(
 				fmt.Sprintf("adjl %s %s %s", v, from, to),
 				fmt.Sprintf("adjl %s %s %s -o json", v, from, to),
@@ -125,15 +126,15 @@ the answer and the edge's attributes. --consistent makes the read strongly consi
 	if v := rel.Verbs.Forward; v != "" {
 		cmds = append(cmds, a.listCmd(rel, ops.Forward, v, fromWord, from,
 			fmt.Sprintf(`List the %ss %s is linked to (%s), one Query on the base table:
-PK = %s AND begins_with(SK, %q). --consistent is allowed.`,
-				sideColumn(rel, rel.To), article(sideColumn(rel, rel.From)), rel.Name, from, rel.EdgeSKPrefix())))
+%s = %s AND begins_with(%s, %q). --consistent is allowed.`,
+				sideColumn(rel, rel.To), article(sideColumn(rel, rel.From)), rel.Name, l.PK, from, l.SK, rel.EdgeSKPrefix())))
 	}
 	if v := rel.Verbs.Reverse; v != "" {
 		index := a.sch.Table.Index.Name
 		cmds = append(cmds, a.listCmd(rel, ops.Reverse, v, toWord, to,
 			fmt.Sprintf(`List the %ss linked to %s (%s) from the inverted index %s:
-GSI1PK = %s. Index reads are eventually consistent, so --consistent is refused.`,
-				sideColumn(rel, rel.From), article(sideColumn(rel, rel.To)), rel.Name, index, reversePartitions(rel, to))))
+%s = %s. Index reads are eventually consistent, so --consistent is refused.`,
+				sideColumn(rel, rel.From), article(sideColumn(rel, rel.To)), rel.Name, index, l.IndexPK, reversePartitions(l, rel, to))))
 	}
 	return cmds
 }
@@ -203,11 +204,11 @@ func article(noun string) string {
 	return "a " + noun
 }
 
-// reversePartitions describes the GSI1PK(s) a reverse list reads.
-func reversePartitions(rel *schema.Relation, to string) string {
+// reversePartitions describes the index partition(s) a reverse list reads.
+func reversePartitions(l schema.Layout, rel *schema.Relation, to string) string {
 	if rel.Shards <= 1 {
-		return rel.ReversePartition(to, 0)
+		return l.ReversePartition(rel, to, 0)
 	}
 	return fmt.Sprintf("%s ... %s (%d shards, queried in parallel and merged in order)",
-		rel.ReversePartition(to, 0), rel.ReversePartition(to, rel.Shards-1), rel.Shards)
+		l.ReversePartition(rel, to, 0), l.ReversePartition(rel, to, rel.Shards-1), rel.Shards)
 }

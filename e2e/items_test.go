@@ -16,7 +16,8 @@ import (
 
 // rawItem prints one stored item exactly as the table holds it, one
 // "name=value" line per attribute in name order, bypassing adjl's rendering,
-// so scripts can assert the key layout itself:
+// so scripts can assert the key layout itself (the key attributes are the
+// schema's, whatever they are named):
 //
 //	item PK SK
 //
@@ -33,7 +34,7 @@ func rawItem(ts *testscript.TestScript, neg bool, args []string, b backend) {
 	defer closeAPI()
 	out, err := api.GetItem(context.Background(), &dynamodb.GetItemInput{
 		TableName:      aws.String(s.Table.Name),
-		Key:            map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: args[0]}, "SK": &types.AttributeValueMemberS{Value: args[1]}},
+		Key:            map[string]types.AttributeValue{s.Layout().PK: &types.AttributeValueMemberS{Value: args[0]}, s.Layout().SK: &types.AttributeValueMemberS{Value: args[1]}},
 		ConsistentRead: aws.Bool(true),
 	})
 	ts.Check(err)

@@ -84,7 +84,7 @@ func (s *Store) edgeCount(ctx context.Context, rel *schema.Relation, end schema.
 		in.ConsistentRead = aws.Bool(true)
 		ins = append(ins, in)
 	} else {
-		for _, part := range rel.ReversePartitions(key) {
+		for _, part := range s.layout.ReversePartitions(rel, key) {
 			in, err := s.queryInput(Reverse, rel, part, false)
 			if err != nil {
 				return 0, err

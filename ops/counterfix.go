@@ -285,7 +285,7 @@ func (s *Store) readCounterItems(ctx context.Context, targets []counterTarget, o
 			names = append(names, t.name)
 		}
 	}
-	proj := expression.NamesList(expression.Name(schema.AttrPK), expression.Name(schema.AttrSK))
+	proj := expression.NamesList(expression.NameNoDotSplit(s.layout.PK), expression.NameNoDotSplit(s.layout.SK))
 	for _, n := range names {
 		proj = proj.AddNames(expression.NameNoDotSplit(n))
 	}
@@ -297,7 +297,7 @@ func (s *Store) readCounterItems(ctx context.Context, targets []counterTarget, o
 	for i := 0; i < len(keys); i += 100 {
 		var req []map[string]types.AttributeValue
 		for _, k := range keys[i:min(i+100, len(keys))] {
-			req = append(req, keyOf(k[0], k[1]))
+			req = append(req, s.keyOf(k[0], k[1]))
 		}
 		if err := s.batchGetAll(ctx, req, ex, items, opt); err != nil {
 			return nil, err
@@ -326,7 +326,7 @@ func (s *Store) batchGetAll(ctx context.Context, keys []map[string]types.Attribu
 			return fmt.Errorf("read counters: %w", err)
 		}
 		for _, it := range out.Responses[table] {
-			into[[2]string{sOf(it, schema.AttrPK), sOf(it, schema.AttrSK)}] = it
+			into[[2]string{sOf(it, s.layout.PK), sOf(it, s.layout.SK)}] = it
 		}
 		left := out.UnprocessedKeys[table].Keys
 		if len(left) < len(keys) {
@@ -373,21 +373,27 @@ func (s *Store) fixActions(f pendingFix) ([]types.TransactWriteItem, error) {
 			}
 		}
 	}
-	upd := expression.Set(name, expression.Value(&types.AttributeValueMemberN{Value: strconv.FormatInt(value, 10)})).
-		// The counter item records the relation's shard count, as a link's
-		// update does (see layout.go).
-		Set(expression.NameNoDotSplit(f.t.rel.ShardStamp()), expression.Value(shardsOf(f.t.rel)))
-	if f.t.shards <= 1 {
-		upd = upd.Set(expression.Name(schema.AttrGSI1PK), expression.Value(f.t.key)).
-			Set(expression.Name(schema.AttrGSI1SK), expression.Value(f.t.key)).
-			Set(expression.Name(schema.AttrType), expression.IfNotExists(expression.Name(schema.AttrType), expression.Value(f.t.entity)))
+	upd := expression.Set(name, expression.Value(&types.AttributeValueMemberN{Value: strconv.FormatInt(value, 10)}))
+	// The counter item as a link's update leaves it (see sideUpdate): it
+	// records the relation's shard count, and a side item is a proper
+	// entity item, with the layout's index keys and type where it has them.
+	l := s.layout
+	if l.Stamps() {
+		upd = upd.Set(expression.NameNoDotSplit(f.t.rel.ShardStamp()), expression.Value(shardsOf(f.t.rel)))
+	}
+	if f.t.shards <= 1 && l.WritesIndexKeys() {
+		upd = upd.Set(expression.NameNoDotSplit(l.IndexPK), expression.Value(f.t.key)).
+			Set(expression.NameNoDotSplit(l.IndexSK), expression.Value(f.t.key))
+	}
+	if f.t.shards <= 1 && l.Type != "" {
+		upd = upd.Set(expression.Name(l.Type), expression.IfNotExists(expression.Name(l.Type), expression.Value(f.t.entity)))
 	}
 	ex, err := expression.NewBuilder().WithUpdate(upd).WithCondition(unchanged(first)).Build()
 	if err != nil {
 		return nil, fmt.Errorf("build counter fix: %w", err)
 	}
 	acts = append(acts, types.TransactWriteItem{Update: &types.Update{
-		TableName: table, Key: keyOf(first.pk, first.sk),
+		TableName: table, Key: s.keyOf(first.pk, first.sk),
 		UpdateExpression: ex.Update(), ConditionExpression: ex.Condition(),
 		ExpressionAttributeNames: ex.Names(), ExpressionAttributeValues: ex.Values(),
 	}})
@@ -397,7 +403,7 @@ func (s *Store) fixActions(f pendingFix) ([]types.TransactWriteItem, error) {
 			return nil, fmt.Errorf("build counter check: %w", err)
 		}
 		acts = append(acts, types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{
-			TableName: table, Key: keyOf(p.pk, p.sk), ConditionExpression: ex.Condition(),
+			TableName: table, Key: s.keyOf(p.pk, p.sk), ConditionExpression: ex.Condition(),
 			ExpressionAttributeNames: ex.Names(), ExpressionAttributeValues: ex.Values(),
 		}})
 	}

@@ -95,8 +95,12 @@ func (s *Store) VerifyCounters(ctx context.Context, opt VerifyOptions) (*VerifyR
 		rep.Requests = stats.snapshot()
 		return rep, nil
 	}
-	t := &tallies{byKey: map[[2]string]*tally{}, sides: sides}
-	names := []expression.NameBuilder{expression.Name(schema.AttrPK), expression.Name(schema.AttrSK), expression.Name(schema.AttrType)}
+	l := s.layout
+	t := &tallies{layout: l, byKey: map[[2]string]*tally{}, sides: sides}
+	names := []expression.NameBuilder{expression.NameNoDotSplit(l.PK), expression.NameNoDotSplit(l.SK)}
+	if l.Type != "" {
+		names = append(names, expression.Name(l.Type))
+	}
 	for _, sd := range sides {
 		names = append(names, expression.NameNoDotSplit(sd.name))
 	}
@@ -154,10 +158,11 @@ type tally struct {
 
 // tallies collects the Scan's pages (from several goroutines).
 type tallies struct {
-	mu    sync.Mutex
-	byKey map[[2]string]*tally // (key, counter name)
-	sides []counterSide
-	edges int64
+	mu     sync.Mutex
+	layout schema.Layout
+	byKey  map[[2]string]*tally // (key, counter name)
+	sides  []counterSide
+	edges  int64
 }
 
 func (t *tallies) get(key string, sd counterSide) *tally {
@@ -175,13 +180,18 @@ func (t *tallies) add(page []Item) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for _, it := range page {
-		pk, sk := sOf(it, schema.AttrPK), sOf(it, schema.AttrSK)
+		pk, sk := sOf(it, t.layout.PK), sOf(it, t.layout.SK)
 		prefix := keyPrefix(pk)
-		typ := sOf(it, schema.AttrType)
+		// An edge is told by its type where the layout writes one, and by
+		// its key shape always.
+		typ, typed := "", t.layout.Type != ""
+		if typed {
+			typ = sOf(it, t.layout.Type)
+		}
 		edge := false
 		for _, sd := range t.sides {
 			rel := sd.rel
-			if typ == rel.Name && pk != sk && strings.HasPrefix(pk, rel.From.Prefix) && strings.HasPrefix(sk, rel.EdgeSKPrefix()) {
+			if (!typed || typ == rel.Name) && pk != sk && strings.HasPrefix(pk, rel.From.Prefix) && strings.HasPrefix(sk, rel.EdgeSKPrefix()) {
 				edge = true
 				key := pk
 				if sd.end == schema.ToEnd {

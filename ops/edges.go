@@ -14,7 +14,7 @@ import (
 )
 
 // edgeKeys validates both keys before any request and derives the edge keys.
-func edgeKeys(rel *schema.Relation, from, to string) (schema.Keys, error) {
+func (s *Store) edgeKeys(rel *schema.Relation, from, to string) (schema.Keys, error) {
 	fromKey, err := rel.FromKey(from)
 	if err != nil {
 		return schema.Keys{}, err
@@ -23,7 +23,7 @@ func edgeKeys(rel *schema.Relation, from, to string) (schema.Keys, error) {
 	if err != nil {
 		return schema.Keys{}, err
 	}
-	k := rel.EdgeKeys(fromKey, toKey)
+	k := s.layout.EdgeKeys(rel, fromKey, toKey)
 	if k.PK == k.SK {
 		// Only possible for an unprefixed self-edge: it would overwrite the
 		// entity item itself.
@@ -82,9 +82,10 @@ func addCounterUpdate(ups []counterUpdate, rel *schema.Relation, end schema.End,
 	return append(ups, u)
 }
 
-// sideUpdate builds the Update of a counter item: ADD the counters. A side
-// item also gets its index keys and type, so a counter item created by the
-// first link is a proper entity (or role) item. A counter shard item gets
+// sideUpdate builds the Update of a counter item: ADD the counters. In the
+// generic layout a side item also gets its index keys and type, so a counter
+// item created by the first link is a proper entity (or role) item; in the
+// inverted layout its table keys index it already. A counter shard item gets
 // nothing else: it carries no index keys, so no list ever returns it. A
 // link's updates also record the relation's shard count (see
 // schema.ShardStampPrefix) on condition that the item recorded no other.
@@ -93,10 +94,12 @@ func (s *Store) sideUpdate(u counterUpdate) (*types.Update, error) {
 	for _, name := range sortedKeys(u.counter) {
 		upd = upd.Add(expression.NameNoDotSplit(name), expression.Value(u.counter[name]))
 	}
-	if u.pk == u.sk {
-		upd = upd.Set(expression.Name(schema.AttrGSI1PK), expression.Value(u.pk)).
-			Set(expression.Name(schema.AttrGSI1SK), expression.Value(u.pk)).
-			Set(expression.Name(schema.AttrType), expression.IfNotExists(expression.Name(schema.AttrType), expression.Value(u.entity)))
+	if l := s.layout; u.pk == u.sk && l.WritesIndexKeys() {
+		upd = upd.Set(expression.NameNoDotSplit(l.IndexPK), expression.Value(u.pk)).
+			Set(expression.NameNoDotSplit(l.IndexSK), expression.Value(u.pk))
+	}
+	if t := s.layout.Type; u.pk == u.sk && t != "" {
+		upd = upd.Set(expression.NameNoDotSplit(t), expression.IfNotExists(expression.NameNoDotSplit(t), expression.Value(u.entity)))
 	}
 	b := expression.NewBuilder()
 	var cond expression.ConditionBuilder
@@ -106,7 +109,7 @@ func (s *Store) sideUpdate(u counterUpdate) (*types.Update, error) {
 		cond, hasCond = stampCondition(u.stamp, u.shards), true
 	}
 	if u.mustExist {
-		exists := expression.AttributeExists(expression.Name(schema.AttrPK))
+		exists := expression.AttributeExists(s.pkName())
 		if hasCond {
 			cond = exists.And(cond)
 		} else {
@@ -123,7 +126,7 @@ func (s *Store) sideUpdate(u counterUpdate) (*types.Update, error) {
 	}
 	return &types.Update{
 		TableName:                 aws.String(s.schema.Table.Name),
-		Key:                       keyOf(u.pk, u.sk),
+		Key:                       s.keyOf(u.pk, u.sk),
 		UpdateExpression:          ex.Update(),
 		ConditionExpression:       ex.Condition(),
 		ExpressionAttributeNames:  ex.Names(),
@@ -165,11 +168,11 @@ func (s *Store) Link(ctx context.Context, rel *schema.Relation, from, to string,
 
 // LinkWith is Link with options.
 func (s *Store) LinkWith(ctx context.Context, rel *schema.Relation, from, to string, attrs map[string]any, opt LinkOptions) (Outcome, schema.Keys, error) {
-	k, err := edgeKeys(rel, from, to)
+	k, err := s.edgeKeys(rel, from, to)
 	if err != nil {
 		return "", k, err
 	}
-	names, values, err := marshalAttrs(attrs)
+	names, values, err := s.marshalAttrs(attrs)
 	if err != nil {
 		return "", k, err
 	}
@@ -210,22 +213,21 @@ func (s *Store) LinkWith(ctx context.Context, rel *schema.Relation, from, to str
 // nothing else has to change or be checked, else a TransactWriteItems (in)
 // with steps describing its items.
 func (s *Store) linkInput(rel *schema.Relation, k schema.Keys, values Item, requireEntities bool) (put *dynamodb.PutItemInput, steps []linkStep, in *dynamodb.TransactWriteItemsInput, err error) {
-	item := Item{
-		schema.AttrPK: str(k.PK), schema.AttrSK: str(k.SK),
-		schema.AttrGSI1PK: str(k.GSI1PK), schema.AttrGSI1SK: str(k.GSI1SK),
-		schema.AttrType: str(rel.Name),
+	item := s.keyItem(k)
+	if t := s.layout.Type; t != "" {
+		item[t] = str(rel.Name)
 	}
-	if rel.Shards > 1 {
+	if rel.Shards > 1 && s.layout.Stamps() {
 		item[rel.ShardStamp()] = &types.AttributeValueMemberN{Value: strconv.Itoa(rel.Shards)}
 	}
 	for name, v := range values {
 		item[name] = v
 	}
-	cond, err := condition(expression.AttributeNotExists(expression.Name(schema.AttrPK)))
+	cond, err := condition(expression.AttributeNotExists(s.pkName()))
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	fromKey, toKey := k.GSI1SK, k.SK[len(rel.Edge):]
+	fromKey, toKey := k.PK, k.SK[len(rel.Edge):]
 	ups := counterUpdates(rel, fromKey, toKey, 1)
 	// The entity items that must exist: those holding a counter get the
 	// condition on their update, the others a ConditionCheck.
@@ -254,21 +256,23 @@ func (s *Store) linkInput(rel *schema.Relation, k schema.Keys, values Item, requ
 	}}}}
 	steps = []linkStep{{pk: k.PK, sk: k.SK}}
 	for _, u := range ups {
-		u.stamp, u.shards = rel.ShardStamp(), shardsOf(rel)
+		if s.layout.Stamps() {
+			u.stamp, u.shards = rel.ShardStamp(), shardsOf(rel)
+		}
 		upd, err := s.sideUpdate(u)
 		if err != nil {
 			return nil, nil, nil, err
 		}
 		in.TransactItems = append(in.TransactItems, types.TransactWriteItem{Update: upd})
-		steps = append(steps, linkStep{pk: u.pk, sk: u.sk, stamp: true, entity: u.mustExist})
+		steps = append(steps, linkStep{pk: u.pk, sk: u.sk, stamp: u.stamp != "", entity: u.mustExist})
 	}
-	exists, err := condition(expression.AttributeExists(expression.Name(schema.AttrPK)))
+	exists, err := condition(expression.AttributeExists(s.pkName()))
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	for _, key := range checks {
 		in.TransactItems = append(in.TransactItems, types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{
-			TableName: put.TableName, Key: keyOf(key, key),
+			TableName: put.TableName, Key: s.keyOf(key, key),
 			ConditionExpression: exists.Condition(), ExpressionAttributeNames: exists.Names(),
 		}})
 		steps = append(steps, linkStep{pk: key, sk: key, entity: true})
@@ -294,12 +298,12 @@ func (s *Store) relinkInput(k schema.Keys, names []string, values Item) (*dynamo
 		upd = upd.Set(expression.NameNoDotSplit(n), expression.Value(values[n]))
 	}
 	ex, err := expression.NewBuilder().WithUpdate(upd).
-		WithCondition(expression.AttributeExists(expression.Name(schema.AttrPK))).Build()
+		WithCondition(expression.AttributeExists(s.pkName())).Build()
 	if err != nil {
 		return nil, fmt.Errorf("build edge update: %w", err)
 	}
 	return &dynamodb.UpdateItemInput{
-		TableName: aws.String(s.schema.Table.Name), Key: keyOf(k.PK, k.SK),
+		TableName: aws.String(s.schema.Table.Name), Key: s.keyOf(k.PK, k.SK),
 		UpdateExpression: ex.Update(), ConditionExpression: ex.Condition(),
 		ExpressionAttributeNames: ex.Names(), ExpressionAttributeValues: ex.Values(),
 		ReturnValues: types.ReturnValueAllOld,
@@ -335,18 +339,18 @@ func (s *Store) relink(ctx context.Context, rel *schema.Relation, k schema.Keys,
 // Unlink removes the edge and, in the same transaction, decrements the
 // counters. A missing edge is "unchanged" and counts nothing.
 func (s *Store) Unlink(ctx context.Context, rel *schema.Relation, from, to string) (Outcome, schema.Keys, error) {
-	k, err := edgeKeys(rel, from, to)
+	k, err := s.edgeKeys(rel, from, to)
 	if err != nil {
 		return "", k, err
 	}
-	cond, err := condition(expression.AttributeExists(expression.Name(schema.AttrPK)))
+	cond, err := condition(expression.AttributeExists(s.pkName()))
 	if err != nil {
 		return "", k, err
 	}
-	ups := counterUpdates(rel, k.GSI1SK, k.SK[len(rel.Edge):], -1)
+	ups := counterUpdates(rel, k.PK, k.SK[len(rel.Edge):], -1)
 	if len(ups) == 0 {
 		_, err = s.deleteItem(ctx, &dynamodb.DeleteItemInput{
-			TableName: aws.String(s.schema.Table.Name), Key: keyOf(k.PK, k.SK),
+			TableName: aws.String(s.schema.Table.Name), Key: s.keyOf(k.PK, k.SK),
 			ConditionExpression: cond.Condition(), ExpressionAttributeNames: cond.Names(),
 		})
 		if err != nil && conditionFailed(err) {
@@ -373,12 +377,12 @@ func (s *Store) Unlink(ctx context.Context, rel *schema.Relation, from, to strin
 
 // deleteEdgeTx is the conditional Delete of an edge plus counter updates.
 func (s *Store) deleteEdgeTx(pk, sk string, ups []counterUpdate) (*dynamodb.TransactWriteItemsInput, error) {
-	cond, err := condition(expression.AttributeExists(expression.Name(schema.AttrPK)))
+	cond, err := condition(expression.AttributeExists(s.pkName()))
 	if err != nil {
 		return nil, err
 	}
 	in := &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{{Delete: &types.Delete{
-		TableName: aws.String(s.schema.Table.Name), Key: keyOf(pk, sk),
+		TableName: aws.String(s.schema.Table.Name), Key: s.keyOf(pk, sk),
 		ConditionExpression: cond.Condition(), ExpressionAttributeNames: cond.Names(),
 	}}}}
 	for _, u := range ups {
@@ -393,11 +397,11 @@ func (s *Store) deleteEdgeTx(pk, sk string, ups []counterUpdate) (*dynamodb.Tran
 
 // Check is the point lookup of one edge: GetItem on its primary key.
 func (s *Store) Check(ctx context.Context, rel *schema.Relation, from, to string, consistent bool) (Item, bool, error) {
-	k, err := edgeKeys(rel, from, to)
+	k, err := s.edgeKeys(rel, from, to)
 	if err != nil {
 		return nil, false, err
 	}
-	in := &dynamodb.GetItemInput{TableName: aws.String(s.schema.Table.Name), Key: keyOf(k.PK, k.SK)}
+	in := &dynamodb.GetItemInput{TableName: aws.String(s.schema.Table.Name), Key: s.keyOf(k.PK, k.SK)}
 	if consistent {
 		in.ConsistentRead = aws.Bool(true)
 	}

@@ -19,33 +19,48 @@ type DeleteReport struct {
 }
 
 // PutEntity creates or updates an entity item with one UpdateItem: SET the
-// attributes, the four keys and the type. Counters are never touched, so a
-// put cannot undo what links counted.
+// attributes and, in the generic layout, the index keys and the type (an
+// inverted layout's item is indexed by its table keys and carries nothing
+// else; with no attributes it is a conditional PutItem of the bare key).
+// Counters are never touched, so a put cannot undo what links counted.
 func (s *Store) PutEntity(ctx context.Context, e *schema.Entity, id string, attrs map[string]any) (Outcome, error) {
 	key, err := e.Key(id)
 	if err != nil {
 		return "", err
 	}
-	names, values, err := marshalAttrs(attrs)
+	names, values, err := s.marshalAttrs(attrs)
 	if err != nil {
 		return "", err
 	}
-	want := Item{schema.AttrGSI1PK: str(key), schema.AttrGSI1SK: str(key), schema.AttrType: str(e.Name)}
+	// The attributes to SET, in order: the layout's own, then the user's.
+	l := s.layout
+	var set []string
+	want := Item{}
+	if l.WritesIndexKeys() {
+		set = append(set, l.IndexPK, l.IndexSK)
+		want[l.IndexPK], want[l.IndexSK] = str(key), str(key)
+	}
+	if l.Type != "" {
+		set = append(set, l.Type)
+		want[l.Type] = str(e.Name)
+	}
 	for _, n := range names {
+		set = append(set, n)
 		want[n] = values[n]
 	}
-	upd := expression.Set(expression.Name(schema.AttrGSI1PK), expression.Value(key)).
-		Set(expression.Name(schema.AttrGSI1SK), expression.Value(key)).
-		Set(expression.Name(schema.AttrType), expression.Value(e.Name))
-	for _, n := range names {
-		upd = upd.Set(expression.NameNoDotSplit(n), expression.Value(values[n]))
+	if len(set) == 0 {
+		return s.putBareEntity(ctx, key)
+	}
+	var upd expression.UpdateBuilder
+	for _, n := range set {
+		upd = upd.Set(expression.NameNoDotSplit(n), expression.Value(want[n]))
 	}
 	ex, err := expression.NewBuilder().WithUpdate(upd).Build()
 	if err != nil {
 		return "", fmt.Errorf("build entity update: %w", err)
 	}
 	out, err := s.updateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName: aws.String(s.schema.Table.Name), Key: keyOf(key, key),
+		TableName: aws.String(s.schema.Table.Name), Key: s.keyOf(key, key),
 		UpdateExpression: ex.Update(), ExpressionAttributeNames: ex.Names(), ExpressionAttributeValues: ex.Values(),
 		ReturnValues: types.ReturnValueAllOld,
 	})
@@ -62,6 +77,31 @@ func (s *Store) PutEntity(ctx context.Context, e *schema.Entity, id string, attr
 	return Updated, nil
 }
 
+// putBareEntity creates an entity item that is nothing but its key (an
+// inverted layout's put without attributes): one PutItem on condition that
+// the item does not exist, so an existing item, counters and all, is left
+// as it is ("unchanged"). An UpdateItem without an update expression would
+// do the same on DynamoDB, but not every compatible server takes one.
+func (s *Store) putBareEntity(ctx context.Context, key string) (Outcome, error) {
+	cond, err := condition(expression.AttributeNotExists(s.pkName()))
+	if err != nil {
+		return "", err
+	}
+	_, err = s.putItem(ctx, &dynamodb.PutItemInput{
+		TableName: aws.String(s.schema.Table.Name), Item: s.keyOf(key, key),
+		ConditionExpression: cond.Condition(), ExpressionAttributeNames: cond.Names(),
+	})
+	switch {
+	case err != nil && conditionFailed(err):
+		return Unchanged, nil
+	case err != nil:
+		return "", fmt.Errorf("put %s: %w", key, err)
+	case s.explaining():
+		return "", nil
+	}
+	return Created, nil
+}
+
 // GetEntity reads an entity item or a role item (USER#alice, TARGET#alice);
 // the key must carry a prefix of the schema. Sharded counters kept on it are
 // read with one more Query and shown summed, as if kept on the item.
@@ -69,7 +109,7 @@ func (s *Store) GetEntity(ctx context.Context, key string, consistent bool) (Ite
 	if _, _, err := s.schema.ResolveKey(key); err != nil {
 		return nil, err
 	}
-	in := &dynamodb.GetItemInput{TableName: aws.String(s.schema.Table.Name), Key: keyOf(key, key)}
+	in := &dynamodb.GetItemInput{TableName: aws.String(s.schema.Table.Name), Key: s.keyOf(key, key)}
 	if consistent {
 		in.ConsistentRead = aws.Bool(true)
 	}
@@ -123,7 +163,7 @@ func (s *Store) edgeQueries(sd side, limit int32) ([]*dynamodb.QueryInput, error
 		}
 		ins = append(ins, in)
 	} else {
-		for _, part := range sd.rel.ReversePartitions(sd.key) {
+		for _, part := range s.layout.ReversePartitions(sd.rel, sd.key) {
 			in, err := s.queryInput(Reverse, sd.rel, part, false)
 			if err != nil {
 				return nil, err
@@ -175,7 +215,7 @@ func (s *Store) DeleteEntity(ctx context.Context, key string, cascade bool) (Del
 	existed := false
 	for _, k := range keys {
 		out, err := s.deleteItem(ctx, &dynamodb.DeleteItemInput{
-			TableName: aws.String(s.schema.Table.Name), Key: keyOf(k, k), ReturnValues: types.ReturnValueAllOld,
+			TableName: aws.String(s.schema.Table.Name), Key: s.keyOf(k, k), ReturnValues: types.ReturnValueAllOld,
 		})
 		if err != nil {
 			return rep, fmt.Errorf("delete %s: %w", k, err)
@@ -195,7 +235,7 @@ func (s *Store) DeleteEntity(ctx context.Context, key string, cascade bool) (Del
 
 // isEdgeItem tells an edge from an entity or role item, which share some
 // partitions (PK = SK only for those).
-func isEdgeItem(it Item) bool { return sOf(it, schema.AttrPK) != sOf(it, schema.AttrSK) }
+func (s *Store) isEdgeItem(it Item) bool { return sOf(it, s.layout.PK) != sOf(it, s.layout.SK) }
 
 // probeEdges counts the edges found by reading at most one small page per
 // partition: enough to refuse a delete, not a full count.
@@ -217,7 +257,7 @@ func (s *Store) probeEdges(ctx context.Context, sides []side) (int, error) {
 				}
 				found := 0
 				for _, it := range out.Items {
-					if isEdgeItem(it) {
+					if s.isEdgeItem(it) {
 						found++
 					}
 				}
@@ -260,7 +300,7 @@ func (s *Store) cascade(ctx context.Context, sd side) (int, error) {
 				return removed, err
 			}
 			for _, it := range out.Items {
-				if !isEdgeItem(it) {
+				if !s.isEdgeItem(it) {
 					continue
 				}
 				ok, err := s.removeEdge(ctx, sd, it)
@@ -283,7 +323,7 @@ func (s *Store) cascade(ctx context.Context, sd side) (int, error) {
 // removeEdge deletes one edge found from side sd, decrementing only the
 // other side's counter (this side's item is about to be deleted).
 func (s *Store) removeEdge(ctx context.Context, sd side, it Item) (bool, error) {
-	pk, sk := sOf(it, schema.AttrPK), sOf(it, schema.AttrSK)
+	pk, sk := sOf(it, s.layout.PK), sOf(it, s.layout.SK)
 	rel := sd.rel
 	var ups []counterUpdate
 	if sd.forward {

@@ -44,11 +44,15 @@ type TableMismatchError struct {
 	// Hint is the remedy when the differences name one (a shard change is
 	// fixed by reshard, not by recreating the table); empty otherwise.
 	Hint string
+	// Err is the backend's refusal that revealed the difference, if any.
+	Err error
 }
 
 func (e *TableMismatchError) Error() string {
 	return fmt.Sprintf("table %s differs from the schema: %s", e.Table, strings.Join(e.Differences, "; "))
 }
+
+func (e *TableMismatchError) Unwrap() error { return e.Err }
 
 // InputError is a problem with what the user asked for (bad cursor,
 // --consistent on the index...), found before or instead of a request.
@@ -149,6 +153,11 @@ func (s *Store) classify(err error) error {
 			return &ConflictError{Msg: "conditional write conflict", Err: err}
 		case code == "TransactionCanceledException":
 			return classifyCancel(err)
+		case code == "ValidationException" && keysMismatch(apiErr.ErrorMessage()):
+			return &TableMismatchError{Table: s.schema.Table.Name,
+				Differences: []string{"its keys or index are not the ones the schema names (" + apiErr.ErrorMessage() + ")"},
+				Hint:        "run adjl table describe: it shows the table's keys and index layout and, when adjl can serve them, how the schema names them",
+				Err:         err}
 		}
 		return fmt.Errorf("dynamodb: %w", err)
 	}
@@ -169,6 +178,18 @@ func (s *Store) classify(err error) error {
 		return &UnreachableError{Err: err}
 	}
 	return err
+}
+
+// keysMismatch reports a refusal saying a request's keys are not the
+// table's: the schema names other key attributes or another index than the
+// table has (DynamoDB's, moto's and the embedded engine's wording).
+func keysMismatch(msg string) bool {
+	for _, m := range []string{"key schema element", "key element does not match the schema", "Missing the key", "does not have the specified index"} {
+		if strings.Contains(msg, m) {
+			return true
+		}
+	}
+	return false
 }
 
 // classifyCancel tells a throttled or conflicting transaction apart by its

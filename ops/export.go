@@ -33,7 +33,7 @@ type ExportReport struct {
 // row import reads: full keys and the declared attributes, typed. Listing a
 // whole relation has no key to Query by, so it is a parallel Scan of the
 // table filtered on the type attribute; on DynamoDB that reads (and bills)
-// every item of the table. Rows come in no particular order; emit is called
+// every item of the table (see itemsOf). Rows come in no particular order; emit is called
 // from one goroutine at a time.
 func (s *Store) Export(ctx context.Context, t rowfile.Target, opt ExportOptions, emit func(rowfile.Row) error) (*ExportReport, error) {
 	if opt.Segments <= 0 {
@@ -44,7 +44,7 @@ func (s *Store) Export(ctx context.Context, t rowfile.Target, opt ExportOptions,
 			return nil, err
 		}
 	}
-	ex, err := expression.NewBuilder().WithFilter(expression.Name(schema.AttrType).Equal(expression.Value(t.Name()))).Build()
+	ex, err := expression.NewBuilder().WithFilter(s.itemsOf(t)).Build()
 	if err != nil {
 		return nil, fmt.Errorf("build scan: %w", err)
 	}
@@ -60,7 +60,7 @@ func (s *Store) Export(ctx context.Context, t rowfile.Target, opt ExportOptions,
 		defer mu.Unlock()
 		rep.Scanned += int64(len(page))
 		for _, it := range page {
-			row, ok, err := exportRow(t, it)
+			row, ok, err := s.exportRow(t, it)
 			if err != nil {
 				return err
 			}
@@ -83,8 +83,8 @@ func (s *Store) Export(ctx context.Context, t rowfile.Target, opt ExportOptions,
 
 // exportRow turns an item into a row; ok is false for an item of the type
 // that is not shaped like one (written by hand).
-func exportRow(t rowfile.Target, it Item) (rowfile.Row, bool, error) {
-	pk, sk := sOf(it, schema.AttrPK), sOf(it, schema.AttrSK)
+func (s *Store) exportRow(t rowfile.Target, it Item) (rowfile.Row, bool, error) {
+	pk, sk := sOf(it, s.layout.PK), sOf(it, s.layout.SK)
 	var row rowfile.Row
 	if rel := t.Relation; rel != nil {
 		if pk == sk || !strings.HasPrefix(pk, rel.From.Prefix) || !strings.HasPrefix(sk, rel.EdgeSKPrefix()) {

@@ -297,15 +297,18 @@ func (im *importer) job(row rowfile.Row, chunk int) (job, error) {
 
 // writeRequest is the Put (or, with --unlink, the Delete) of an edge row.
 func (im *importer) writeRequest(row rowfile.Row) (types.WriteRequest, error) {
-	k := im.rel.EdgeKeys(row.From, row.To)
+	l := im.s.layout
+	k := l.EdgeKeys(im.rel, row.From, row.To)
 	if im.opt.Unlink {
-		return types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: keyOf(k.PK, k.SK)}}, nil
+		return types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: im.s.keyOf(k.PK, k.SK)}}, nil
 	}
-	item := make(Item, 5+len(row.Attrs))
-	item[schema.AttrPK], item[schema.AttrSK] = str(k.PK), str(k.SK)
-	item[schema.AttrGSI1PK], item[schema.AttrGSI1SK] = str(k.GSI1PK), str(k.GSI1SK)
-	item[schema.AttrType] = im.typeValue
-	if im.rel.Shards > 1 { // as a link writes it (see layout.go)
+	// The edge as a link writes it: the layout's keys, its type attribute
+	// (if it has one) and shard stamp (see layout.go).
+	item := im.s.keyItem(k)
+	if l.Type != "" {
+		item[l.Type] = im.typeValue
+	}
+	if im.rel.Shards > 1 && l.Stamps() {
 		item[im.rel.ShardStamp()] = &types.AttributeValueMemberN{Value: strconv.Itoa(im.rel.Shards)}
 	}
 	for name, v := range row.Attrs { // rowfile gives declared attributes only
@@ -412,31 +415,52 @@ func (im *importer) entityWriter(ctx context.Context, q <-chan job) error {
 func (im *importer) putEntityRow(ctx context.Context, row rowfile.Row) (Outcome, error) {
 	e := im.ent
 	key := row.ID
-	names, values, err := marshalAttrs(row.Attrs)
+	names, values, err := im.s.marshalAttrs(row.Attrs)
 	if err != nil {
 		return "", fmt.Errorf("line %d: %w", row.Line, err)
 	}
-	want := Item{schema.AttrGSI1PK: str(key), schema.AttrGSI1SK: str(key), schema.AttrType: str(e.Name)}
-	upd := expression.Set(expression.Name(schema.AttrGSI1PK), expression.Value(key)).
-		Set(expression.Name(schema.AttrGSI1SK), expression.Value(key)).
-		Set(expression.Name(schema.AttrType), expression.Value(e.Name))
+	// The entity item as put writes it: the layout's index keys and type
+	// (when it has them), the row's attributes, and the declared attributes
+	// the row leaves out removed.
+	l := im.s.layout
+	want := Item{}
+	var upd expression.UpdateBuilder
+	actions := 0
+	set := func(n string, v types.AttributeValue) {
+		want[n] = v
+		upd = upd.Set(expression.NameNoDotSplit(n), expression.Value(v))
+		actions++
+	}
+	if l.WritesIndexKeys() {
+		set(l.IndexPK, str(key))
+		set(l.IndexSK, str(key))
+	}
+	if l.Type != "" {
+		set(l.Type, str(e.Name))
+	}
 	for _, n := range names {
-		want[n] = values[n]
-		upd = upd.Set(expression.NameNoDotSplit(n), expression.Value(values[n]))
+		set(n, values[n])
 	}
 	var removed []string
 	for _, a := range e.Attributes {
 		if _, ok := values[a.Name]; !ok {
 			upd = upd.Remove(expression.NameNoDotSplit(a.Name))
 			removed = append(removed, a.Name)
+			actions++
 		}
+	}
+	if actions == 0 {
+		// Nothing to write but the key (inverted layout, no attributes).
+		out, err := im.s.putBareEntity(ctx, key)
+		im.stats.add(reqUpdate)
+		return out, err
 	}
 	ex, err := expression.NewBuilder().WithUpdate(upd).Build()
 	if err != nil {
 		return "", fmt.Errorf("build entity update: %w", err)
 	}
 	in := &dynamodb.UpdateItemInput{
-		TableName: aws.String(im.s.schema.Table.Name), Key: keyOf(key, key),
+		TableName: aws.String(im.s.schema.Table.Name), Key: im.s.keyOf(key, key),
 		UpdateExpression: ex.Update(), ExpressionAttributeNames: ex.Names(), ExpressionAttributeValues: ex.Values(),
 		ReturnValues: types.ReturnValueAllOld,
 	}
@@ -577,8 +601,8 @@ func (im *importer) checkFresh(ctx context.Context) error {
 		return nil
 	}
 	ex, err := expression.NewBuilder().
-		WithFilter(expression.Name(schema.AttrType).Equal(expression.Value(im.rel.Name))).
-		WithProjection(expression.NamesList(expression.Name(schema.AttrPK))).Build()
+		WithFilter(im.s.itemsOf(rowfile.Target{Relation: im.rel})).
+		WithProjection(expression.NamesList(im.s.pkName())).Build()
 	if err != nil {
 		return fmt.Errorf("build scan: %w", err)
 	}

@@ -51,9 +51,14 @@ func counter(t *testing.T, st *Store, key, name string) string {
 	return nOf(it, name)
 }
 
+// defaultKey is an item key in the default layout, which these tests' schemas use.
+func defaultKey(pk, sk string) Item {
+	return Item{schema.DefaultPK: str(pk), schema.DefaultSK: str(sk)}
+}
+
 func getItem(t *testing.T, api API, table, pk, sk string) Item {
 	t.Helper()
-	out, err := api.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(table), Key: keyOf(pk, sk), ConsistentRead: aws.Bool(true)})
+	out, err := api.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(table), Key: defaultKey(pk, sk), ConsistentRead: aws.Bool(true)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +67,7 @@ func getItem(t *testing.T, api API, table, pk, sk string) Item {
 
 func setAttr(t *testing.T, api API, table, pk, sk, name string, v types.AttributeValue) {
 	t.Helper()
-	_, err := api.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(table), Key: keyOf(pk, sk),
+	_, err := api.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(table), Key: defaultKey(pk, sk),
 		UpdateExpression: aws.String("SET #n = :v"), ExpressionAttributeNames: map[string]string{"#n": name},
 		ExpressionAttributeValues: map[string]types.AttributeValue{":v": v}})
 	if err != nil {
@@ -331,7 +336,7 @@ func testVerifyAndRepair(t *testing.T, batch bool) {
 	shard := schema.CounterSK("followerCount", rel.CounterShard(schema.ToEnd, "ACTOR#ben"))
 	setAttr(t, api, "social", "TARGET#bob", shard, "followerCount", num("7"))
 	setAttr(t, api, "social", "ACTOR#zed", "ACTOR#zed", "followingCount", num("2"))
-	if _, err := api.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String("social"), Key: keyOf("ACTOR#cid", "ACTOR#cid")}); err != nil {
+	if _, err := api.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String("social"), Key: defaultKey("ACTOR#cid", "ACTOR#cid")}); err != nil {
 		t.Fatal(err)
 	}
 	setAttr(t, api, "social", "ACTOR#ben", "ACTOR#ben", "followingCount", &types.AttributeValueMemberS{Value: "one"})

@@ -18,7 +18,7 @@ import (
 // right after the move may still see a few edges in their old partitions.
 const verifyAttempts = 6
 
-// scanPage sends one Scan page (reshard only; see scanAPI).
+// scanPage sends one Scan page (reshard and Sample only; see scanAPI).
 func (s *Store) scanPage(ctx context.Context, api scanAPI, in *dynamodb.ScanInput) (*dynamodb.ScanOutput, error) {
 	in.ReturnConsumedCapacity = s.rcc()
 	if s.explaining() {
@@ -38,7 +38,7 @@ func (s *Store) scanPage(ctx context.Context, api scanAPI, in *dynamodb.ScanInpu
 func (r *resharder) partitions(toKey string, layouts []int) []string {
 	var out []string
 	for _, n := range layouts {
-		for _, p := range r.layout(n).ReversePartitions(toKey) {
+		for _, p := range r.s.layout.ReversePartitions(r.layout(n), toKey) {
 			if !slices.Contains(out, p) {
 				out = append(out, p)
 			}

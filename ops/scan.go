@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/adjl/adjl/rowfile"
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"golang.org/x/sync/errgroup"
 )
@@ -47,4 +49,20 @@ func (s *Store) scanSegments(ctx context.Context, in *dynamodb.ScanInput, segmen
 		})
 	}
 	return g.Wait()
+}
+
+// itemsOf is the Scan filter that keeps the items of t: a relation's edges
+// or an entity's items. The generic layout tells them by their type
+// attribute; the inverted layout, which writes none, by their keys (a Scan
+// may filter on key attributes, unlike a Query).
+func (s *Store) itemsOf(t rowfile.Target) expression.ConditionBuilder {
+	l := s.layout
+	if l.Type != "" {
+		return expression.Name(l.Type).Equal(expression.Value(t.Name()))
+	}
+	pk, sk := expression.NameNoDotSplit(l.PK), expression.NameNoDotSplit(l.SK)
+	if rel := t.Relation; rel != nil {
+		return pk.BeginsWith(rel.From.Prefix).And(sk.BeginsWith(rel.EdgeSKPrefix())).And(pk.NotEqual(sk))
+	}
+	return pk.BeginsWith(t.Entity.Prefix).And(pk.Equal(sk))
 }

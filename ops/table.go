@@ -17,8 +17,6 @@ import (
 // waitLimit caps how long CreateTable and DeleteTable wait for the table.
 const waitLimit = 5 * time.Minute
 
-var keyAttrs = tabledef.KeyAttributes
-
 // createTableInput is the table the schema asks for (tabledef holds it, pure,
 // so that schema export renders the same definition).
 func (s *Store) createTableInput() *dynamodb.CreateTableInput {
@@ -94,7 +92,7 @@ func (s *Store) explainCreateTable(in *dynamodb.CreateTableInput, wait bool) err
 		return err
 	}
 	s.explainWhen("PutItem", meta, "only if the table was created: records each relation's shard count")
-	get := &dynamodb.GetItemInput{TableName: aws.String(s.schema.Table.Name), Key: keyOf(MetaKey, MetaKey), ConsistentRead: aws.Bool(true)}
+	get := &dynamodb.GetItemInput{TableName: aws.String(s.schema.Table.Name), Key: s.keyOf(MetaKey, MetaKey), ConsistentRead: aws.Bool(true)}
 	get.ReturnConsumedCapacity = s.rcc()
 	s.explainWhen("GetItem", get, "only if the table exists: reads the recorded shard counts to compare them with the schema")
 	s.explainCreateSettings()

@@ -59,8 +59,8 @@ func (b *builder) attributes(ap pair, owner string) ([]Attribute, map[string]*ya
 	for _, p := range c.pairs(ap.val, what, "{name: string, credits: number}") {
 		name := p.name()
 		switch {
-		case contains(KeyAttributes, name):
-			c.addf(p.key.Line, p.key.Column, "%s: %q is a key attribute adjl manages (%s are reserved); rename the attribute", owner, name, joinNames(KeyAttributes))
+		case contains(b.s.Layout().Reserved(), name):
+			c.addf(p.key.Line, p.key.Column, "%s: %q is a key attribute adjl manages (%s are reserved); rename the attribute", owner, name, joinNames(b.s.Layout().Reserved()))
 			continue
 		case !attrRE.MatchString(name):
 			c.addf(p.key.Line, p.key.Column, "%s: attribute name %q must start with a letter and use only letters, digits, _ and - (no dots)", owner, name)

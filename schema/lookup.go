@@ -202,9 +202,9 @@ type SideRef struct {
 // (a self-relation yields two). Deleting an entity with --cascade must remove
 // the edges of each: for a FromEnd, Query PK = Prefix+id and
 // begins_with(SK, Relation.EdgeSKPrefix()); for a ToEnd, Query the index at
-// each Relation.ReversePartitions(Prefix+id) with begins_with(GSI1SK,
+// each Layout().ReversePartitions(Relation, Prefix+id) with begins_with(index SK,
 // Relation.From.Prefix); and, when Prefix differs from the entity's own
-// prefix, delete the role item ItemKeys(Prefix+id) too.
+// prefix, delete the role item Layout().ItemKeys(Prefix+id) too.
 func (s *Schema) Sides(e *Entity) []SideRef {
 	var out []SideRef
 	for _, r := range s.Relations {

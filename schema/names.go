@@ -25,10 +25,6 @@ var (
 	tableRE = regexp.MustCompile(`^[a-zA-Z0-9_.-]{3,255}$`)
 )
 
-// KeyAttributes are the attributes adjl manages on every item; users cannot
-// declare or --set them.
-var KeyAttributes = []string{AttrPK, AttrSK, AttrGSI1PK, AttrGSI1SK, AttrType}
-
 // Kinds lists every attribute kind, in the order messages show them.
 var Kinds = []AttrKind{KindString, KindNumber, KindBool, KindDate, KindDatetime, KindStrings}
 

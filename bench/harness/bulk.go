@@ -80,10 +80,11 @@ func bulkItem(rel *schema.Relation, n int) func(i int) map[string]types.Attribut
 		st, co, g := bulkEdge(i, n)
 		from, _ := rel.FromKey(st)
 		to, _ := rel.ToKey(co)
-		k := rel.EdgeKeys(from, to)
+		l := schema.DefaultLayout
+		k := l.EdgeKeys(rel, from, to)
 		return map[string]types.AttributeValue{
-			schema.AttrPK: sv(k.PK), schema.AttrSK: sv(k.SK), schema.AttrGSI1PK: sv(k.GSI1PK), schema.AttrGSI1SK: sv(k.GSI1SK),
-			schema.AttrType: sv(rel.Name), "grade": sv(g),
+			l.PK: sv(k.PK), l.SK: sv(k.SK), l.IndexPK: sv(k.IndexPK), l.IndexSK: sv(k.IndexSK),
+			l.Type: sv(rel.Name), "grade": sv(g),
 		}
 	}
 }
@@ -475,9 +476,9 @@ func writeCounters(ctx context.Context, cl *dynamodb.Client, table string, n int
 		}
 		g.Go(func() error {
 			_, err := cl.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-				TableName: aws.String(table), Key: map[string]types.AttributeValue{schema.AttrPK: sv(k), schema.AttrSK: sv(k)},
+				TableName: aws.String(table), Key: map[string]types.AttributeValue{schema.DefaultPK: sv(k), schema.DefaultSK: sv(k)},
 				UpdateExpression:          aws.String("SET #c = :n, GSI1PK = :k, GSI1SK = :k, #t = :t"),
-				ExpressionAttributeNames:  map[string]string{"#c": name, "#t": schema.AttrType},
+				ExpressionAttributeNames:  map[string]string{"#c": name, "#t": schema.DefaultType},
 				ExpressionAttributeValues: map[string]types.AttributeValue{":n": &types.AttributeValueMemberN{Value: strconv.Itoa(counts[k])}, ":k": sv(k), ":t": sv("x")},
 			})
 			return err
