@@ -11,6 +11,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/adjl/adjl/local"
 )
 
 // A data file is held by one process at a time. `adjl local serve` records
@@ -88,14 +90,26 @@ func dataFileExists(path string) bool {
 	return !errors.Is(err, fs.ErrNotExist)
 }
 
-// noticeWhileLocked prints, once, that the command is waiting for another
-// process's data file if opening it takes over a second and the file is
-// locked by someone else. The returned stop ends the watch.
-func noticeWhileLocked(w io.Writer, path string) (stop func()) {
-	t := time.AfterFunc(time.Second, func() {
-		if lockedByAnother(path) {
-			fmt.Fprintf(w, "adjl: waiting for data file %s: another adjl process is using it (run `adjl local serve` to share one engine)\n", path)
-		}
-	})
-	return func() { t.Stop() }
+// lockNoticeAfter is how long a command waits for another process's data
+// file before saying that it waits.
+const lockNoticeAfter = time.Second
+
+// openDataFile opens a command's data file with open (openEngineWithin).
+// When another process holds the file for over lockNoticeAfter, it says on
+// w that it is waiting, once, then waits out the rest of the engine's lock
+// timeout. The notice comes from the lock wait itself, so it is never
+// printed once this process has the lock (an open still recovering its
+// logs holds it) nor after the open has returned.
+func openDataFile(w io.Writer, path string, open func(path string, lockTimeout time.Duration) (engine, error)) (engine, error) {
+	e, err := open(path, lockNoticeAfter)
+	var held *local.LockedError
+	if !errors.As(err, &held) {
+		return e, err
+	}
+	fmt.Fprintf(w, "adjl: waiting for data file %s: another adjl process is using it (run `adjl local serve` to share one engine)\n", path)
+	e, err = open(path, local.DefaultLockTimeout-lockNoticeAfter)
+	if errors.As(err, &held) {
+		held.Timeout += lockNoticeAfter // the whole wait
+	}
+	return e, err
 }

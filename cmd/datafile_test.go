@@ -122,6 +122,51 @@ func TestWaitingForAnotherProcessSaysSo(t *testing.T) {
 	}
 }
 
+// TestNoWaitingNoticeForTheCommandsOwnOpen: an open that has the lock but
+// takes over a second (recovering its logs) is not another process, and
+// nothing is printed once the open has returned.
+func TestNoWaitingNoticeForTheCommandsOwnOpen(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "data.db")
+	var buf bytes.Buffer
+	slowOpen := func(path string, lockTimeout time.Duration) (engine, error) {
+		e, err := openEngineWithin(path, lockTimeout)
+		time.Sleep(lockNoticeAfter + 300*time.Millisecond) // holds the lock, still opening
+		return e, err
+	}
+	e, err := openDataFile(&buf, path, slowOpen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	e.Close()
+	if buf.Len() > 0 {
+		t.Errorf("notice with no other process: %q", buf.String())
+	}
+}
+
+// TestWaitingForAnotherProcessGivesUpWithTheWholeWait: the lock error after
+// the notice names the whole time waited.
+func TestWaitingForAnotherProcessGivesUpWithTheWholeWait(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "data.db")
+	holder, err := local.Open(path, local.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Close()
+	var buf bytes.Buffer
+	quick := func(path string, lockTimeout time.Duration) (engine, error) {
+		return openEngineWithin(path, min(lockTimeout, 100*time.Millisecond))
+	}
+	_, err = openDataFile(&buf, path, quick)
+	var held *local.LockedError
+	if !errors.As(err, &held) || held.Timeout != lockNoticeAfter+100*time.Millisecond {
+		t.Errorf("error %v", err)
+	}
+	if strings.Count(buf.String(), "waiting for data file") != 1 {
+		t.Errorf("notice %q", buf.String())
+	}
+}
+
 // TestSettingsThatDoNotApplyWarn: --region and --profile mean nothing to
 // the embedded engine, --data nothing to a server: each says so.
 func TestSettingsThatDoNotApplyWarn(t *testing.T) {
