@@ -9,6 +9,8 @@ import (
 	"io/fs"
 	"net/http"
 	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -30,13 +32,30 @@ type serveRecord struct {
 // beside the file, like its write-ahead logs (data.db-wal0).
 func serveRecordPath(data string) string { return data + "-serve.json" }
 
-// writeServeRecord records that this process serves data at url.
+// writeServeRecord records that this process serves data at url, in a new
+// file readable by this user only that replaces any earlier record (whose
+// owner and mode would otherwise stay).
 func writeServeRecord(data, url string) error {
 	b, err := json.Marshal(serveRecord{URL: url, PID: os.Getpid()})
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(serveRecordPath(data), append(b, '\n'), 0o600)
+	path := serveRecordPath(data)
+	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(append(b, '\n'))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
 }
 
 // removeServeRecord removes the record if it is still this process's.
@@ -46,20 +65,48 @@ func removeServeRecord(data string) {
 	}
 }
 
+// readServeRecord reads the record beside data. A record this user did
+// not write, or that others could have rewritten, is no record: a command
+// would send its data wherever it points.
 func readServeRecord(data string) (serveRecord, bool) {
 	var r serveRecord
-	b, err := os.ReadFile(serveRecordPath(data))
+	f, err := os.Open(serveRecordPath(data))
+	if err != nil {
+		return r, false
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || !writtenByThisUserOnly(st) {
+		return r, false
+	}
+	b, err := io.ReadAll(io.LimitReader(f, 4096))
 	if err != nil || json.Unmarshal(b, &r) != nil || r.URL == "" || !isURL(r.URL) {
 		return r, false
 	}
 	return r, true
 }
 
+// servePIDHeader carries, on every answer of `adjl local serve`, the id of
+// the serving process: a command checks it against the record's, so a
+// record left by a killed server is not taken for another server started
+// since on the same address (for another data file).
+const servePIDHeader = "X-Adjl-Pid"
+
+// withServePID marks h's answers with this process's id.
+func withServePID(h http.Handler) http.Handler {
+	pid := strconv.Itoa(os.Getpid())
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set(servePIDHeader, pid)
+		h.ServeHTTP(w, r)
+	})
+}
+
 // serveBanner starts what the engine answers to GET /.
 const serveBanner = "adjl local DynamoDB-compatible engine"
 
 // runningServer returns the URL of the `adjl local serve` holding data, if
-// its record names a server that answers as one. A record left by a killed
+// its record names a server that answers as one, and as the process that
+// wrote the record. A record left by a killed
 // server names nobody and is ignored.
 func runningServer(ctx context.Context, data string) (string, bool) {
 	r, ok := readServeRecord(data)
@@ -78,7 +125,8 @@ func runningServer(ctx context.Context, data string) (string, bool) {
 	}
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, 256))
-	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(string(body), serveBanner) {
+	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(string(body), serveBanner) ||
+		resp.Header.Get(servePIDHeader) != strconv.Itoa(r.PID) {
 		return "", false
 	}
 	return r.URL, true

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -91,6 +92,60 @@ func TestStaleServeRecordIsIgnored(t *testing.T) {
 	r := adjl(t, runOpts{dir: dir}, "--schema", example(t, "school.yaml"), "--data", data, "--verbose", "table", "create")
 	if r.code != 0 || !strings.Contains(r.err, "backend: local (file "+data+")") {
 		t.Errorf("exit %d: %s", r.code, r.err)
+	}
+}
+
+// TestServeRecordTrustedOnlyFromItsServer: a command follows a serve
+// record only when this user wrote it, nobody else could have, and the
+// server answering at its address is the process it names (not another
+// adjl local serve started since on the same port, for another file).
+func TestServeRecordTrustedOnlyFromItsServer(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	served := filepath.Join(dir, "other.db")
+	// A record left with loose permissions is replaced by a private one.
+	writeFile(t, serveRecordPath(served), `{"url": "http://127.0.0.1:1", "pid": 1}`)
+	if err := os.Chmod(serveRecordPath(served), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	url := serveInBackground(t, served)
+	data := filepath.Join(dir, "data.db")
+	school := example(t, "school.yaml")
+	for _, tc := range []struct {
+		name  string
+		write func(path string)
+	}{
+		{"another server on the recorded address", func(path string) {
+			writeFile(t, path, fmt.Sprintf(`{"url": %q, "pid": %d}`, url, os.Getppid()))
+		}},
+		{"a record anyone could have written", func(path string) {
+			writeFile(t, path, fmt.Sprintf(`{"url": %q, "pid": %d}`, url, os.Getpid()))
+			if err := os.Chmod(path, 0o666); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"another user's record", func(path string) {
+			if os.Getuid() != 0 {
+				t.Skip("needs root to give the record to another user")
+			}
+			writeFile(t, path, fmt.Sprintf(`{"url": %q, "pid": %d}`, url, os.Getpid()))
+			if err := os.Chown(path, 65534, 65534); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			os.Remove(serveRecordPath(data))
+			tc.write(serveRecordPath(data))
+			r := adjl(t, runOpts{dir: dir}, "--schema", school, "--data", data, "--verbose", "table", "create")
+			if r.code != 0 || !strings.Contains(r.err, "backend: local (file "+data+")") {
+				t.Errorf("exit %d: %s", r.code, r.err)
+			}
+		})
+	}
+	// The record serve writes itself is followed.
+	if got, ok := runningServer(context.Background(), served); !ok || got != url {
+		t.Errorf("own record: %q %v", got, ok)
 	}
 }
 

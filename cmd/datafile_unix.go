@@ -4,6 +4,7 @@ package cmd
 
 import (
 	"errors"
+	"os"
 	"syscall"
 )
 
@@ -14,4 +15,11 @@ func processAlive(pid int) bool {
 	}
 	err := syscall.Kill(pid, 0)
 	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
+// writtenByThisUserOnly reports whether the file belongs to this user and
+// no one else may write it.
+func writtenByThisUserOnly(st os.FileInfo) bool {
+	sys, ok := st.Sys().(*syscall.Stat_t)
+	return ok && int(sys.Uid) == os.Getuid() && st.Mode().Perm()&0o022 == 0
 }
