@@ -89,11 +89,11 @@ Every format prints the same fields (camelCase, typed): -o json for scripts.`,
 			if err != nil {
 				return err
 			}
-			desc, err := st.DescribeTable(c.Context())
+			desc, diffs, err := st.DescribeAgainstSchema(c.Context())
 			if err != nil || a.explaining() {
 				return err
 			}
-			return a.printer().object(describeRecord(desc, st.Diff(desc), a.where))
+			return a.printer().object(describeRecord(desc, diffs, a.where))
 		},
 	}
 }

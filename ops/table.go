@@ -140,6 +140,31 @@ func (s *Store) DescribeTable(ctx context.Context) (*types.TableDescription, err
 	return out.Table, nil
 }
 
+// DescribeAgainstSchema is the table as the backend describes it and how it
+// differs from the schema: Diff, and the shard counts (or an unfinished
+// reshard) that the metadata item records, read and never written. Under
+// Explain both requests are handed over and the description is nil.
+func (s *Store) DescribeAgainstSchema(ctx context.Context) (*types.TableDescription, []string, error) {
+	if s.explaining() {
+		s.explain("DescribeTable", &dynamodb.DescribeTableInput{TableName: aws.String(s.schema.Table.Name)})
+		_, err := s.recordedShardDifferences(ctx)
+		return nil, nil, err
+	}
+	desc, err := s.DescribeTable(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	diffs := s.Diff(desc)
+	recorded, err := s.recordedShardDifferences(ctx)
+	if err != nil {
+		return desc, nil, err
+	}
+	for _, d := range recorded {
+		diffs = append(diffs, d.detail)
+	}
+	return desc, diffs, nil
+}
+
 // DeleteTable deletes the table; with wait it returns once DescribeTable no
 // longer finds it.
 func (s *Store) DeleteTable(ctx context.Context, wait bool) error {
