@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -129,6 +130,11 @@ func readConfigFile(path string) (map[string]configEntry, error) {
 	return out, nil
 }
 
+func isBool(s string) bool {
+	_, err := strconv.ParseBool(s)
+	return err == nil
+}
+
 func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.Tag == "!!null" }
 
 // newViper binds fs to a viper instance with the precedence
@@ -224,6 +230,16 @@ func resolve(v *viper.Viper, cfg *configFileRead, fs *pflag.FlagSet, getenv func
 		s.origin[f.Name] = origin(cfg, fs, getenv, f.Name)
 	})
 	s.SchemaSource = source(cfg, fs, getenv, "schema")
+	// viper reads a variable strconv.ParseBool refuses ("yes") as false:
+	// ADJL_EXPLAIN=yes would send what it was meant only to print.
+	for _, name := range []string{"explain", "capacity", "verbose"} {
+		if source(cfg, fs, getenv, name) != "env" {
+			continue
+		}
+		if val, _ := getenv(envName(name)); !isBool(val) {
+			return nil, &usageError{err: fmt.Errorf("invalid %s value %q (%s): want true or false (or 1 or 0)", name, val, s.origin[name])}
+		}
+	}
 	if !slices.Contains(outputFormats, s.Output) {
 		return nil, &usageError{err: fmt.Errorf("invalid output format %q (%s): want one of %s", s.Output, s.origin["output"], strings.Join(outputFormats, ", "))}
 	}

@@ -224,3 +224,23 @@ func TestEmptyEnvironmentVariableIsUnset(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want 2 and %q", r.code, r.err, want)
 	}
 }
+
+// TestBoolEnvironmentVariablesMustParse: ADJL_EXPLAIN=yes is not a boolean
+// viper understands (it reads it as false), so it would send the requests
+// it was meant only to print; it is refused instead.
+func TestBoolEnvironmentVariablesMustParse(t *testing.T) {
+	for _, name := range []string{"ADJL_EXPLAIN", "ADJL_CAPACITY", "ADJL_VERBOSE"} {
+		isolate(t)
+		t.Setenv(name, "yes")
+		r := adjl(t, runOpts{}, "--schema", example(t, "school.yaml"), "enroll", "a91", "math204")
+		setting := strings.ToLower(strings.TrimPrefix(name, "ADJL_"))
+		want := `invalid ` + setting + ` value "yes" (environment ` + name + `): want true or false (or 1 or 0)`
+		if r.code != ExitUsage || !strings.Contains(r.err, want) {
+			t.Errorf("%s=yes: exit %d, stderr %q; want 2 and %q", name, r.code, r.err, want)
+		}
+		t.Setenv(name, "1")
+		if r := adjl(t, runOpts{}, "version"); r.code != 0 {
+			t.Errorf("%s=1: exit %d: %s", name, r.code, r.err)
+		}
+	}
+}
