@@ -75,6 +75,12 @@ func TestRequestsPerCommand(t *testing.T) {
 				{with(social, "get", "TARGET#bob"), "GetItem,Query", ""},
 				{with(social, "get", "USER#bob"), "GetItem", ""},
 				{with(social, "unfollow", "carol", "bob"), "TransactWriteItems", ""},
+				// One edge on carol's forward side, none on her 4 reverse
+				// shards; --explain shows the removal and the counter item
+				// deletes once each, marked as sent per item found.
+				{with(social, "follow", "carol", "alice"), "TransactWriteItems", ""},
+				{with(social, "delete", "USER#carol", "--cascade"), "Query,TransactWriteItems,Query,Query,Query,Query,DeleteItem,DeleteItem,DeleteItem,Query",
+					"Query,TransactWriteItems,Query,Query,Query,Query,TransactWriteItems,DeleteItem,DeleteItem,DeleteItem,Query,DeleteItem"},
 				{with(social, "table", "delete", "--yes"), "DeleteTable", ""},
 			}
 			for _, c := range cases {

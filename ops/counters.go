@@ -125,6 +125,12 @@ func (s *Store) deleteCounterItems(ctx context.Context, key string) (bool, error
 	if err != nil {
 		return false, err
 	}
+	if s.explaining() {
+		s.explainWhen("DeleteItem", &dynamodb.DeleteItemInput{
+			TableName: aws.String(s.schema.Table.Name), Key: keyOf(key, schema.CounterSKPrefix+"<counter>#<k>"),
+			ReturnConsumedCapacity: s.rcc(),
+		}, "once per counter item the Query finds")
+	}
 	for _, it := range items {
 		sk := sOf(it, schema.AttrSK)
 		if _, err := s.deleteItem(ctx, &dynamodb.DeleteItemInput{
