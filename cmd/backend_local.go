@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"time"
 
 	"github.com/adjl/adjl/local"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -12,7 +13,17 @@ import (
 
 // openEngine opens the embedded engine's data file (or a throw-away one).
 func openEngine(path string, inMemory bool) (engine, error) {
-	e, err := local.Open(path, local.Options{InMemory: inMemory})
+	return openEngineOptions(path, local.Options{InMemory: inMemory})
+}
+
+// openEngineWithin opens the data file, waiting at most lockTimeout for
+// another process's lock.
+func openEngineWithin(path string, lockTimeout time.Duration) (engine, error) {
+	return openEngineOptions(path, local.Options{LockTimeout: lockTimeout})
+}
+
+func openEngineOptions(path string, opt local.Options) (engine, error) {
+	e, err := local.Open(path, opt)
 	if err != nil {
 		var locked *local.LockedError
 		if errors.As(err, &locked) {
@@ -48,9 +59,7 @@ func (a *app) openLocal(ctx context.Context, path string) (*backend, error) {
 		return &backend{api: client, describe: "local (no data file " + path + " yet)", close: e.Close,
 			where: "the embedded engine (no data file " + path + ")"}, nil
 	}
-	stop := noticeWhileLocked(a.io.ErrOut, path)
-	e, err := openEngine(path, false)
-	stop()
+	e, err := openDataFile(a.io.ErrOut, path, openEngineWithin)
 	if err != nil {
 		return nil, err
 	}

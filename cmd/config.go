@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -8,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -84,10 +86,23 @@ func readConfigFile(path string) (map[string]configEntry, error) {
 		return &usageError{err: fmt.Errorf("%s:%d: %s", path, line, fmt.Sprintf(format, args...)),
 			hint: "a config file holds only " + strings.Join(configSettings, ", ") + ", e.g. endpoint: http://127.0.0.1:8000"}
 	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, &usageError{err: fmt.Errorf("%s: invalid YAML: %s", path, strings.TrimPrefix(err.Error(), "yaml: ")),
+	invalid := func(err error) error {
+		return &usageError{err: fmt.Errorf("%s: invalid YAML: %s", path, strings.TrimPrefix(err.Error(), "yaml: ")),
 			hint: "fix or remove the file; it holds settings such as endpoint: local"}
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil && err != io.EOF {
+		return nil, invalid(err)
+	}
+	// Settings after a second "---" would be silently ignored: refused.
+	var next yaml.Node
+	switch err := dec.Decode(&next); {
+	case err == io.EOF:
+	case err != nil:
+		return nil, invalid(err)
+	case len(next.Content) > 0 && !isNull(next.Content[0]):
+		return nil, bad(next.Content[0].Line, "a config file holds one YAML document; merge the settings after --- into the first")
 	}
 	out := map[string]configEntry{}
 	if len(doc.Content) == 0 {
@@ -99,18 +114,28 @@ func readConfigFile(path string) (map[string]configEntry, error) {
 	}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
+		if v.Kind == yaml.AliasNode && v.Alias != nil {
+			v = v.Alias // profile: *r is the value anchored as &r
+		}
 		switch {
 		case !slices.Contains(configSettings, k.Value):
 			return nil, bad(k.Line, "unknown setting %q", k.Value)
 		case out[k.Value].line != 0:
 			return nil, bad(k.Line, "%s is set twice (first at line %d)", k.Value, out[k.Value].line)
-		case v.Kind != yaml.ScalarNode || v.Tag == "!!null":
+		case v.Kind != yaml.ScalarNode || isNull(v):
 			return nil, bad(v.Line, "%s needs a single value", k.Value)
 		}
 		out[k.Value] = configEntry{value: v.Value, line: k.Line}
 	}
 	return out, nil
 }
+
+func isBool(s string) bool {
+	_, err := strconv.ParseBool(s)
+	return err == nil
+}
+
+func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.Tag == "!!null" }
 
 // newViper binds fs to a viper instance with the precedence
 // flag > ADJL_* environment > config file > default, and returns the config
@@ -205,6 +230,16 @@ func resolve(v *viper.Viper, cfg *configFileRead, fs *pflag.FlagSet, getenv func
 		s.origin[f.Name] = origin(cfg, fs, getenv, f.Name)
 	})
 	s.SchemaSource = source(cfg, fs, getenv, "schema")
+	// viper reads a variable strconv.ParseBool refuses ("yes") as false:
+	// ADJL_EXPLAIN=yes would send what it was meant only to print.
+	for _, name := range []string{"explain", "capacity", "verbose"} {
+		if source(cfg, fs, getenv, name) != "env" {
+			continue
+		}
+		if val, _ := getenv(envName(name)); !isBool(val) {
+			return nil, &usageError{err: fmt.Errorf("invalid %s value %q (%s): want true or false (or 1 or 0)", name, val, s.origin[name])}
+		}
+	}
 	if !slices.Contains(outputFormats, s.Output) {
 		return nil, &usageError{err: fmt.Errorf("invalid output format %q (%s): want one of %s", s.Output, s.origin["output"], strings.Join(outputFormats, ", "))}
 	}
@@ -221,7 +256,7 @@ func source(cfg *configFileRead, fs *pflag.FlagSet, getenv func(string) (string,
 	if f := fs.Lookup(key); f != nil && f.Changed {
 		return "flag"
 	}
-	if _, ok := getenv(envName(key)); ok {
+	if v, ok := getenv(envName(key)); ok && v != "" { // viper treats an empty variable as unset
 		return "env"
 	}
 	if cfg != nil {

@@ -81,7 +81,7 @@ func (a *app) serveRun(ctx context.Context, opts *serveOptions) error {
 	if err != nil {
 		return &listenError{addr: opts.addr, err: err}
 	}
-	srv := &http.Server{Handler: e, ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: withServePID(e), ReadHeaderTimeout: 10 * time.Second}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 

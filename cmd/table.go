@@ -95,11 +95,11 @@ Every format prints the same fields (camelCase, typed): -o json for scripts.`,
 			if err != nil {
 				return err
 			}
-			desc, err := st.DescribeTable(c.Context())
+			desc, diffs, err := st.DescribeAgainstSchema(c.Context())
 			if err != nil || a.explaining() {
 				return err
 			}
-			rec := describeRecord(desc, a.sch.Table.Index.Name, st.Diff(desc), a.where)
+			rec := describeRecord(desc, a.sch.Table.Index.Name, diffs, a.where)
 			if hint := st.AdoptHint(desc); hint != "" {
 				rec = append(rec, field{"hint", hint})
 			}

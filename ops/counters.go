@@ -127,6 +127,12 @@ func (s *Store) deleteCounterItems(ctx context.Context, key string) (bool, error
 	if err != nil {
 		return false, err
 	}
+	if s.explaining() {
+		s.explainWhen("DeleteItem", &dynamodb.DeleteItemInput{
+			TableName: aws.String(s.schema.Table.Name), Key: s.keyOf(key, schema.CounterSKPrefix+"<counter>#<k>"),
+			ReturnConsumedCapacity: s.rcc(),
+		}, "once per counter item the Query finds")
+	}
 	for _, it := range items {
 		sk := sOf(it, s.layout.SK)
 		if _, err := s.deleteItem(ctx, &dynamodb.DeleteItemInput{

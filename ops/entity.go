@@ -317,12 +317,17 @@ func (s *Store) cascade(ctx context.Context, sd side) (int, error) {
 			in.ExclusiveStartKey = out.LastEvaluatedKey
 		}
 	}
+	if s.explaining() {
+		return 0, s.explainEdgeRemoval(sd)
+	}
 	return removed, nil
 }
 
-// removeEdge deletes one edge found from side sd, decrementing only the
-// other side's counter (this side's item is about to be deleted).
-func (s *Store) removeEdge(ctx context.Context, sd side, it Item) (bool, error) {
+// edgeRemoval is the request that deletes one edge found from side sd,
+// decrementing only the other side's counter (this side's item is about to
+// be deleted): a TransactWriteItems (tx), or a lone DeleteItem (del) when the
+// relation keeps no counter there.
+func (s *Store) edgeRemoval(sd side, it Item) (del *dynamodb.DeleteItemInput, tx *dynamodb.TransactWriteItemsInput, err error) {
 	pk, sk := sOf(it, s.layout.PK), sOf(it, s.layout.SK)
 	rel := sd.rel
 	var ups []counterUpdate
@@ -332,15 +337,48 @@ func (s *Store) removeEdge(ctx context.Context, sd side, it Item) (bool, error) 
 		ups = addCounterUpdate(ups, rel, schema.FromEnd, pk, sk[len(rel.Edge):], -1)
 	}
 	in, err := s.deleteEdgeTx(pk, sk, ups)
+	if err != nil || len(ups) > 0 {
+		return nil, in, err
+	}
+	d := in.TransactItems[0].Delete
+	return &dynamodb.DeleteItemInput{
+		TableName: d.TableName, Key: d.Key,
+		ConditionExpression: d.ConditionExpression, ExpressionAttributeNames: d.ExpressionAttributeNames,
+	}, nil, nil
+}
+
+// explainEdgeRemoval hands Explain the request cascade sends for each edge
+// of sd its Queries find, with <id> for the other side's id.
+func (s *Store) explainEdgeRemoval(sd side) error {
+	rel := sd.rel
+	it := s.keyOf(sd.key, rel.Edge+rel.To.Prefix+"<id>")
+	if !sd.forward {
+		it = s.keyOf(rel.From.Prefix+"<id>", rel.Edge+sd.key)
+	}
+	del, tx, err := s.edgeRemoval(sd, it)
+	if err != nil {
+		return err
+	}
+	const when = "once per edge the Queries find, <id> being its other side: removes it"
+	if del != nil {
+		del.ReturnConsumedCapacity = s.rcc()
+		s.explainWhen("DeleteItem", del, when)
+		return nil
+	}
+	tx.ReturnConsumedCapacity = s.rcc()
+	s.explainWhen("TransactWriteItems", tx, when+" and decrements the other side's counter")
+	return nil
+}
+
+// removeEdge deletes one edge found from side sd (see edgeRemoval).
+func (s *Store) removeEdge(ctx context.Context, sd side, it Item) (bool, error) {
+	pk, sk := sOf(it, s.layout.PK), sOf(it, s.layout.SK)
+	del, in, err := s.edgeRemoval(sd, it)
 	if err != nil {
 		return false, err
 	}
-	if len(ups) == 0 {
-		_, err = s.deleteItem(ctx, &dynamodb.DeleteItemInput{
-			TableName: in.TransactItems[0].Delete.TableName, Key: in.TransactItems[0].Delete.Key,
-			ConditionExpression:      in.TransactItems[0].Delete.ConditionExpression,
-			ExpressionAttributeNames: in.TransactItems[0].Delete.ExpressionAttributeNames,
-		})
+	if del != nil {
+		_, err = s.deleteItem(ctx, del)
 		if err != nil && conditionFailed(err) {
 			return false, nil
 		}

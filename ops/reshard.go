@@ -110,18 +110,40 @@ func (s *Store) Reshard(ctx context.Context, rel *schema.Relation, opt ReshardOp
 	rep := &ReshardReport{Relation: rel.Name, To: opt.To, DryRun: opt.DryRun, Resumed: resuming}
 	r := &resharder{s: s, scan: scanner, rel: rel, opt: opt, rep: rep}
 
+	// The layout the edges are in: the unfinished reshard's, the recorded
+	// one, else (a table whose metadata item does not name the relation)
+	// the one most edges say they are in, known after the count.
+	from, recorded := s.metaShards[rel.Name]
+	if resuming {
+		from = st.From
+	}
+	// Record the reshard before any item gets the new count: until it
+	// finishes, a command that meets an edge or counter item in the other
+	// layout names the reshard in its error. When the layout is known now,
+	// it is recorded before the count, whose Scan then restamps the
+	// counter items early; else after it, and the move's Scan restamps them.
+	record := func() error {
+		if !resuming {
+			st = reshardState{From: from, To: opt.To}
+		}
+		if err := s.ensureMeta(ctx); err != nil {
+			return err
+		}
+		return s.saveReshard(ctx, rel.Name, st)
+	}
+	known := resuming || recorded
+	if known && !opt.DryRun {
+		if err := record(); err != nil {
+			return rep, err
+		}
+		r.restampWhileCounting = true
+	}
+
 	// Count: every edge, by to-key, noting the layouts the edges are in.
 	if err := r.scanEdges(ctx, "count", nil, r.countPage); err != nil {
 		return rep, err
 	}
-	// The layout the edges are in: the unfinished reshard's, the recorded
-	// one, else the one most edges say they are in (a table whose metadata
-	// item does not name the relation), else the schema's.
-	from, recorded := s.metaShards[rel.Name]
-	switch {
-	case resuming:
-		from = st.From
-	case !recorded:
+	if !known {
 		from = r.commonLayout(shardsOf(rel))
 	}
 	rep.From = from
@@ -131,17 +153,8 @@ func (s *Store) Reshard(ctx context.Context, rel *schema.Relation, opt ReshardOp
 			r.layouts = append(r.layouts, n)
 		}
 	}
-
-	// Record the reshard: until it finishes, a command that meets an edge or
-	// counter item in the other layout names the reshard in its error.
-	if !opt.DryRun {
-		if !resuming {
-			st = reshardState{From: from, To: opt.To}
-		}
-		if err := s.ensureMeta(ctx); err != nil {
-			return rep, err
-		}
-		if err := s.saveReshard(ctx, rel.Name, st); err != nil {
+	if !known && !opt.DryRun {
+		if err := record(); err != nil {
 			return rep, err
 		}
 	}
@@ -190,7 +203,10 @@ type resharder struct {
 	tableCount map[string]int // edges per to-key, as the counting Scan found them
 	expected   map[string]int // edges per partition of the new layout, likewise
 	savedMoved int
-	mu         sync.Mutex // guards rep's counters while a page moves in parallel
+	// restampWhileCounting makes the counting Scan record the new count on
+	// counter items: only once the reshard is recorded.
+	restampWhileCounting bool
+	mu                   sync.Mutex // guards rep's counters while a page moves in parallel
 }
 
 // layout is rel with another shard count, for key derivation.
@@ -275,11 +291,11 @@ func (r *resharder) scanEdges(ctx context.Context, phase string, start Item, eac
 }
 
 // countPage tallies a page of edges by to-key and by new partition and,
-// unless this is a dry run, records the new shard count on the page's
+// once the reshard is recorded, records the new shard count on the page's
 // counter items: from then on a link under the old schema that touches them
 // is refused by its own transaction.
 func (r *resharder) countPage(ctx context.Context, edges, stamped []Item) error {
-	if !r.opt.DryRun {
+	if r.restampWhileCounting {
 		if err := r.movePage(ctx, nil, stamped); err != nil {
 			return err
 		}

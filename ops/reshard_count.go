@@ -27,6 +27,7 @@ func (s *Store) scanPage(ctx context.Context, api scanAPI, in *dynamodb.ScanInpu
 	}
 	out, err := api.Scan(ctx, in)
 	if err != nil {
+		s.reportAnswered("Scan", err)
 		return nil, s.classify(err)
 	}
 	s.report("Scan", out.ConsumedCapacity)

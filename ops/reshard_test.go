@@ -449,3 +449,41 @@ func TestReshardProperty(t *testing.T) {
 		}
 	})
 }
+
+// TestReshardInterruptedWhileCountingLeavesTrueMessages checks a reshard
+// stopped during its counting Scan: every counter item it has restamped
+// with the new count is covered by a recorded reshard, so a link under the
+// table's actual count is either let through or told that a reshard is
+// unfinished, never that the table already has the new count.
+func TestReshardInterruptedWhileCountingLeavesTrueMessages(t *testing.T) {
+	m := newMem()
+	seedFollowers(t, m, 4, map[string]int{"bob": 30})
+	var scans atomic.Int32
+	m.inject = func(op string, in any) error {
+		if op == "Scan" && scans.Add(1) == 3 {
+			return errors.New("connection reset")
+		}
+		return nil
+	}
+	rel := social(8).Relations[0]
+	_, err := New(m, social(8), Options{}).Reshard(ctx, rel, ReshardOptions{To: 8, PageSize: 10})
+	if err == nil || !strings.Contains(err.Error(), "connection reset") {
+		t.Fatalf("interrupted reshard: %v", err)
+	}
+	m.inject = nil
+	old := social(4)
+	refused := 0
+	for i := range 30 {
+		_, _, err := New(m, old, Options{}).Link(ctx, old.Relations[0], fmt.Sprintf("f%03d", i), "carol", nil)
+		switch {
+		case err == nil:
+		case strings.Contains(err.Error(), "is being resharded from 4 to 8"):
+			refused++
+		default:
+			t.Errorf("link from f%03d under the table's count: %v", i, err)
+		}
+	}
+	if refused == 0 {
+		t.Error("no counter item was restamped before the interruption: the test shows nothing")
+	}
+}

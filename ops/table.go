@@ -138,6 +138,49 @@ func (s *Store) DescribeTable(ctx context.Context) (*types.TableDescription, err
 	return out.Table, nil
 }
 
+// DescribeAgainstSchema is the table as the backend describes it and how it
+// differs from the schema: Diff, and the shard counts (or an unfinished
+// reshard) that the metadata item records, read and never written. Under
+// Explain both requests are handed over and the description is nil.
+func (s *Store) DescribeAgainstSchema(ctx context.Context) (*types.TableDescription, []string, error) {
+	if s.explaining() {
+		s.explain("DescribeTable", &dynamodb.DescribeTableInput{TableName: aws.String(s.schema.Table.Name)})
+		_, err := s.recordedShardDifferences(ctx)
+		return nil, nil, err
+	}
+	desc, err := s.DescribeTable(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	diffs := s.Diff(desc)
+	pk, sk := tableKeyNames(desc)
+	if pk != s.layout.PK || sk != s.layout.SK {
+		// The metadata item's key is the schema's: not this table's.
+		return desc, diffs, nil
+	}
+	recorded, err := s.recordedShardDifferences(ctx)
+	if err != nil {
+		return desc, nil, err
+	}
+	for _, d := range recorded {
+		diffs = append(diffs, d.detail)
+	}
+	return desc, diffs, nil
+}
+
+// tableKeyNames are the partition and sort key attributes of a table.
+func tableKeyNames(d *types.TableDescription) (pk, sk string) {
+	for _, k := range d.KeySchema {
+		switch k.KeyType {
+		case types.KeyTypeHash:
+			pk = aws.ToString(k.AttributeName)
+		case types.KeyTypeRange:
+			sk = aws.ToString(k.AttributeName)
+		}
+	}
+	return pk, sk
+}
+
 // DeleteTable deletes the table; with wait it returns once DescribeTable no
 // longer finds it.
 func (s *Store) DeleteTable(ctx context.Context, wait bool) error {
