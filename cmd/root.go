@@ -65,7 +65,7 @@ Exit codes: 0 ok, 1 check false or not found, 2 usage or input, 3 invalid schema
 		c.GroupID = "data"
 		root.AddCommand(c)
 	}
-	for _, c := range []*cobra.Command{a.newInitCmd(), a.newTableCmd(), a.newSchemaCmd(), a.newVerifyCmd(), a.newLocalCmd(), a.newVersionCmd()} {
+	for _, c := range []*cobra.Command{a.newInitCmd(), a.newTableCmd(), a.newSchemaCmd(), a.newVerifyCmd(), a.newLocalCmd(), a.newConfigCmd(), a.newVersionCmd()} {
 		c.GroupID = "admin"
 		root.AddCommand(c)
 	}
