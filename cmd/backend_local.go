@@ -31,7 +31,7 @@ func openEngine(path string, inMemory bool) (engine, error) {
 // which file was looked for and that the table does not exist.
 func (a *app) openLocal(ctx context.Context, path string) (*backend, error) {
 	if url, ok := runningServer(ctx, path); ok {
-		be, err := openURL(ctx, url, "", "", a.getenv)
+		be, err := openURL(ctx, url, "", "", a.getenv, a.clientOptions()...)
 		if err != nil {
 			return nil, err
 		}
@@ -44,17 +44,17 @@ func (a *app) openLocal(ctx context.Context, path string) (*backend, error) {
 		if err != nil {
 			return nil, err
 		}
-		client := dynamodb.NewFromConfig(localConfig(e.HTTPClient()))
+		client := dynamodb.NewFromConfig(localConfig(e.HTTPClient()), a.clientOptions()...)
 		return &backend{api: client, describe: "local (no data file " + path + " yet)", close: e.Close,
 			where: "the embedded engine (no data file " + path + ")"}, nil
 	}
-	stop := noticeWhileLocked(a.io.ErrOut, path)
+	stop := noticeWhileLocked(a.notes(), path)
 	e, err := openEngine(path, false)
 	stop()
 	if err != nil {
 		return nil, err
 	}
-	client := dynamodb.NewFromConfig(localConfig(e.HTTPClient()))
+	client := dynamodb.NewFromConfig(localConfig(e.HTTPClient()), a.clientOptions()...)
 	return &backend{api: client, describe: "local (file " + path + ")", close: e.Close,
 		where: "the embedded engine (data file " + path + ")"}, nil
 }

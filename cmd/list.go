@@ -120,7 +120,7 @@ func (a *app) endPage(p printer, next string, all bool) error {
 		return err
 	}
 	if next != "" && !p.carriesNext() {
-		fmt.Fprintf(a.io.ErrOut, "next page: %s\n", nextCommand(a.args, next))
+		fmt.Fprintf(a.notes(), "next page: %s\n", nextCommand(a.args, next))
 	}
 	return nil
 }

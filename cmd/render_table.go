@@ -18,6 +18,7 @@ import (
 type tablePrinter struct {
 	w        io.Writer
 	tty      bool
+	bold     bool // headers in bold (a terminal that takes colour)
 	pageSize int
 	cols     []string
 	rows     [][]string
@@ -32,7 +33,7 @@ func (p *tablePrinter) object(rec orderedObject) error {
 	if !p.tty {
 		return writeTSV(p.w, rows)
 	}
-	return renderTable(p.w, nil, rows)
+	return renderTable(p.w, nil, rows, false)
 }
 
 func (p *tablePrinter) carriesNext() bool { return false }
@@ -91,14 +92,15 @@ func (p *tablePrinter) flush() error {
 		head = p.cols
 	}
 	p.printed = true
-	err := renderTable(p.w, head, p.rows)
+	err := renderTable(p.w, head, p.rows, p.bold)
 	p.rows = nil
 	return err
 }
 
 // renderTable draws a borderless, left-aligned table (kubectl style) with an
-// upper-case header when head is not nil.
-func renderTable(w io.Writer, head []string, rows [][]string) error {
+// upper-case header when head is not nil, in bold when bold is set (the
+// header line is wrapped after layout, so widths are not thrown off).
+func renderTable(w io.Writer, head []string, rows [][]string, bold bool) error {
 	var buf bytes.Buffer
 	t := tablewriter.NewTable(&buf,
 		tablewriter.WithRendition(tw.Rendition{
@@ -137,11 +139,15 @@ func renderTable(w io.Writer, head []string, rows [][]string) error {
 		return fmt.Errorf("render table: %w", err)
 	}
 	// The last column's padding would leave trailing blanks on every line.
-	for _, line := range strings.SplitAfter(buf.String(), "\n") {
+	for i, line := range strings.SplitAfter(buf.String(), "\n") {
 		if line == "" {
 			continue
 		}
-		if _, err := io.WriteString(w, strings.TrimRight(line, " \n")+"\n"); err != nil {
+		line = strings.TrimRight(line, " \n")
+		if i == 0 && head != nil && bold {
+			line = ansiBold + line + ansiReset
+		}
+		if _, err := io.WriteString(w, line+"\n"); err != nil {
 			return err
 		}
 	}
@@ -203,5 +209,5 @@ func printTable(ios *IOStreams, head []string, rows [][]string) error {
 	if !ios.OutTTY {
 		return writeTSV(ios.Out, rows)
 	}
-	return renderTable(ios.Out, head, rows)
+	return renderTable(ios.Out, head, rows, ios.Color)
 }

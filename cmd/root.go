@@ -143,6 +143,7 @@ func fixedCompletion(values ...string) func(*cobra.Command, []string, string) ([
 func (a *app) preRun(c *cobra.Command, _ []string) error {
 	a.started, a.cmd = true, c
 	err := a.resolveSettings()
+	a.setColor()
 	var u *usageError
 	if errors.As(err, &u) && u.cmd == nil {
 		u.cmd = c
