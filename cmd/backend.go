@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"strings"
 	"time"
@@ -80,12 +81,19 @@ func (a *app) warnUnusedSettings(ep string) {
 }
 
 // clientOptions are the options of every DynamoDB client the command
-// makes: the request log under --debug.
+// makes: the request log, to stderr under --debug, or to browse's request
+// panel (a terminal view leaves stderr alone).
 func (a *app) clientOptions() []func(*dynamodb.Options) {
-	if a.set == nil || !a.set.Debug {
+	var w io.Writer
+	switch {
+	case a.requestSink != nil:
+		w = a.requestSink
+	case a.set != nil && a.set.Debug:
+		w = a.io.ErrOut
+	default:
 		return nil
 	}
-	l := &requestLog{w: a.io.ErrOut, now: time.Now}
+	l := &requestLog{w: w, now: time.Now}
 	return []func(*dynamodb.Options){l.clientOption}
 }
 

@@ -70,6 +70,9 @@ Exit codes: 0 ok, 1 check false or not found, 2 usage or input, 3 invalid schema
 		root.AddCommand(c)
 	}
 	root.AddCommand(a.newReshardCmd())
+	b := a.newBrowseCmd()
+	b.GroupID = "data"
+	root.AddCommand(b)
 	root.AddCommand(newExitCodesTopic())
 	root.RegisterFlagCompletionFunc("output", fixedCompletion(outputFormats...))
 	root.RegisterFlagCompletionFunc("endpoint", fixedCompletion("local", "aws", "http://127.0.0.1:8000"))
