@@ -20,6 +20,7 @@ type listOptions struct {
 	all        bool
 	consistent bool
 	withEntity bool
+	desc       bool
 }
 
 // addListFlags declares the list flags on c; word names the list's key in
@@ -31,6 +32,7 @@ func (o *listOptions) addListFlags(c *cobra.Command, word string) {
 	f.BoolVar(&o.all, "all", false, "print every page")
 	f.BoolVar(&o.consistent, "consistent", false, "strongly consistent read (base table only; refused on the index)")
 	f.BoolVar(&o.withEntity, "with-entity", false, "also print the "+word+"'s own item, from the same Query")
+	f.BoolVar(&o.desc, "desc", false, "last first (ScanIndexForward false); a cursor keeps its direction")
 }
 
 // listArgs is one validated list request.
@@ -75,7 +77,7 @@ func (a *app) listRun(ctx context.Context, l *listArgs) error {
 	q := ops.ListQuery{
 		Relation: l.rel, Direction: l.dir, Key: l.key,
 		Limit: int32(o.limit), Cursor: o.cursor,
-		Consistent: o.consistent, WithEntity: o.withEntity,
+		Consistent: o.consistent, WithEntity: o.withEntity, Descending: o.desc,
 	}
 	p := a.listPrinter(o.limit)
 	if !o.all || o.withEntity {

@@ -156,11 +156,13 @@ func (a *app) listCmd(rel *schema.Relation, dir ops.Direction, verb, word, examp
 		Long: long + `
 
 Pages: --limit N rows per page, --cursor TOKEN to continue (the next-page
-command is printed on stderr), --all for every page. --with-entity also returns
-the ` + strings.ToLower(word) + `'s own item, from the same Query.`,
+command is printed on stderr), --all for every page, --desc for last first
+(ScanIndexForward false; a cursor keeps its direction). --with-entity also
+returns the ` + strings.ToLower(word) + `'s own item, from the same Query.`,
 		Example: withExamples(
 			fmt.Sprintf("adjl %s %s", verb, example),
 			fmt.Sprintf("adjl %s %s --limit 10 -o json", verb, example),
+			fmt.Sprintf("adjl %s %s --desc --limit 5", verb, example),
 			fmt.Sprintf("adjl %s %s --all --with-entity -o ndjson", verb, example),
 		),
 		Args: exactArgs(word),

@@ -80,7 +80,7 @@ Exit codes: 0 ok, 1 check false or not found, 2 usage or input, 3 invalid schema
 }
 
 // listFlagNames are the flags only list commands have.
-var listFlagNames = []string{"limit", "cursor", "all", "with-entity"}
+var listFlagNames = []string{"limit", "cursor", "all", "with-entity", "desc"}
 
 // flagError makes pflag's "unknown flag: --cursor" say where a list flag
 // belongs.
