@@ -21,7 +21,7 @@ import (
 // requestLog is --debug: one line on stderr per request the SDK client
 // sends, whatever sent it (list, link, table create, reshard, verify):
 //
-//	debug: Query table=school index=GSI1 key="GSI1PK = \"CRS#math204\" AND begins_with(GSI1SK, \"STU#\")" limit=26 latency=1.2ms capacity=0.5 attempts=1
+//	debug: Query table=school index=GSI1 key='(GSI1PK = "CRS#math204") AND (begins_with (GSI1SK, "STU#"))' limit=26 latency=412µs capacity=0.5 attempts=1
 //
 // It is an SDK middleware in the Initialize step, so it sees each operation
 // once, around serialisation, signing and every retry. It reads only the
