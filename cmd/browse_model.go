@@ -9,7 +9,6 @@ import (
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/adjl/adjl/ops"
@@ -43,7 +42,7 @@ type browseModel struct {
 	fatal   error  // returned by browseRun after the program ends
 
 	prompting bool
-	input     textinput.Model
+	input     string // the key being typed at the prompt
 	help      help.Model
 	keys      browseKeys
 	width     int
@@ -129,11 +128,8 @@ func newBrowseKeys() browseKeys {
 }
 
 func newBrowseModel(ctx context.Context, st *ops.Store, s *schema.Schema, rec *requestRecorder, limit int, key, where string) *browseModel {
-	in := textinput.New()
-	in.Prompt = "key: "
-	in.Placeholder = strings.Join(keyPrefixes(s), " ") + " ..."
 	m := &browseModel{ctx: ctx, st: st, sch: s, rec: rec, limit: limit, where: where, startKey: key,
-		input: in, help: help.New(), keys: newBrowseKeys(), width: 100, height: 30}
+		help: help.New(), keys: newBrowseKeys(), width: 100, height: 30}
 	if key == "" {
 		m.prompting = true
 	}
@@ -142,7 +138,7 @@ func newBrowseModel(ctx context.Context, st *ops.Store, s *schema.Schema, rec *r
 
 func (m *browseModel) Init() tea.Cmd {
 	if m.prompting {
-		return m.input.Focus()
+		return nil
 	}
 	m.loading = true
 	return m.open(m.startKey, false)
@@ -272,11 +268,10 @@ func (m *browseModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, m.promptKey(msg)
 		}
 		return m, m.key(msg)
-	}
-	if m.prompting {
-		var cmd tea.Cmd
-		m.input, cmd = m.input.Update(msg)
-		return m, cmd
+	case tea.PasteMsg:
+		if m.prompting {
+			m.input += strings.TrimSpace(msg.Content)
+		}
 	}
 	return m, nil
 }
@@ -313,7 +308,8 @@ func (m *browseModel) loaded(msg browseLoaded) tea.Cmd {
 	return nil
 }
 
-// promptKey edits the key prompt; enter opens the key typed.
+// promptKey edits the key prompt (typing, backspace, ctrl+u); enter opens
+// the key typed, esc leaves the prompt.
 func (m *browseModel) promptKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch msg.String() {
 	case "ctrl+c":
@@ -322,11 +318,10 @@ func (m *browseModel) promptKey(msg tea.KeyPressMsg) tea.Cmd {
 		if m.view == nil {
 			return tea.Quit
 		}
-		m.prompting = false
-		m.input.Blur()
+		m.prompting, m.input = false, ""
 		return nil
 	case "enter":
-		k := strings.TrimSpace(m.input.Value())
+		k := strings.TrimSpace(m.input)
 		if k == "" {
 			return nil
 		}
@@ -334,14 +329,26 @@ func (m *browseModel) promptKey(msg tea.KeyPressMsg) tea.Cmd {
 			m.status = message(err)
 			return nil
 		}
-		m.prompting, m.loading, m.status = false, true, ""
-		m.input.Blur()
-		m.input.Reset()
+		m.prompting, m.loading, m.status, m.input = false, true, "", ""
 		return m.open(k, m.view != nil)
+	case "backspace":
+		if r := []rune(m.input); len(r) > 0 {
+			m.input = string(r[:len(r)-1])
+		}
+		return nil
+	case "ctrl+u":
+		m.input = ""
+		return nil
 	}
-	var cmd tea.Cmd
-	m.input, cmd = m.input.Update(msg)
-	return cmd
+	if msg.Text != "" && msg.Mod&^tea.ModShift == 0 {
+		m.input += msg.Text
+	}
+	return nil
+}
+
+// promptView is the key prompt with a block cursor.
+func (m *browseModel) promptView() string {
+	return "key: " + escapeControls(m.input) + bSelected.Render(" ")
 }
 
 func (m *browseModel) key(msg tea.KeyPressMsg) tea.Cmd {
@@ -356,7 +363,7 @@ func (m *browseModel) key(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case key.Matches(msg, k.Open):
 		m.prompting = true
-		return m.input.Focus()
+		return nil
 	case key.Matches(msg, k.Back):
 		if len(m.history) == 0 {
 			m.status = "no previous key: this is where you started"
@@ -452,13 +459,13 @@ func (m *browseModel) View() tea.View {
 	switch {
 	case m.view == nil && m.prompting:
 		line("Open a key (" + strings.Join(keyPrefixes(m.sch), " ") + "); esc quits.")
-		line(m.input.View())
+		line(m.promptView())
 	case m.view == nil:
 		line("loading " + m.startKey + " …")
 	default:
 		m.viewKey(&b, w, line)
 		if m.prompting {
-			line(m.input.View())
+			line(m.promptView() + bFaint.Render("  (enter opens, esc cancels)"))
 		}
 	}
 	if m.status != "" {

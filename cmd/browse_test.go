@@ -266,7 +266,9 @@ func TestBrowseRoleKeys(t *testing.T) {
 func TestBrowseKeyPromptAndHelp(t *testing.T) {
 	f := newBrowseFixture(t, "school.yaml", schoolSeed(0))
 	f.m.prompting = true
-	f.m.Init()
+	if cmd := f.m.Init(); cmd != nil {
+		t.Error("the prompt starts a command")
+	}
 	if !strings.Contains(f.screen(), "Open a key (STU# CRS#)") {
 		t.Fatalf("prompt:\n%s", f.screen())
 	}
@@ -277,7 +279,10 @@ func TestBrowseKeyPromptAndHelp(t *testing.T) {
 	if f.m.view != nil || !strings.Contains(f.screen(), "XYZ#1") || !strings.Contains(f.screen(), "! ") {
 		t.Errorf("bad key:\n%s", f.screen())
 	}
-	f.m.input.Reset()
+	f.press("backspace", "backspace", "backspace", "backspace", "backspace")
+	if f.m.input != "" {
+		t.Errorf("backspace left %q", f.m.input)
+	}
 	for _, r := range "STU#a91" {
 		f.press(string(r))
 	}
@@ -312,5 +317,9 @@ func TestBrowseNeedsATerminal(t *testing.T) {
 	r = adjl(t, runOpts{tty: true}, "--schema", example(t, "school.yaml"), "browse", "XYZ#1")
 	if r.code != ExitUsage {
 		t.Errorf("a bad key: exit %d, stderr %q", r.code, r.err)
+	}
+	r = adjl(t, runOpts{tty: true}, "--schema", example(t, "school.yaml"), "--explain", "browse", "STU#a91")
+	if r.code != ExitUsage || !strings.Contains(r.err, "--explain cannot be combined with browse") {
+		t.Errorf("--explain: exit %d, stderr %q", r.code, r.err)
 	}
 }
