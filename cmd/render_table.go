@@ -1,16 +1,12 @@
 package cmd
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"strings"
 
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/tw"
+	"github.com/charmbracelet/x/ansi"
 )
-
-// This file is the only one that knows tablewriter (its API changed at v1).
 
 // tablePrinter prints an aligned table with a header on a terminal and
 // tab-separated rows without a header when piped (like gh), so `cut -f1`
@@ -97,54 +93,46 @@ func (p *tablePrinter) flush() error {
 	return err
 }
 
-// renderTable draws a borderless, left-aligned table (kubectl style) with an
-// upper-case header when head is not nil, in bold when bold is set (the
-// header line is wrapped after layout, so widths are not thrown off).
+// renderTable draws a borderless, left-aligned table (kubectl style): each
+// column as wide as its widest cell in terminal cells (wide characters count
+// two), three spaces between columns, no trailing blanks, and an upper-case
+// header when head is not nil, in bold when bold is set.
 func renderTable(w io.Writer, head []string, rows [][]string, bold bool) error {
-	var buf bytes.Buffer
-	t := tablewriter.NewTable(&buf,
-		tablewriter.WithRendition(tw.Rendition{
-			Borders: tw.BorderNone,
-			Symbols: tw.NewSymbols(tw.StyleNone),
-			Settings: tw.Settings{
-				Separators: tw.SeparatorsNone,
-				Lines:      tw.LinesNone,
-			},
-		}),
-		tablewriter.WithHeaderAutoFormat(tw.Off),
-		tablewriter.WithHeaderAlignment(tw.AlignLeft),
-		tablewriter.WithRowAlignment(tw.AlignLeft),
-		tablewriter.WithRowAutoWrap(tw.WrapNone),
-		tablewriter.WithHeaderAutoWrap(tw.WrapNone),
-		tablewriter.WithTrimSpace(tw.Off),
-		tablewriter.WithPadding(tw.Padding{Left: "", Right: "   ", Overwrite: true}),
-	)
+	all := make([][]string, 0, len(rows)+1)
 	if head != nil {
-		up := make([]any, len(head))
+		up := make([]string, len(head))
 		for i, h := range head {
 			up[i] = strings.ToUpper(h)
 		}
-		t.Header(up...)
+		all = append(all, up)
 	}
 	for _, r := range rows {
 		vals := make([]string, len(r))
 		for i, v := range r {
 			vals[i] = escapeControls(v)
 		}
-		if err := t.Append(vals); err != nil {
-			return fmt.Errorf("render table: %w", err)
+		all = append(all, vals)
+	}
+	var widths []int
+	for _, r := range all {
+		for i, c := range r {
+			if i == len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[i] = max(widths[i], ansi.StringWidth(c))
 		}
 	}
-	if err := t.Render(); err != nil {
-		return fmt.Errorf("render table: %w", err)
-	}
-	// The last column's padding would leave trailing blanks on every line.
-	for i, line := range strings.SplitAfter(buf.String(), "\n") {
-		if line == "" {
-			continue
+	var b strings.Builder
+	for n, r := range all {
+		b.Reset()
+		for i, c := range r {
+			b.WriteString(c)
+			if i < len(r)-1 {
+				b.WriteString(strings.Repeat(" ", widths[i]-ansi.StringWidth(c)+columnGap))
+			}
 		}
-		line = strings.TrimRight(line, " \n")
-		if i == 0 && head != nil && bold {
+		line := strings.TrimRight(b.String(), " ")
+		if n == 0 && head != nil && bold {
 			line = ansiBold + line + ansiReset
 		}
 		if _, err := io.WriteString(w, line+"\n"); err != nil {
@@ -153,6 +141,9 @@ func renderTable(w io.Writer, head []string, rows [][]string, bold bool) error {
 	}
 	return nil
 }
+
+// columnGap is the blanks between two columns of a table.
+const columnGap = 3
 
 // writeTSV writes rows as tab-separated lines; control characters inside
 // a value are escaped (escapeControls), so a row stays one line.
