@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -94,8 +95,8 @@ func (a *app) browseRun(c *cobra.Command, key string, limit int) error {
 		opts = append(opts, tea.WithColorProfile(colorprofile.Ascii))
 	}
 	final, err := tea.NewProgram(m, opts...).Run()
-	if errors.Is(err, tea.ErrInterrupted) || errors.Is(err, tea.ErrProgramKilled) && c.Context().Err() != nil {
-		return c.Context().Err()
+	if errors.Is(err, tea.ErrInterrupted) || errors.Is(err, tea.ErrProgramKilled) {
+		return context.Canceled // a signal: exit 130, "adjl: interrupted"
 	}
 	if err != nil {
 		return fmt.Errorf("browse: %w", err)

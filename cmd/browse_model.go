@@ -46,7 +46,6 @@ type browseModel struct {
 	help      help.Model
 	keys      browseKeys
 	width     int
-	height    int
 }
 
 // browseView is one key on screen: its item and its two panes.
@@ -129,7 +128,7 @@ func newBrowseKeys() browseKeys {
 
 func newBrowseModel(ctx context.Context, st *ops.Store, s *schema.Schema, rec *requestRecorder, limit int, key, where string) *browseModel {
 	m := &browseModel{ctx: ctx, st: st, sch: s, rec: rec, limit: limit, where: where, startKey: key,
-		help: help.New(), keys: newBrowseKeys(), width: 100, height: 30}
+		help: help.New(), keys: newBrowseKeys(), width: 100}
 	if key == "" {
 		m.prompting = true
 	}
@@ -258,7 +257,7 @@ func (p *browsePane) setPage(page *ops.Page) {
 func (m *browseModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
-		m.width, m.height = msg.Width, msg.Height
+		m.width = msg.Width
 		m.help.SetWidth(msg.Width)
 		return m, nil
 	case browseLoaded:

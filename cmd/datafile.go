@@ -90,12 +90,19 @@ func dataFileExists(path string) bool {
 
 // noticeWhileLocked prints, once, that the command is waiting for another
 // process's data file if opening it takes over a second and the file is
-// locked by someone else. The returned stop ends the watch.
+// locked by someone else. The returned stop ends the watch, and waits for a
+// notice being written, so nothing writes to w after it returns.
 func noticeWhileLocked(w io.Writer, path string) (stop func()) {
+	done := make(chan struct{})
 	t := time.AfterFunc(time.Second, func() {
+		defer close(done)
 		if lockedByAnother(path) {
 			fmt.Fprintf(w, "adjl: waiting for data file %s: another adjl process is using it (run `adjl local serve` to share one engine)\n", path)
 		}
 	})
-	return func() { t.Stop() }
+	return func() {
+		if !t.Stop() {
+			<-done
+		}
+	}
 }
