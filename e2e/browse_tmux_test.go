@@ -61,6 +61,8 @@ func browseInTmux(t *testing.T, tmux, bin string, b backend) {
 	}
 	env := []string{"HOME=" + dir, "XDG_CONFIG_HOME=" + filepath.Join(dir, ".config"),
 		"AWS_ACCESS_KEY_ID=test", "AWS_SECRET_ACCESS_KEY=test", "AWS_REGION=us-east-1", "AWS_EC2_METADATA_DISABLED=true",
+		// A race-enabled adjl would sleep a second at each exit.
+		"GORACE=" + strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"),
 		"ADJL_ENDPOINT=local", "PATH=" + os.Getenv("PATH")}
 	if b.endpoint != "" {
 		env[len(env)-2] = "ADJL_ENDPOINT=" + b.endpoint
