@@ -218,8 +218,13 @@ func (m *browseModel) open(key string, push bool) tea.Cmd {
 			}
 		}
 		if res.err == nil && len(item) > 0 {
-			if v.item, res.err = entityRecord(m.sch, item); len(v.item) > 0 {
-				v.item = v.item[2:] // key and type are in the title
+			var rec orderedObject
+			rec, res.err = entityRecord(m.sch, item)
+			v.item = orderedObject{}
+			for _, f := range rec {
+				if f.Name != "key" && f.Name != "type" { // both are in the title
+					v.item = append(v.item, f)
+				}
 			}
 		}
 		res.requests = m.rec.take()
