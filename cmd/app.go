@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"strings"
@@ -40,6 +41,9 @@ type app struct {
 	expl     *explainer
 	capacity *capacityPrinter // --capacity: per request, and the total at the end
 	where    string           // the backend, for messages: "the embedded engine (data file ...)"
+	// requestSink, when set, receives the request log instead of stderr
+	// (browse shows it in the view).
+	requestSink io.Writer
 }
 
 func (a *app) execute(ctx context.Context) error {

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/adjl/adjl/ops"
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -55,9 +57,9 @@ func (a *app) openBackend(ctx context.Context) (*backend, error) {
 	case ep == "local":
 		return a.openLocal(ctx, a.set.Data)
 	case ep == "aws":
-		return openAWS(ctx, a.set.Region, a.set.Profile)
+		return openAWS(ctx, a.set.Region, a.set.Profile, a.clientOptions()...)
 	case isURL(ep):
-		return openURL(ctx, ep, a.set.Region, a.set.Profile, a.getenv)
+		return openURL(ctx, ep, a.set.Region, a.set.Profile, a.getenv, a.clientOptions()...)
 	}
 	return nil, &usageError{err: fmt.Errorf("invalid --endpoint %q: want local, aws, or a URL such as http://127.0.0.1:8000", ep)}
 }
@@ -76,6 +78,27 @@ func (a *app) warnUnusedSettings(ep string) {
 		return
 	}
 	unused("data", "applies only to the embedded engine (--endpoint local)")
+}
+
+// clientOptions are the options of every DynamoDB client the command
+// makes: the request log, to stderr under --debug, or to browse's request
+// panel (a terminal view leaves stderr alone).
+func (a *app) clientOptions() []func(*dynamodb.Options) {
+	var w io.Writer
+	switch {
+	case a.requestSink != nil:
+		w = a.requestSink
+	case a.set != nil && a.set.Debug:
+		w = a.io.ErrOut
+	default:
+		return nil
+	}
+	l := &requestLog{w: w, now: time.Now}
+	if a.sch != nil {
+		lay := a.sch.Layout()
+		l.keys = []string{lay.PK, lay.SK}
+	}
+	return []func(*dynamodb.Options){l.clientOption}
 }
 
 func isURL(s string) bool {
@@ -97,7 +120,7 @@ func localConfig(httpClient aws.HTTPClient) aws.Config {
 	}
 }
 
-func openAWS(ctx context.Context, region, profile string) (*backend, error) {
+func openAWS(ctx context.Context, region, profile string, clientOpts ...func(*dynamodb.Options)) (*backend, error) {
 	var opts []func(*config.LoadOptions) error
 	if region != "" {
 		opts = append(opts, config.WithRegion(region))
@@ -117,7 +140,7 @@ func openAWS(ctx context.Context, region, profile string) (*backend, error) {
 	if profile != "" {
 		desc += ", profile " + profile
 	}
-	return &backend{api: dynamodb.NewFromConfig(cfg), describe: desc + ")", where: "DynamoDB (region " + cfg.Region + ")"}, nil
+	return &backend{api: dynamodb.NewFromConfig(cfg, clientOpts...), describe: desc + ")", where: "DynamoDB (region " + cfg.Region + ")"}, nil
 }
 
 // openURL configures a DynamoDB-compatible server. Nothing here may reach
@@ -125,7 +148,7 @@ func openAWS(ctx context.Context, region, profile string) (*backend, error) {
 // --profile when the user names one, else dummy ones (local servers accept
 // any signature). The default chain is not used because it may call SSO or
 // the instance metadata service.
-func openURL(ctx context.Context, endpoint, region, profile string, getenv func(string) (string, bool)) (*backend, error) {
+func openURL(ctx context.Context, endpoint, region, profile string, getenv func(string) (string, bool), clientOpts ...func(*dynamodb.Options)) (*backend, error) {
 	cfg := aws.Config{Region: region, Credentials: dummyCredentials()}
 	if profile != "" {
 		opts := []func(*config.LoadOptions) error{
@@ -152,7 +175,8 @@ func openURL(ctx context.Context, endpoint, region, profile string, getenv func(
 	if cfg.Region == "" {
 		cfg.Region = fallbackRegion
 	}
-	client := dynamodb.NewFromConfig(cfg, func(o *dynamodb.Options) { o.BaseEndpoint = aws.String(endpoint) })
+	clientOpts = append([]func(*dynamodb.Options){func(o *dynamodb.Options) { o.BaseEndpoint = aws.String(endpoint) }}, clientOpts...)
+	client := dynamodb.NewFromConfig(cfg, clientOpts...)
 	ep := strings.TrimRight(endpoint, "/")
 	return &backend{api: client, describe: ep, where: "the server at " + ep}, nil
 }

@@ -42,7 +42,7 @@ func openEngineOptions(path string, opt local.Options) (engine, error) {
 // which file was looked for and that the table does not exist.
 func (a *app) openLocal(ctx context.Context, path string) (*backend, error) {
 	if url, ok := runningServer(ctx, path); ok {
-		be, err := openURL(ctx, url, "", "", a.getenv)
+		be, err := openURL(ctx, url, "", "", a.getenv, a.clientOptions()...)
 		if err != nil {
 			return nil, err
 		}
@@ -55,15 +55,15 @@ func (a *app) openLocal(ctx context.Context, path string) (*backend, error) {
 		if err != nil {
 			return nil, err
 		}
-		client := dynamodb.NewFromConfig(localConfig(e.HTTPClient()))
+		client := dynamodb.NewFromConfig(localConfig(e.HTTPClient()), a.clientOptions()...)
 		return &backend{api: client, describe: "local (no data file " + path + " yet)", close: e.Close,
 			where: "the embedded engine (no data file " + path + ")"}, nil
 	}
-	e, err := openDataFile(a.io.ErrOut, path, openEngineWithin)
+	e, err := openDataFile(a.notes(), path, openEngineWithin)
 	if err != nil {
 		return nil, err
 	}
-	client := dynamodb.NewFromConfig(localConfig(e.HTTPClient()))
+	client := dynamodb.NewFromConfig(localConfig(e.HTTPClient()), a.clientOptions()...)
 	return &backend{api: client, describe: "local (file " + path + ")", close: e.Close,
 		where: "the embedded engine (data file " + path + ")"}, nil
 }

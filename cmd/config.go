@@ -43,6 +43,9 @@ func addGlobalFlags(fs *pflag.FlagSet) {
 	fs.Bool("explain", false, "print the DynamoDB requests (and the equivalent aws CLI) without sending them")
 	fs.Bool("capacity", false, "print consumed capacity per operation on stderr")
 	fs.Bool("verbose", false, "say which backend is used")
+	fs.Bool("debug", false, "log each request on stderr: operation, table, index, key condition, latency, capacity, retries")
+	fs.BoolP("quiet", "q", false, "no hints, notes, warnings or progress on stderr (errors and data stay)")
+	fs.Bool("no-color", false, "no colour, even on a terminal (also NO_COLOR)")
 	fs.String("config", "", "config `FILE` (default ./.adjl/config.yaml, then $XDG_CONFIG_HOME/adjl/config.yaml)")
 }
 
@@ -58,6 +61,9 @@ type settings struct {
 	Explain      bool
 	Capacity     bool
 	Verbose      bool
+	Debug        bool
+	Quiet        bool
+	NoColor      bool
 	ConfigFile   string // "" when none was read
 	// origin says where each setting's value came from, by setting name:
 	// "flag --output", "environment ADJL_OUTPUT", "config file F line N"
@@ -195,18 +201,24 @@ func configFile(fs *pflag.FlagSet, getenv func(string) (string, bool)) (file str
 	if p, ok := getenv(envPrefix + "_CONFIG"); ok && p != "" {
 		return p, true, nil
 	}
+	for _, c := range configCandidates(getenv) {
+		if st, err := os.Stat(c); err == nil && !st.IsDir() {
+			return c, false, nil
+		}
+	}
+	return "", false, nil
+}
+
+// configCandidates are the config files looked for, in order, when neither
+// --config nor ADJL_CONFIG names one: the first that exists is read.
+func configCandidates(getenv func(string) (string, bool)) []string {
 	candidates := []string{filepath.Join(".adjl", "config.yaml")}
 	if x, ok := getenv("XDG_CONFIG_HOME"); ok && x != "" {
 		candidates = append(candidates, filepath.Join(x, "adjl", "config.yaml"))
 	} else if home, ok := getenv("HOME"); ok && home != "" {
 		candidates = append(candidates, filepath.Join(home, ".config", "adjl", "config.yaml"))
 	}
-	for _, c := range candidates {
-		if st, err := os.Stat(c); err == nil && !st.IsDir() {
-			return c, false, nil
-		}
-	}
-	return "", false, nil
+	return candidates
 }
 
 // resolve reads the settings out of v; cfg is the config file newViper read.
@@ -221,6 +233,9 @@ func resolve(v *viper.Viper, cfg *configFileRead, fs *pflag.FlagSet, getenv func
 		Explain:  v.GetBool("explain"),
 		Capacity: v.GetBool("capacity"),
 		Verbose:  v.GetBool("verbose"),
+		Debug:    v.GetBool("debug"),
+		Quiet:    v.GetBool("quiet"),
+		NoColor:  v.GetBool("no-color"),
 		origin:   map[string]string{},
 	}
 	if cfg != nil {

@@ -16,6 +16,8 @@ type edgeArgs struct {
 	rel            *schema.Relation
 	fromKey, toKey string
 	attrs          map[string]any
+	// unsets: edge attributes an existing edge loses (--unset).
+	unsets []string
 	// requireEntities: the link refuses when either entity item is missing.
 	requireEntities bool
 	// consistent: the check reads strongly consistently.
@@ -44,6 +46,7 @@ func resolveEdge(s *schema.Schema, rel *schema.Relation, from, to string, sets [
 // link has --set and --require-entities, check --consistent, unlink none.
 type edgeFlags struct {
 	sets            []string
+	unsets          []string
 	requireEntities bool
 	consistent      bool
 }
@@ -51,11 +54,13 @@ type edgeFlags struct {
 // addLinkFlags declares a link command's flags on c, completing --set
 // with attrs.
 func (f *edgeFlags) addLinkFlags(c *cobra.Command, attrs []schema.Attribute) {
-	c.Flags().StringArrayVar(&f.sets, "set", nil, "edge attribute `name=value` (repeatable)")
+	c.Flags().StringArrayVar(&f.sets, "set", nil, "edge attribute `name=value` (repeatable; name=@FILE reads the value from a file, @- from stdin, @@ is a literal @)")
+	c.Flags().StringArrayVar(&f.unsets, "unset", nil, "remove the edge attribute `name` from an existing edge (repeatable)")
 	c.Flags().BoolVar(&f.requireEntities, "require-entities", false,
 		"refuse the link, in the same transaction, when either entity item does not exist")
 	if attrs != nil {
 		c.RegisterFlagCompletionFunc("set", setCompletion(attrs))
+		c.RegisterFlagCompletionFunc("unset", unsetCompletion(attrs))
 	}
 }
 
@@ -77,11 +82,18 @@ func (a *app) edgeRunE(rel *schema.Relation, flags *edgeFlags, run func(context.
 			}
 			args = args[1:]
 		}
-		e, err := resolveEdge(a.sch, r, args[0], args[1], flags.sets)
+		sets, err := readSetFiles(flags.sets, a.io.In)
 		if err != nil {
 			return err
 		}
-		e.requireEntities, e.consistent = flags.requireEntities, flags.consistent
+		e, err := resolveEdge(a.sch, r, args[0], args[1], sets)
+		if err != nil {
+			return err
+		}
+		if err := checkUnsets(a.sch.Layout().Reserved(), r.Attributes, flags.unsets, e.attrs); err != nil {
+			return err
+		}
+		e.requireEntities, e.consistent, e.unsets = flags.requireEntities, flags.consistent, flags.unsets
 		return run(c.Context(), e)
 	}
 }
@@ -91,7 +103,7 @@ func (a *app) linkRun(ctx context.Context, e *edgeArgs) error {
 	if err != nil {
 		return err
 	}
-	out, keys, err := st.LinkWith(ctx, e.rel, e.fromKey, e.toKey, e.attrs, ops.LinkOptions{RequireEntities: e.requireEntities})
+	out, keys, err := st.LinkWith(ctx, e.rel, e.fromKey, e.toKey, e.attrs, ops.LinkOptions{RequireEntities: e.requireEntities, Remove: e.unsets})
 	if err != nil || a.explaining() {
 		return err
 	}

@@ -62,19 +62,21 @@ type lockedError struct{ err error }
 func (e *lockedError) Error() string { return e.err.Error() }
 func (e *lockedError) Unwrap() error { return e.err }
 
-// printError writes "adjl: <message>" and, where it helps, a hint line.
-func printError(w io.Writer, err error) {
+// printError writes "adjl: <message>" and, where it helps, a hint line;
+// with color, the two prefixes are coloured.
+func printError(w io.Writer, err error, color bool) {
+	errPrefix, hintPrefix := paint(color, ansiRed, "adjl:"), paint(color, ansiYellow, "hint:")
 	var status *statusError
 	if errors.As(err, &status) {
 		return
 	}
 	if errors.Is(err, context.Canceled) {
-		fmt.Fprintln(w, "adjl: interrupted")
+		fmt.Fprintln(w, errPrefix+" interrupted")
 		return
 	}
 	var mismatch *ops.TableMismatchError
 	if errors.As(err, &mismatch) {
-		fmt.Fprintf(w, "adjl: table %s differs from the schema:\n", mismatch.Table)
+		fmt.Fprintf(w, "%s table %s differs from the schema:\n", errPrefix, mismatch.Table)
 		for _, d := range mismatch.Differences {
 			fmt.Fprintf(w, "  - %s\n", d)
 		}
@@ -82,20 +84,20 @@ func printError(w io.Writer, err error) {
 		if h == "" {
 			h = "change the schema to match, or delete the table (adjl table delete --yes) and create it again"
 		}
-		fmt.Fprintf(w, "hint: %s\n", h)
+		fmt.Fprintf(w, "%s %s\n", hintPrefix, h)
 		return
 	}
 	if schema.IsInvalid(err) {
 		// One problem per line, each already "file:line:col: msg".
-		fmt.Fprintln(w, "adjl: invalid schema:")
+		fmt.Fprintln(w, errPrefix+" invalid schema:")
 		for _, line := range strings.Split(strings.TrimRight(err.Error(), "\n"), "\n") {
 			fmt.Fprintf(w, "  %s\n", line)
 		}
 		return
 	}
-	fmt.Fprintf(w, "adjl: %s\n", message(err))
+	fmt.Fprintf(w, "%s %s\n", errPrefix, message(err))
 	if h := hint(err); h != "" {
-		fmt.Fprintf(w, "hint: %s\n", h)
+		fmt.Fprintf(w, "%s %s\n", hintPrefix, h)
 	}
 }
 

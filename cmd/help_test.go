@@ -3,9 +3,11 @@ package cmd
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/adjl/adjl/schema"
 	"github.com/spf13/cobra"
 )
 
@@ -144,7 +146,8 @@ func TestExitCodesHelpTopic(t *testing.T) {
 func TestBuiltinsRefuseUnknownWords(t *testing.T) {
 	isolate(t)
 	r := adjl(t, runOpts{}, "completion", "tcsh")
-	if r.code != ExitUsage || !strings.Contains(r.err, `unknown command "tcsh" for "adjl completion" (want one of: bash, fish, powershell, zsh)`) {
+	if r.code != ExitUsage || !strings.Contains(r.err, `unknown command "tcsh" for "adjl completion"`) ||
+		!strings.Contains(r.err, "(want one of: bash, fish, powershell, zsh)") {
 		t.Errorf("completion tcsh: exit %d: %q", r.code, r.err)
 	}
 	r = adjl(t, runOpts{}, "--schema", example(t, "school.yaml"), "fooo")
@@ -247,5 +250,22 @@ func TestSuggestionsForTypos(t *testing.T) {
 	}
 	if got := editDistance("tabel", "table"); got != 1 {
 		t.Errorf("a swap is one edit: %d", got)
+	}
+}
+
+// TestBuiltinCommandsAreReserved: every built-in top-level command is a
+// name the schema refuses as a relation verb, so no verb can shadow one.
+func TestBuiltinCommandsAreReserved(t *testing.T) {
+	isolate(t)
+	r := adjl(t, runOpts{}, "version")
+	r.app.root.InitDefaultHelpCmd()
+	r.app.root.InitDefaultCompletionCmd()
+	for _, c := range r.app.root.Commands() {
+		if c.Hidden || strings.HasPrefix(c.Name(), "__") || c.Name() == "exit-codes" {
+			continue
+		}
+		if !slices.Contains(schema.BuiltinCommands, c.Name()) {
+			t.Errorf("adjl %s is not in schema.BuiltinCommands", c.Name())
+		}
 	}
 }

@@ -21,6 +21,7 @@ type listOptions struct {
 	consistent bool
 	withEntity bool
 	count      bool
+	desc       bool
 }
 
 // addListFlags declares the list flags on c; word names the list's key in
@@ -33,6 +34,7 @@ func (o *listOptions) addListFlags(c *cobra.Command, word string) {
 	f.BoolVar(&o.consistent, "consistent", false, "strongly consistent read (base table only; refused on the index)")
 	f.BoolVar(&o.withEntity, "with-entity", false, "also print the "+word+"'s own item, from the same Query")
 	f.BoolVar(&o.count, "count", false, "print the number of edges (Select COUNT over every page and shard)")
+	f.BoolVar(&o.desc, "desc", false, "last first (ScanIndexForward false); a cursor keeps its direction")
 }
 
 // listArgs is one validated list request.
@@ -80,7 +82,7 @@ func (a *app) listRun(ctx context.Context, l *listArgs) error {
 	q := ops.ListQuery{
 		Relation: l.rel, Direction: l.dir, Key: l.key,
 		Limit: int32(o.limit), Cursor: o.cursor,
-		Consistent: o.consistent, WithEntity: o.withEntity,
+		Consistent: o.consistent, WithEntity: o.withEntity, Descending: o.desc,
 	}
 	p := a.listPrinter(o.limit)
 	if !o.all || o.withEntity {
@@ -125,7 +127,7 @@ func (a *app) endPage(p printer, next string, all bool) error {
 		return err
 	}
 	if next != "" && !p.carriesNext() {
-		fmt.Fprintf(a.io.ErrOut, "next page: %s\n", nextCommand(a.args, next))
+		fmt.Fprintf(a.notes(), "next page: %s\n", nextCommand(a.args, next))
 	}
 	return nil
 }

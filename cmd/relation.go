@@ -52,6 +52,14 @@ func exampleSet(attrs []schema.Attribute) string {
 	return fmt.Sprintf(" --set %s=%s", a.Name, v)
 }
 
+// exampleUnset is an --unset flag for the first edge attribute.
+func exampleUnset(attrs []schema.Attribute) string {
+	if len(attrs) == 0 {
+		return ""
+	}
+	return " --unset " + attrs[0].Name
+}
+
 func attrNames(attrs []schema.Attribute) string {
 	if len(attrs) == 0 {
 		return "none"
@@ -75,17 +83,20 @@ func (a *app) relationCmds(rel *schema.Relation) []*cobra.Command {
 	if v := rel.Verbs.Link; v != "" {
 		flags := &edgeFlags{}
 		c := &cobra.Command{
-			Use:   fmt.Sprintf("%s %s %s [--set name=value ...]", v, fromWord, toWord),
+			Use:   fmt.Sprintf("%s %s %s [--set name=value ...] [--unset name ...]", v, fromWord, toWord),
 			Short: fmt.Sprintf("Link %s to %s (%s)", article(sideColumn(rel, rel.From)), article(sideColumn(rel, rel.To)), rel.Name),
 			Long: fmt.Sprintf(`Link %s to %s: write the %s edge once (%s=%s %s=%s),
 with the counters of both sides in the same transaction. Repeating it changes
-nothing ("unchanged"); with --set it updates the edge's attributes without
-counting twice. Keys are %s<id> and %s<id>; bare ids are accepted.
+nothing ("unchanged"); with --set it updates the edge's attributes, and with
+--unset removes some, without counting twice. --set name=@FILE reads a value
+from a file (@- standard input, @@ a literal @). Keys are %s<id> and %s<id>;
+bare ids are accepted.
 Edge attributes: %s.
 %s`, fromWord, toWord, rel.Name, l.PK, keys.PK, l.SK, keys.SK, rel.From.Prefix, rel.To.Prefix, attrNames(rel.Attributes), requireEntitiesHelp(rel)),
 			Example: withExamples(
 				fmt.Sprintf("adjl %s %s %s%s", v, from, to, exampleSet(rel.Attributes)),
 				fmt.Sprintf("adjl %s %s %s", v, bareFrom, bareTo),
+				fmt.Sprintf("adjl %s %s %s%s", v, bareFrom, bareTo, exampleUnset(rel.Attributes)),
 			),
 			Args: exactArgs(fromWord, toWord),
 			RunE: a.edgeRunE(rel, flags, a.linkRun),
@@ -157,11 +168,13 @@ func (a *app) listCmd(rel *schema.Relation, dir ops.Direction, verb, word, examp
 		Long: long + `
 
 Pages: --limit N rows per page, --cursor TOKEN to continue (the next-page
-command is printed on stderr), --all for every page. --with-entity also returns
-the ` + strings.ToLower(word) + `'s own item, from the same Query.`,
+command is printed on stderr), --all for every page, --desc for last first
+(ScanIndexForward false; a cursor keeps its direction). --with-entity also
+returns the ` + strings.ToLower(word) + `'s own item, from the same Query.`,
 		Example: withExamples(
 			fmt.Sprintf("adjl %s %s", verb, example),
 			fmt.Sprintf("adjl %s %s --limit 10 -o json", verb, example),
+			fmt.Sprintf("adjl %s %s --desc --limit 5", verb, example),
 			fmt.Sprintf("adjl %s %s --all --with-entity -o ndjson", verb, example),
 			fmt.Sprintf("adjl %s %s --count", verb, example),
 		),
@@ -183,6 +196,17 @@ func listNoun(rel *schema.Relation, dir ops.Direction) string {
 		return sideColumn(rel, rel.To)
 	}
 	return sideColumn(rel, rel.From)
+}
+
+// unsetCompletion completes --unset with the declared attribute names.
+func unsetCompletion(attrs []schema.Attribute) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+	return func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		out := make([]string, len(attrs))
+		for i, a := range attrs {
+			out[i] = a.Name
+		}
+		return out, cobra.ShellCompDirectiveNoFileComp
+	}
 }
 
 // setCompletion completes --set with the declared attribute names.

@@ -44,7 +44,7 @@ func newPrinter(format string, ios *IOStreams, pageSize int) printer {
 	case "yaml":
 		return &yamlPrinter{w: ios.Out}
 	}
-	return &tablePrinter{w: ios.Out, tty: ios.OutTTY, pageSize: pageSize}
+	return &tablePrinter{w: ios.Out, tty: ios.OutTTY, bold: ios.Color, pageSize: pageSize}
 }
 
 // cell is a value as one table or CSV cell.

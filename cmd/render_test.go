@@ -309,3 +309,24 @@ func TestTableOutputEscapesControlCharacters(t *testing.T) {
 		t.Errorf("json: %q %v", buf.String(), err)
 	}
 }
+
+// TestRenderTableAlignsByDisplayWidth: columns line up in terminal cells,
+// wide characters counting two, with no trailing blanks.
+func TestRenderTableAlignsByDisplayWidth(t *testing.T) {
+	var b strings.Builder
+	err := renderTable(&b, []string{"course", "title", "note"}, [][]string{
+		{"CRS#math204", "数学", "x"},
+		{"CRS#a", "Algebra", ""},
+		{"CRS#b\tc", "é", "y"},
+	}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "COURSE        TITLE     NOTE\n" +
+		"CRS#math204   数学      x\n" +
+		"CRS#a         Algebra\n" +
+		"CRS#b\\tc      é         y\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}

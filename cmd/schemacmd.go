@@ -11,8 +11,10 @@ import (
 func (a *app) newSchemaCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "schema",
-		Short: "Validate, show, draw, export or infer the schema",
+		Short: "Validate, show, draw, export or infer the schema; adjl help schema documents the file",
+		Long:  schemaReferenceHelp(),
 		Example: withExamples(
+			"adjl help schema",
 			"adjl schema validate examples/school.yaml",
 			"adjl --schema examples/social.yaml schema show",
 			"adjl schema diagram --format mermaid",

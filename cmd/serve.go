@@ -98,8 +98,10 @@ func (a *app) serveRun(ctx context.Context, opts *serveOptions) error {
 		where = "in memory"
 	}
 	fmt.Fprintf(a.io.Out, "adjl local engine listening on %s (%s)\n", url, where)
-	fmt.Fprintf(a.io.Out, "try: aws dynamodb list-tables --endpoint-url %s\n", url)
-	fmt.Fprintf(a.io.Out, "     adjl --endpoint %s table create\n", url)
+	if !a.set.Quiet {
+		fmt.Fprintf(a.io.Out, "try: aws dynamodb list-tables --endpoint-url %s\n", url)
+		fmt.Fprintf(a.io.Out, "     adjl --endpoint %s table create\n", url)
+	}
 	a.io.Flush()
 	if opts.ready != nil {
 		opts.ready(ln.Addr().String())
@@ -117,7 +119,7 @@ func (a *app) serveRun(ctx context.Context, opts *serveOptions) error {
 	if err := <-done; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("serve: %w", err)
 	}
-	fmt.Fprintln(a.io.ErrOut, "adjl local engine stopped")
+	fmt.Fprintln(a.notes(), "adjl local engine stopped")
 	return nil
 }
 

@@ -47,6 +47,14 @@ func queryIdentity(table, index, rel string, dir Direction, key string, withEnti
 	return hex.EncodeToString(sum[:8])
 }
 
+// descendingIdentity is the identity of the same query read last first: a
+// cursor of one direction is refused in the other. Ascending identities
+// are unchanged, so cursors printed before --desc existed stay valid.
+func descendingIdentity(ident string) string {
+	sum := sha256.Sum256([]byte(ident + "\x00desc"))
+	return hex.EncodeToString(sum[:8])
+}
+
 func encodeCursor(c cursor) string {
 	c.V = 1
 	data, err := json.Marshal(c)

@@ -148,6 +148,9 @@ type LinkOptions struct {
 	// side's entity item does not exist (a relation can ask for it in the
 	// schema too).
 	RequireEntities bool
+	// Remove names edge attributes an existing edge loses, in the same
+	// UpdateItem that SETs the new values (a new edge is written without them).
+	Remove []string
 }
 
 // linkStep says what one item of a link's transaction is, so a cancelled
@@ -180,13 +183,13 @@ func (s *Store) LinkWith(ctx context.Context, rel *schema.Relation, from, to str
 	if err != nil {
 		return "", k, err
 	}
-	if s.explaining() && len(names) > 0 {
-		defer s.explainRelink(rel, k, names, values)
+	if s.explaining() && len(names)+len(opt.Remove) > 0 {
+		defer s.explainRelink(rel, k, names, values, opt.Remove)
 	}
 	if in == nil {
 		_, err = s.putItem(ctx, put)
 		if err != nil && conditionFailed(err) {
-			return s.relink(ctx, rel, k, names, values)
+			return s.relink(ctx, rel, k, names, values, opt.Remove)
 		}
 	} else {
 		_, err = s.transact(ctx, in)
@@ -195,7 +198,7 @@ func (s *Store) LinkWith(ctx context.Context, rel *schema.Relation, from, to str
 				return "", k, s.explainRefusal(ctx, rel, steps, failed, err)
 			}
 			if len(failed) == 1 {
-				return s.relink(ctx, rel, k, names, values)
+				return s.relink(ctx, rel, k, names, values, opt.Remove)
 			}
 			return "", k, s.explainRefusal(ctx, rel, steps, failed[1:], err)
 		}
@@ -282,8 +285,8 @@ func (s *Store) linkInput(rel *schema.Relation, k schema.Keys, values Item, requ
 
 // explainRelink hands Explain the UpdateItem a link sends after its write
 // when the edge already exists.
-func (s *Store) explainRelink(rel *schema.Relation, k schema.Keys, names []string, values Item) {
-	in, err := s.relinkInput(k, names, values)
+func (s *Store) explainRelink(rel *schema.Relation, k schema.Keys, names []string, values Item, remove []string) {
+	in, err := s.relinkInput(k, names, values, remove)
 	if err != nil {
 		return
 	}
@@ -291,11 +294,15 @@ func (s *Store) explainRelink(rel *schema.Relation, k schema.Keys, names []strin
 	s.explainWhen("UpdateItem", in, "only if the edge already exists: it gets the new attribute values, counters untouched")
 }
 
-// relinkInput SETs the given attributes on an existing edge.
-func (s *Store) relinkInput(k schema.Keys, names []string, values Item) (*dynamodb.UpdateItemInput, error) {
+// relinkInput SETs the given attributes on an existing edge and REMOVEs
+// those in remove.
+func (s *Store) relinkInput(k schema.Keys, names []string, values Item, remove []string) (*dynamodb.UpdateItemInput, error) {
 	var upd expression.UpdateBuilder
 	for _, n := range names {
 		upd = upd.Set(expression.NameNoDotSplit(n), expression.Value(values[n]))
+	}
+	for _, n := range remove {
+		upd = upd.Remove(expression.NameNoDotSplit(n))
 	}
 	ex, err := expression.NewBuilder().WithUpdate(upd).
 		WithCondition(expression.AttributeExists(s.pkName())).Build()
@@ -315,11 +322,11 @@ func (s *Store) relinkInput(k schema.Keys, names []string, values Item) (*dynamo
 // repeat. ALL_OLD rather than UPDATED_OLD: servers disagree on whether
 // UPDATED_OLD includes an attribute SET to its current value (moto omits
 // it), which would make "unchanged" and "new attribute" look alike.
-func (s *Store) relink(ctx context.Context, rel *schema.Relation, k schema.Keys, names []string, values Item) (Outcome, schema.Keys, error) {
-	if len(names) == 0 {
+func (s *Store) relink(ctx context.Context, rel *schema.Relation, k schema.Keys, names []string, values Item, remove []string) (Outcome, schema.Keys, error) {
+	if len(names)+len(remove) == 0 {
 		return Unchanged, k, nil
 	}
-	in, err := s.relinkInput(k, names, values)
+	in, err := s.relinkInput(k, names, values, remove)
 	if err != nil {
 		return "", k, err
 	}
@@ -330,7 +337,7 @@ func (s *Store) relink(ctx context.Context, rel *schema.Relation, k schema.Keys,
 		}
 		return "", k, fmt.Errorf("update edge %s %s: %w", k.PK, k.SK, err)
 	}
-	if unchangedBy(out.Attributes, values) {
+	if unchangedBy(out.Attributes, values) && !holdsAny(out.Attributes, remove) {
 		return Unchanged, k, nil
 	}
 	return Updated, k, nil

@@ -24,6 +24,12 @@ type DeleteReport struct {
 // else; with no attributes it is a conditional PutItem of the bare key).
 // Counters are never touched, so a put cannot undo what links counted.
 func (s *Store) PutEntity(ctx context.Context, e *schema.Entity, id string, attrs map[string]any) (Outcome, error) {
+	return s.PutEntityRemoving(ctx, e, id, attrs, nil)
+}
+
+// PutEntityRemoving is PutEntity that also REMOVEs the attributes named in
+// remove, in the same UpdateItem.
+func (s *Store) PutEntityRemoving(ctx context.Context, e *schema.Entity, id string, attrs map[string]any, remove []string) (Outcome, error) {
 	key, err := e.Key(id)
 	if err != nil {
 		return "", err
@@ -55,6 +61,9 @@ func (s *Store) PutEntity(ctx context.Context, e *schema.Entity, id string, attr
 	for _, n := range set {
 		upd = upd.Set(expression.NameNoDotSplit(n), expression.Value(want[n]))
 	}
+	for _, n := range remove {
+		upd = upd.Remove(expression.NameNoDotSplit(n))
+	}
 	ex, err := expression.NewBuilder().WithUpdate(upd).Build()
 	if err != nil {
 		return "", fmt.Errorf("build entity update: %w", err)
@@ -71,7 +80,7 @@ func (s *Store) PutEntity(ctx context.Context, e *schema.Entity, id string, attr
 		return "", nil
 	case len(out.Attributes) == 0:
 		return Created, nil
-	case unchangedBy(out.Attributes, want):
+	case unchangedBy(out.Attributes, want) && !holdsAny(out.Attributes, remove):
 		return Unchanged, nil
 	}
 	return Updated, nil

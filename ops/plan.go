@@ -35,6 +35,9 @@ type ListQuery struct {
 	Consistent bool
 	// WithEntity also returns the side's own item (profile, counters).
 	WithEntity bool
+	// Descending lists last first (ScanIndexForward false; a sharded list
+	// merges in descending order). Cursors are bound to the direction.
+	Descending bool
 }
 
 // Page is one page of a list. Entity is set on the first page only.
@@ -55,6 +58,7 @@ type plan struct {
 	keyAttrs   []string // attributes of the cursor and ExclusiveStartKey
 	ident      string
 	withEntity bool
+	desc       bool // items in descending key order
 	// entityGet: the entity is read with GetItem, because the query cannot
 	// return it (sharded index) or returns only some attributes (index
 	// projection other than ALL).
@@ -109,6 +113,12 @@ func (s *Store) plan(q ListQuery) (*plan, error) {
 		return nil, &InputError{Msg: fmt.Sprintf("unknown list direction %d", q.Direction)}
 	}
 	p.ident = queryIdentity(s.schema.Table.Name, index, rel.Name, q.Direction, p.key, q.WithEntity, shardsOf(rel))
+	if q.Descending {
+		p.desc, p.ident = true, descendingIdentity(p.ident)
+		for _, in := range p.inputs {
+			in.ScanIndexForward = aws.Bool(false)
+		}
+	}
 	return p, nil
 }
 
@@ -191,8 +201,17 @@ func (p *plan) isEntity(it Item) bool {
 }
 
 // less orders items as the merged list shows them: index sort key, then the
-// table keys (reverse); the sort key (forward).
+// table keys (reverse); the sort key (forward); descending, the other way.
 func (p *plan) less(a, b Item) bool {
+	if p.desc {
+		return p.ascending(b, a)
+	}
+	return p.ascending(a, b)
+}
+
+// ascending is the order DynamoDB returns a partition in with
+// ScanIndexForward true.
+func (p *plan) ascending(a, b Item) bool {
 	if p.dir == Forward {
 		return sOf(a, p.l.SK) < sOf(b, p.l.SK)
 	}

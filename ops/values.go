@@ -115,6 +115,16 @@ func sameValue(a, b types.AttributeValue) bool {
 	return reflect.DeepEqual(a, b)
 }
 
+// holdsAny reports whether item has any of the named attributes.
+func holdsAny(item Item, names []string) bool {
+	for _, n := range names {
+		if _, ok := item[n]; ok {
+			return true
+		}
+	}
+	return false
+}
+
 // unchangedBy reports whether every value in want already equals old's.
 func unchangedBy(old, want Item) bool {
 	for name, v := range want {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"strconv"
 
 	"go.yaml.in/yaml/v3"
@@ -57,7 +56,7 @@ func Parse(file string, data []byte) (*Schema, error) {
 	return b.s, nil
 }
 
-var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+var yamlLineRE = newLazyRE(`^yaml: line (\d+): (.*)$`)
 
 // parserProblems are the YAML parser's (not scanner's) messages; the library
 // numbers their lines from 0, unlike every other message.

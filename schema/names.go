@@ -22,7 +22,7 @@ var (
 	// "=" (it splits --set name=value).
 	attrRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
 	// tableRE is DynamoDB's rule for table and index names.
-	tableRE = regexp.MustCompile(`^[a-zA-Z0-9_.-]{3,255}$`)
+	tableRE = nameRule{min: 3, max: 255, extra: "_.-"}
 )
 
 // Kinds lists every attribute kind, in the order messages show them.

@@ -1,7 +1,6 @@
 package schema
 
 import (
-	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -51,7 +50,7 @@ const (
 	ttlExample     = "ttl: expiresAt (the attribute holding the expiry time, in epoch seconds), or ttl: false"
 )
 
-var tagCharsRE = regexp.MustCompile(`^[\p{L}\p{Z}\p{N}_.:/=+\-@]*$`)
+var tagCharsRE = newLazyRE(`^[\p{L}\p{Z}\p{N}_.:/=+\-@]*$`)
 
 // Table setting field names, as written in the schema.
 const (

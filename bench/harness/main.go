@@ -38,11 +38,13 @@ type config struct {
 	ingestWorker  int
 	shardEdges    int
 	rssEdges      int
-	listRuns      int // --all runs per layout; first-page runs are 2n+1
-	memItems      int // items in the partition paged for engine memory
-	bulkEdges     int // edges of the large import into the data file (issue 11)
-	bulkHTTPEdges int // edges imported into adjl local serve, against the raw loop
-	bulkMotoEdges int // the same into moto
+	listRuns      int    // --all runs per layout; first-page runs are 2n+1
+	memItems      int    // items in the partition paged for engine memory
+	bulkEdges     int    // edges of the large import into the data file
+	bulkHTTPEdges int    // edges imported into adjl local serve, against the raw loop
+	bulkMotoEdges int    // the same into moto
+	startupRuns   int    // interleaved runs of each start-up command
+	startupOther  string // another adjl binary measured alongside (before/after)
 	sections      string
 	clientModes   []string // HTTP client modes; the first one's ratios are the verdicts
 	build         bool
@@ -137,6 +139,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if want(cfg.sections, "bulk") {
 		benchBulk(ctx, cfg, bin, binOK, rep, stderr)
 	}
+	if want(cfg.sections, "startup") {
+		benchStartup(ctx, cfg, bin, binOK, rep, stderr)
+	}
 	if ctx.Err() != nil {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("run stopped early: %v (figures after that point are missing)", context.Cause(ctx)))
 	}
@@ -162,7 +167,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.BoolVar(&cfg.quick, "quick", false, "CI smoke mode: small budgets, finishes in under 60 s")
 	fs.StringVar(&cfg.adjlMode, "adjl", "auto", "how to run adjl: serve (`adjl local serve --in-memory`), inproc (engine inside the harness), auto (serve if the binary has it)")
 	fs.StringVar(&cfg.targets, "targets", "adjl,moto,dynalite", "HTTP targets to measure")
-	fs.StringVar(&cfg.sections, "only", "http,ingest,gobench,memory,shard,bulk", "sections to run")
+	fs.StringVar(&cfg.sections, "only", "http,ingest,gobench,memory,shard,bulk,startup", "sections to run")
 	fs.IntVar(&cfg.clients, "clients", 4, "concurrent clients for the HTTP workloads")
 	clientFlag := fs.String("client", "", "HTTP load generator: raw (pre-built JSON over net/http), sdk (aws-sdk-go-v2), or a list such as raw,sdk whose first mode gives the verdicts (default raw,sdk; quick raw)")
 	fs.IntVar(&cfg.rounds, "rounds", 0, "rounds over all targets; each figure is the median round (default 3, quick 1)")
@@ -176,6 +181,8 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.IntVar(&cfg.bulkEdges, "bulk-edges", 0, "edges of the large import into the embedded data file (default 1000000, quick 20000)")
 	fs.IntVar(&cfg.bulkHTTPEdges, "bulk-http-edges", 0, "edges imported into adjl local serve against the raw BatchWriteItem loop (default 200000, quick 10000; negative skips)")
 	fs.IntVar(&cfg.bulkMotoEdges, "bulk-moto-edges", 0, "the same into moto (default 5000, quick 1000; negative skips)")
+	fs.IntVar(&cfg.startupRuns, "startup-runs", 0, "interleaved runs of each start-up command; the figures are medians (default 101, quick 21)")
+	fs.StringVar(&cfg.startupOther, "startup-compare", "", "another adjl `BINARY` (say, a build of main) whose start-up is measured in the same runs, for before/after figures")
 	fs.BoolVar(&cfg.build, "build", true, "build bench/out/adjl from the repository before measuring")
 	fs.StringVar(&cfg.outDir, "out", "", "output directory (default <repo>/bench/out)")
 	fs.StringVar(&cfg.cpuProfile, "cpuprofile", "", "write the harness's CPU profile here (with -adjl inproc it includes the engine)")
@@ -202,6 +209,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		cfg.bulkEdges = orDefault(cfg.bulkEdges, 20_000)
 		cfg.bulkHTTPEdges = zeroDefault(cfg.bulkHTTPEdges, 10_000)
 		cfg.bulkMotoEdges = zeroDefault(cfg.bulkMotoEdges, 1_000)
+		cfg.startupRuns = orDefault(cfg.startupRuns, 21)
 	} else {
 		cfg.rounds = orDefault(cfg.rounds, 3)
 		cfg.otherEdges = 1000
@@ -213,6 +221,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		cfg.bulkEdges = orDefault(cfg.bulkEdges, 1_000_000)
 		cfg.bulkHTTPEdges = zeroDefault(cfg.bulkHTTPEdges, 200_000)
 		cfg.bulkMotoEdges = zeroDefault(cfg.bulkMotoEdges, 5_000)
+		cfg.startupRuns = orDefault(cfg.startupRuns, 101)
 		if cfg.rssEdges == 0 {
 			cfg.rssEdges = 1_000_000
 		}
