@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"reflect"
 	"slices"
 	"strconv"
@@ -112,12 +113,12 @@ func (l *requestLog) requestFields(params any) []string {
 		}
 		return []string{"items=" + logValue(strings.Join(parts, "; "))}
 	case *dynamodb.BatchWriteItemInput:
-		for _, t := range sortedKeys(in.RequestItems) {
+		for _, t := range slices.Sorted(maps.Keys(in.RequestItems)) {
 			out = append(out, fmt.Sprintf("table=%s writes=%d", t, len(in.RequestItems[t])))
 		}
 		return out
 	case *dynamodb.BatchGetItemInput:
-		for _, t := range sortedKeys(in.RequestItems) {
+		for _, t := range slices.Sorted(maps.Keys(in.RequestItems)) {
 			out = append(out, fmt.Sprintf("table=%s keys=%d", t, len(in.RequestItems[t].Keys)))
 		}
 		return out

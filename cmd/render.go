@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 )
 
@@ -220,15 +219,5 @@ func (p *csvPrinter) row(rec orderedObject) error {
 }
 
 func (p *csvPrinter) endList(string) error { return nil }
-
-// sortedKeys returns m's keys in order, for deterministic output of maps.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
 
 func newCSV(w io.Writer) *csv.Writer { return csv.NewWriter(w) }

@@ -3,6 +3,7 @@ package ops
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 
@@ -91,7 +92,7 @@ func addCounterUpdate(ups []counterUpdate, rel *schema.Relation, end schema.End,
 // schema.ShardStampPrefix) on condition that the item recorded no other.
 func (s *Store) sideUpdate(u counterUpdate) (*types.Update, error) {
 	var upd expression.UpdateBuilder
-	for _, name := range sortedKeys(u.counter) {
+	for _, name := range slices.Sorted(maps.Keys(u.counter)) {
 		upd = upd.Add(expression.NameNoDotSplit(name), expression.Value(u.counter[name]))
 	}
 	if l := s.layout; u.pk == u.sk && l.WritesIndexKeys() {

@@ -150,13 +150,8 @@ type side struct {
 // sidesOf lists every partition that can hold edges of the entity with id.
 func (s *Store) sidesOf(ent *schema.Entity, id string) []side {
 	var out []side
-	for _, r := range s.schema.Relations {
-		if r.From.Entity == ent || (r.From.Entity != nil && r.From.Entity.Name == ent.Name) {
-			out = append(out, side{rel: r, key: r.From.Prefix + id, forward: true})
-		}
-		if r.To.Entity == ent || (r.To.Entity != nil && r.To.Entity.Name == ent.Name) {
-			out = append(out, side{rel: r, key: r.To.Prefix + id})
-		}
+	for _, ref := range s.schema.Sides(ent) {
+		out = append(out, side{rel: ref.Relation, key: ref.Prefix + id, forward: ref.End == schema.FromEnd})
 	}
 	return out
 }

@@ -111,6 +111,16 @@ func (e *UnauthorizedError) Error() string {
 
 func (e *UnauthorizedError) Unwrap() error { return e.Err }
 
+// RejectedError is a request the backend refused as malformed
+// (ValidationException): an input error as far as the user is concerned.
+type RejectedError struct{ Err error }
+
+func (e *RejectedError) Error() string {
+	return fmt.Sprintf("the backend refused the request: %v", e.Err)
+}
+
+func (e *RejectedError) Unwrap() error { return e.Err }
+
 // ThrottledError reports a request still throttled after the SDK's retries.
 type ThrottledError struct{ Err error }
 
@@ -126,7 +136,16 @@ var (
 		"ExpiredTokenException", "MissingAuthenticationToken", "MissingAuthenticationTokenException",
 		"IncompleteSignatureException", "InvalidClientTokenId", "SignatureDoesNotMatch"}
 	throttleCodes = []string{"ProvisionedThroughputExceededException", "ThrottlingException",
-		"RequestLimitExceeded", "Throttling", "ThrottlingError", "ProvisionedThroughputExceeded"}
+		"RequestLimitExceeded", "Throttling", "ThrottlingError", "ProvisionedThroughputExceeded",
+		"LimitExceededException"}
+	// rejectedCodes are requests the backend refused as malformed: adjl
+	// checks its input first, so one of these is a request the backend reads
+	// differently (a server's own limits, a key type it was not created with).
+	rejectedCodes = []string{"ValidationException", "SerializationException"}
+	// failedCodes are the backend failing to serve the request, after the
+	// SDK's retries.
+	failedCodes = []string{"InternalServerError", "InternalFailure", "ServiceUnavailable",
+		"ServiceUnavailableException"}
 	conflictCodes = []string{"TransactionConflictException", "ConditionalCheckFailedException",
 		"TransactionInProgressException"}
 )
@@ -158,6 +177,10 @@ func (s *Store) classify(err error) error {
 				Differences: []string{"its keys or index are not the ones the schema names (" + apiErr.ErrorMessage() + ")"},
 				Hint:        "run adjl table describe: it shows the table's keys and index layout and, when adjl can serve them, how the schema names them",
 				Err:         err}
+		case slices.Contains(rejectedCodes, code):
+			return &RejectedError{Err: err}
+		case slices.Contains(failedCodes, code):
+			return &UnreachableError{Err: err}
 		}
 		return fmt.Errorf("dynamodb: %w", err)
 	}

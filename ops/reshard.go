@@ -3,6 +3,7 @@ package ops
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -148,7 +149,7 @@ func (s *Store) Reshard(ctx context.Context, rel *schema.Relation, opt ReshardOp
 	}
 	rep.From = from
 	r.layouts = []int{from}
-	for _, n := range append(sortedKeys(r.seen), opt.To) {
+	for _, n := range append(slices.Sorted(maps.Keys(r.seen)), opt.To) {
 		if !slices.Contains(r.layouts, n) {
 			r.layouts = append(r.layouts, n)
 		}
@@ -334,7 +335,7 @@ func (r *resharder) layoutOf(it Item) (int, bool) {
 // commonLayout is the layout most edges were found in; def when none was.
 func (r *resharder) commonLayout(def int) int {
 	best, count := def, 0
-	for _, n := range sortedKeys(r.seen) {
+	for _, n := range slices.Sorted(maps.Keys(r.seen)) {
 		if r.seen[n] > count {
 			best, count = n, r.seen[n]
 		}
@@ -454,7 +455,7 @@ func (r *resharder) moveEdge(ctx context.Context, it Item) error {
 
 // fill puts the per-key counts into the report, in key order.
 func (r *resharder) fill(before, after map[string]int) {
-	for _, k := range sortedKeys(r.tableCount) {
+	for _, k := range slices.Sorted(maps.Keys(r.tableCount)) {
 		kc := KeyCount{Key: k, Before: before[k], After: after[k]}
 		r.rep.Keys = append(r.rep.Keys, kc)
 		r.rep.Before += kc.Before

@@ -3,6 +3,7 @@ package ops
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -53,7 +54,7 @@ func (r *resharder) partitions(toKey string, layouts []int) []string {
 // Select COUNT per partition (paged), at most Options.Parallel at once.
 func (r *resharder) countPartitions(ctx context.Context, layouts []int) (map[string]int, error) {
 	var parts []string
-	for _, k := range sortedKeys(r.tableCount) {
+	for _, k := range slices.Sorted(maps.Keys(r.tableCount)) {
 		parts = append(parts, r.partitions(k, layouts)...)
 	}
 	counts := make(map[string]int, len(parts))
@@ -132,7 +133,7 @@ func (r *resharder) verify(ctx context.Context) (map[string]int, error) {
 		}
 		problems = problems[:0]
 		after := map[string]int{}
-		for _, k := range sortedKeys(r.tableCount) {
+		for _, k := range slices.Sorted(maps.Keys(r.tableCount)) {
 			newParts := r.partitions(k, []int{r.opt.To})
 			for _, p := range r.partitions(k, r.layouts) {
 				want, isNew := r.expected[p], slices.Contains(newParts, p)

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"fmt"
+	"slices"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -59,7 +60,7 @@ func (b *builder) attributes(ap pair, owner string) ([]Attribute, map[string]*ya
 	for _, p := range c.pairs(ap.val, what, "{name: string, credits: number}") {
 		name := p.name()
 		switch {
-		case contains(b.s.Layout().Reserved(), name):
+		case slices.Contains(b.s.Layout().Reserved(), name):
 			c.addf(p.key.Line, p.key.Column, "%s: %q is a key attribute adjl manages (%s are reserved); rename the attribute", owner, name, joinNames(b.s.Layout().Reserved()))
 			continue
 		case !attrRE.MatchString(name):
@@ -70,7 +71,7 @@ func (b *builder) attributes(ap pair, owner string) ([]Attribute, map[string]*ya
 		if !ok {
 			continue
 		}
-		if !contains(kindStrings(), kind) {
+		if !slices.Contains(kindStrings(), kind) {
 			c.addf(p.val.Line, p.val.Column, "%s: attribute %q has unknown kind %q; use one of %s", owner, name, kind, kindNames())
 			continue
 		}

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -150,7 +151,7 @@ func (s *Schema) owners() prefixOwners {
 func (s *Schema) keyPrefixes() []string {
 	var out []string
 	add := func(p string) {
-		if p != "" && !contains(out, p) {
+		if p != "" && !slices.Contains(out, p) {
 			out = append(out, p)
 		}
 	}
@@ -207,11 +208,12 @@ type SideRef struct {
 // prefix, delete the role item Layout().ItemKeys(Prefix+id) too.
 func (s *Schema) Sides(e *Entity) []SideRef {
 	var out []SideRef
+	same := func(x *Entity) bool { return x == e || x != nil && e != nil && x.Name == e.Name }
 	for _, r := range s.Relations {
-		if r.From.Entity == e {
+		if same(r.From.Entity) {
 			out = append(out, SideRef{Relation: r, End: FromEnd, Prefix: r.From.Prefix})
 		}
-		if r.To.Entity == e {
+		if same(r.To.Entity) {
 			out = append(out, SideRef{Relation: r, End: ToEnd, Prefix: r.To.Prefix})
 		}
 	}

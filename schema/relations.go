@@ -2,6 +2,7 @@ package schema
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -214,7 +215,7 @@ func (b *builder) counters(cp pair, r *Relation, src *relationSrc, what string) 
 			continue
 		}
 		switch {
-		case contains(b.s.Layout().Reserved(), v):
+		case slices.Contains(b.s.Layout().Reserved(), v):
 			c.addf(p.val.Line, p.val.Column, "%s: counter %q is a key attribute adjl manages (%s are reserved); choose another name", what, v, joinNames(b.s.Layout().Reserved()))
 		case !attrRE.MatchString(v):
 			c.addf(p.val.Line, p.val.Column, "%s: counter name %q must start with a letter and use only letters, digits, _ and - (no dots)", what, v)

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -21,7 +22,7 @@ func (s *Schema) ParseSets(attrs []Attribute, sets []string) (map[string]any, er
 		if !ok || name == "" {
 			return nil, &InputError{Msg: fmt.Sprintf("--set %q: expected name=value", set)}
 		}
-		if contains(s.Layout().Reserved(), name) {
+		if slices.Contains(s.Layout().Reserved(), name) {
 			return nil, &InputError{Msg: fmt.Sprintf("--set %q: %s is a key attribute adjl manages; it cannot be set", set, name)}
 		}
 		a, found := findAttribute(attrs, name)
@@ -90,7 +91,7 @@ func parseValue(kind AttrKind, value string) (any, error) {
 		var out []string
 		for _, s := range strings.Split(value, ",") {
 			s = strings.TrimSpace(s)
-			if s != "" && !contains(out, s) {
+			if s != "" && !slices.Contains(out, s) {
 				out = append(out, s)
 			}
 		}

@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -80,7 +81,7 @@ func (b *builder) settings(f map[string]pair) {
 				switch {
 				case !attrRE.MatchString(name) || len(name) > 255:
 					c.addf(v.Line, v.Column, "ttl attribute %q is not a valid attribute name: start with a letter, then letters, digits, _ or -", name)
-				case contains(b.s.Layout().Reserved(), name):
+				case slices.Contains(b.s.Layout().Reserved(), name):
 					c.addf(v.Line, v.Column, "ttl attribute %q is one of adjl's key attributes (%s); name an attribute of your items, e.g. expiresAt", name, strings.Join(b.s.Layout().Reserved(), ", "))
 				default:
 					st.TTL = &TTL{Attribute: name}

@@ -1,6 +1,8 @@
 package schema
 
 import (
+	"maps"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -96,7 +98,7 @@ func (b *builder) checkPartitions() {
 		}
 		src := b.rel[r]
 		for _, p := range []string{r.From.Prefix, r.To.Prefix} {
-			if !contains(order, p) {
+			if !slices.Contains(order, p) {
 				order = append(order, p)
 				base[p] = []skPrefix{{prefix: p}}
 				index[p] = []skPrefix{{prefix: p}}
@@ -166,7 +168,7 @@ func (b *builder) checkVerbs() {
 				continue
 			}
 			switch {
-			case contains(BuiltinCommands, v):
+			case slices.Contains(BuiltinCommands, v):
 				b.c.addf(node.Line, node.Column, "relation %q: verb %s: %q collides with the built-in command %q; choose another name", r.Name, k, v, v)
 			case b.s.Relation(v) != nil && v != r.Name:
 				b.c.addf(node.Line, node.Column, "relation %q: verb %s: %q is also the name of relation %q; choose another name", r.Name, k, v, v)
@@ -249,10 +251,10 @@ func (b *builder) checkInclude() {
 	delete(known, "")
 	for _, n := range b.include {
 		switch {
-		case contains(l.KeyNames(), n.Value):
+		case slices.Contains(l.KeyNames(), n.Value):
 			b.c.addf(n.Line, n.Column, "index include: %q is a key attribute, always projected; remove it", n.Value)
 		case !known[n.Value]:
-			b.c.addf(n.Line, n.Column, "index include: %q is not a declared attribute or counter; declared: %s", n.Value, strings.Join(sortedKeys(known), ", "))
+			b.c.addf(n.Line, n.Column, "index include: %q is not a declared attribute or counter; declared: %s", n.Value, strings.Join(slices.Sorted(maps.Keys(known)), ", "))
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"os"
 	"os/exec"
@@ -180,21 +181,12 @@ func requestsOf(out map[string]any) string {
 	m, _ := out["requests"].(map[string]any)
 	var parts []string
 	total := 0.0
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		n, _ := m[k].(float64)
 		total += n
 		parts = append(parts, fmt.Sprintf("%s %s", thousands(n), k))
 	}
 	return fmt.Sprintf("%s requests (%s)", thousands(total), strings.Join(parts, ", "))
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // benchBulk measures issue 11's targets with the built adjl: a CI-sized

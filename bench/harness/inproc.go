@@ -10,8 +10,9 @@ import (
 	"net/http"
 	"path/filepath"
 
-	"github.com/adjl/adjl/local"
 	"time"
+
+	"github.com/adjl/adjl/local"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
