@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"strings"
@@ -42,6 +43,9 @@ type app struct {
 	where    string           // the backend, for messages: "the embedded engine (data file ...)"
 	// secrets are the credentials of this run, hidden from all it prints.
 	secrets *secrets
+	// requestSink, when set, receives the request log instead of stderr
+	// (browse shows it in the view).
+	requestSink io.Writer
 }
 
 func (a *app) execute(ctx context.Context) error {
@@ -171,9 +175,16 @@ func (a *app) storeFor(ctx context.Context) (*ops.Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	return a.openStore(ctx, s)
+}
+
+// openStore opens the backend and returns the ops.Store for s over it; a
+// command that has no schema yet (schema infer) hands one naming only the
+// table.
+func (a *app) openStore(ctx context.Context, s *schema.Schema) (*ops.Store, error) {
 	opt := ops.Options{}
 	if a.set.Explain {
-		a.expl = &explainer{w: a.io.Out, awsFlags: a.awsCLIFlags()}
+		a.expl = &explainer{w: a.io.Out, awsFlags: a.awsCLIFlags(ctx)}
 		opt.Explain = a.expl.explain
 	}
 	if a.set.Capacity {
@@ -193,14 +204,34 @@ func (a *app) storeFor(ctx context.Context) (*ops.Store, error) {
 }
 
 // awsCLIFlags are the aws CLI options that send a request where adjl sends
-// it: the endpoint when it is a URL, and the region when one is set.
-func (a *app) awsCLIFlags() []string {
-	var out []string
-	if isURL(a.set.Endpoint) {
-		out = append(out, "--endpoint-url", shellQuote(a.set.Endpoint))
+// it: the server's URL (a URL endpoint, or the adjl local serve holding the
+// data file, which a local command talks to), the region when one is set
+// (for a server, also the one adjl falls back to where the aws CLI would
+// take its own config's), and the profile adjl's credentials come from.
+func (a *app) awsCLIFlags(ctx context.Context) []string {
+	endpoint, region, profile := "", a.set.Region, a.set.Profile
+	switch {
+	case isURL(a.set.Endpoint):
+		endpoint = a.set.Endpoint
+	case a.set.Endpoint == "local":
+		profile = "" // does not apply
+		if rec, ok := runningServer(ctx, a.set.Data); ok {
+			endpoint, region = rec.URL, "" // reached as a URL with no region of its own (see openLocal)
+		}
 	}
-	if a.set.Region != "" {
-		out = append(out, "--region", shellQuote(a.set.Region))
+	if endpoint != "" && region == "" && profile == "" &&
+		envValue(a.getenv, "AWS_REGION") == "" && envValue(a.getenv, "AWS_DEFAULT_REGION") == "" {
+		region = fallbackRegion // as openURL
+	}
+	var out []string
+	if endpoint != "" {
+		out = append(out, "--endpoint-url", shellQuote(endpoint))
+	}
+	if region != "" {
+		out = append(out, "--region", shellQuote(region))
+	}
+	if profile != "" {
+		out = append(out, "--profile", shellQuote(profile))
 	}
 	return out
 }

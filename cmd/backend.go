@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/adjl/adjl/ops"
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -55,9 +57,9 @@ func (a *app) openBackend(ctx context.Context) (*backend, error) {
 	case ep == "local":
 		return a.openLocal(ctx, a.set.Data)
 	case ep == "aws":
-		return openAWS(ctx, a.set.Region, a.set.Profile, a.secrets)
+		return openAWS(ctx, a.set.Region, a.set.Profile, a.clientOptions()...)
 	case isURL(ep):
-		return openURL(ctx, ep, a.set.Region, a.set.Profile, a.getenv, a.secrets)
+		return openURL(ctx, ep, a.set.Region, a.set.Profile, a.getenv, a.clientOptions()...)
 	}
 	return nil, &usageError{err: fmt.Errorf("invalid --endpoint %q: want local, aws, or a URL such as http://127.0.0.1:8000", ep)}
 }
@@ -76,6 +78,37 @@ func (a *app) warnUnusedSettings(ep string) {
 		return
 	}
 	unused("data", "applies only to the embedded engine (--endpoint local)")
+}
+
+// clientOptions are the options of every DynamoDB client the command
+// makes: the request log, to stderr under --debug, or to browse's request
+// panel (a terminal view leaves stderr alone); and, for every client, the
+// recording of the credentials it retrieves in a.secrets, hidden from all
+// adjl prints.
+func (a *app) clientOptions() []func(*dynamodb.Options) {
+	var opts []func(*dynamodb.Options)
+	if a.secrets != nil {
+		opts = append(opts, a.secrets.recordOption)
+	}
+	var w io.Writer
+	switch {
+	case a.requestSink != nil:
+		w = a.requestSink
+		if a.secrets != nil {
+			// The log holds errors, which may quote what a server echoed.
+			w = redactingWriter{w: w, s: a.secrets, shapes: []shape{credentialShapes, errorShapes}}
+		}
+	case a.set != nil && a.set.Debug:
+		w = a.io.ErrOut
+	default:
+		return opts
+	}
+	l := &requestLog{w: w, now: time.Now}
+	if a.sch != nil {
+		lay := a.sch.Layout()
+		l.keys = []string{lay.PK, lay.SK}
+	}
+	return append(opts, l.clientOption)
 }
 
 func isURL(s string) bool {
@@ -97,9 +130,7 @@ func localConfig(httpClient aws.HTTPClient) aws.Config {
 	}
 }
 
-// openAWS configures DynamoDB itself; the credentials the SDK retrieves
-// are recorded in sec, to be hidden from everything adjl prints.
-func openAWS(ctx context.Context, region, profile string, sec *secrets) (*backend, error) {
+func openAWS(ctx context.Context, region, profile string, clientOpts ...func(*dynamodb.Options)) (*backend, error) {
 	var opts []func(*config.LoadOptions) error
 	if region != "" {
 		opts = append(opts, config.WithRegion(region))
@@ -111,7 +142,6 @@ func openAWS(ctx context.Context, region, profile string, sec *secrets) (*backen
 	if err != nil {
 		return nil, awsConfigError(err)
 	}
-	recordCredentials(&cfg, sec)
 	if cfg.Region == "" {
 		return nil, &usageError{err: errors.New("no AWS region configured"),
 			hint: "pass --region (for example --region eu-west-1) or set AWS_REGION"}
@@ -120,15 +150,15 @@ func openAWS(ctx context.Context, region, profile string, sec *secrets) (*backen
 	if profile != "" {
 		desc += ", profile " + profile
 	}
-	return &backend{api: dynamodb.NewFromConfig(cfg), describe: desc + ")", where: "DynamoDB (region " + cfg.Region + ")"}, nil
+	return &backend{api: dynamodb.NewFromConfig(cfg, clientOpts...), describe: desc + ")", where: "DynamoDB (region " + cfg.Region + ")"}, nil
 }
 
 // openURL configures a DynamoDB-compatible server. Nothing here may reach
 // AWS: credentials come from AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, or from
 // --profile when the user names one, else dummy ones (local servers accept
 // any signature). The default chain is not used because it may call SSO or
-// the instance metadata service. The credentials are recorded in sec.
-func openURL(ctx context.Context, endpoint, region, profile string, getenv func(string) (string, bool), sec *secrets) (*backend, error) {
+// the instance metadata service.
+func openURL(ctx context.Context, endpoint, region, profile string, getenv func(string) (string, bool), clientOpts ...func(*dynamodb.Options)) (*backend, error) {
 	cfg := aws.Config{Region: region, Credentials: dummyCredentials()}
 	if profile != "" {
 		opts := []func(*config.LoadOptions) error{
@@ -155,8 +185,8 @@ func openURL(ctx context.Context, endpoint, region, profile string, getenv func(
 	if cfg.Region == "" {
 		cfg.Region = fallbackRegion
 	}
-	recordCredentials(&cfg, sec)
-	client := dynamodb.NewFromConfig(cfg, func(o *dynamodb.Options) { o.BaseEndpoint = aws.String(endpoint) })
+	clientOpts = append([]func(*dynamodb.Options){func(o *dynamodb.Options) { o.BaseEndpoint = aws.String(endpoint) }}, clientOpts...)
+	client := dynamodb.NewFromConfig(cfg, clientOpts...)
 	ep := strings.TrimRight(endpoint, "/")
 	return &backend{api: client, describe: ep, where: "the server at " + ep}, nil
 }

@@ -6,18 +6,30 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"time"
 
 	"github.com/adjl/adjl/local"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 )
 
 // openEngine opens the embedded engine's data file (or a throw-away one).
-// What lets other users read or change the data goes to warn as warnings.
-func openEngine(path string, inMemory bool, warn io.Writer) (engine, error) {
-	opt := local.Options{InMemory: inMemory}
-	if warn != nil {
-		opt.Warn = func(msg string) { fmt.Fprintf(warn, "adjl: warning: %s\n", msg) }
-	}
+func openEngine(path string, inMemory bool) (engine, error) {
+	return openEngineOptions(path, local.Options{InMemory: inMemory})
+}
+
+// openEngineWithin opens the data file, waiting at most lockTimeout for
+// another process's lock.
+func openEngineWithin(path string, lockTimeout time.Duration) (engine, error) {
+	return openEngineOptions(path, local.Options{LockTimeout: lockTimeout})
+}
+
+// warnTo has the engine's permission warnings (local.Options.Warn)
+// printed on w.
+func warnTo(w io.Writer) func(string) {
+	return func(msg string) { fmt.Fprintf(w, "adjl: warning: %s\n", msg) }
+}
+
+func openEngineOptions(path string, opt local.Options) (engine, error) {
 	e, err := local.Open(path, opt)
 	if err != nil {
 		var locked *local.LockedError
@@ -41,7 +53,7 @@ func (a *app) openLocal(ctx context.Context, path string) (*backend, error) {
 		if rec.Auth {
 			getenv = serveSigningEnv(a.getenv)
 		}
-		be, err := openURL(ctx, url, "", "", getenv, a.secrets)
+		be, err := openURL(ctx, url, "", "", getenv, a.clientOptions()...)
 		if err != nil {
 			return nil, err
 		}
@@ -50,21 +62,21 @@ func (a *app) openLocal(ctx context.Context, path string) (*backend, error) {
 		return be, nil
 	}
 	if !a.createsTables() && !dataFileExists(path) {
-		e, err := openEngine("", true, nil)
+		e, err := openEngine("", true)
 		if err != nil {
 			return nil, err
 		}
-		client := dynamodb.NewFromConfig(localConfig(e.HTTPClient()))
+		client := dynamodb.NewFromConfig(localConfig(e.HTTPClient()), a.clientOptions()...)
 		return &backend{api: client, describe: "local (no data file " + path + " yet)", close: e.Close,
 			where: "the embedded engine (no data file " + path + ")"}, nil
 	}
-	stop := noticeWhileLocked(a.io.ErrOut, path)
-	e, err := openEngine(path, false, a.io.ErrOut)
-	stop()
+	e, err := openDataFile(a.notes(), path, func(path string, lockTimeout time.Duration) (engine, error) {
+		return openEngineOptions(path, local.Options{LockTimeout: lockTimeout, Warn: warnTo(a.io.ErrOut)})
+	})
 	if err != nil {
 		return nil, err
 	}
-	client := dynamodb.NewFromConfig(localConfig(e.HTTPClient()))
+	client := dynamodb.NewFromConfig(localConfig(e.HTTPClient()), a.clientOptions()...)
 	return &backend{api: client, describe: "local (file " + path + ")", close: e.Close,
 		where: "the embedded engine (data file " + path + ")"}, nil
 }

@@ -15,7 +15,7 @@ func envMap(m map[string]string) func(string) (string, bool) {
 
 func urlClient(t *testing.T, region string, env map[string]string) (dynamodb.Options, aws.Credentials) {
 	t.Helper()
-	be, err := openURL(context.Background(), "http://127.0.0.1:8000", region, "", envMap(env), nil)
+	be, err := openURL(context.Background(), "http://127.0.0.1:8000", region, "", envMap(env))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -8,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -41,6 +43,9 @@ func addGlobalFlags(fs *pflag.FlagSet) {
 	fs.Bool("explain", false, "print the DynamoDB requests (and the equivalent aws CLI) without sending them")
 	fs.Bool("capacity", false, "print consumed capacity per operation on stderr")
 	fs.Bool("verbose", false, "say which backend is used")
+	fs.Bool("debug", false, "log each request on stderr: operation, table, index, key condition, latency, capacity, retries")
+	fs.BoolP("quiet", "q", false, "no hints, notes, warnings or progress on stderr (errors and data stay)")
+	fs.Bool("no-color", false, "no colour, even on a terminal (also NO_COLOR)")
 	fs.String("config", "", "config `FILE` (default ./.adjl/config.yaml, then $XDG_CONFIG_HOME/adjl/config.yaml)")
 }
 
@@ -56,6 +61,9 @@ type settings struct {
 	Explain      bool
 	Capacity     bool
 	Verbose      bool
+	Debug        bool
+	Quiet        bool
+	NoColor      bool
 	ConfigFile   string // "" when none was read
 	// origin says where each setting's value came from, by setting name:
 	// "flag --output", "environment ADJL_OUTPUT", "config file F line N"
@@ -96,10 +104,23 @@ func readConfigFile(path string) (map[string]configEntry, error) {
 	if len(data) > maxConfigBytes {
 		return nil, bad(1, "the file is over %d bytes; a config file holds a few settings (is it the right file?)", maxConfigBytes)
 	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, &usageError{err: fmt.Errorf("%s: invalid YAML: %s", path, strings.TrimPrefix(err.Error(), "yaml: ")),
+	invalid := func(err error) error {
+		return &usageError{err: fmt.Errorf("%s: invalid YAML: %s", path, strings.TrimPrefix(err.Error(), "yaml: ")),
 			hint: "fix or remove the file; it holds settings such as endpoint: local"}
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil && err != io.EOF {
+		return nil, invalid(err)
+	}
+	// Settings after a second "---" would be silently ignored: refused.
+	var next yaml.Node
+	switch err := dec.Decode(&next); {
+	case err == io.EOF:
+	case err != nil:
+		return nil, invalid(err)
+	case len(next.Content) > 0 && !isNull(next.Content[0]):
+		return nil, bad(next.Content[0].Line, "a config file holds one YAML document; merge the settings after --- into the first")
 	}
 	out := map[string]configEntry{}
 	if len(doc.Content) == 0 {
@@ -111,18 +132,28 @@ func readConfigFile(path string) (map[string]configEntry, error) {
 	}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
+		if v.Kind == yaml.AliasNode && v.Alias != nil {
+			v = v.Alias // profile: *r is the value anchored as &r
+		}
 		switch {
 		case !slices.Contains(configSettings, k.Value):
 			return nil, bad(k.Line, "unknown setting %q", k.Value)
 		case out[k.Value].line != 0:
 			return nil, bad(k.Line, "%s is set twice (first at line %d)", k.Value, out[k.Value].line)
-		case v.Kind != yaml.ScalarNode || v.Tag == "!!null":
+		case v.Kind != yaml.ScalarNode || isNull(v):
 			return nil, bad(v.Line, "%s needs a single value", k.Value)
 		}
 		out[k.Value] = configEntry{value: v.Value, line: k.Line}
 	}
 	return out, nil
 }
+
+func isBool(s string) bool {
+	_, err := strconv.ParseBool(s)
+	return err == nil
+}
+
+func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.Tag == "!!null" }
 
 // newViper binds fs to a viper instance with the precedence
 // flag > ADJL_* environment > config file > default, and returns the config
@@ -187,18 +218,24 @@ func configFile(fs *pflag.FlagSet, getenv func(string) (string, bool)) (file str
 	if p, ok := getenv(envPrefix + "_CONFIG"); ok && p != "" {
 		return p, true, nil
 	}
+	for _, c := range configCandidates(getenv) {
+		if st, err := os.Stat(c); err == nil && !st.IsDir() {
+			return c, false, nil
+		}
+	}
+	return "", false, nil
+}
+
+// configCandidates are the config files looked for, in order, when neither
+// --config nor ADJL_CONFIG names one: the first that exists is read.
+func configCandidates(getenv func(string) (string, bool)) []string {
 	candidates := []string{filepath.Join(".adjl", "config.yaml")}
 	if x, ok := getenv("XDG_CONFIG_HOME"); ok && x != "" {
 		candidates = append(candidates, filepath.Join(x, "adjl", "config.yaml"))
 	} else if home, ok := getenv("HOME"); ok && home != "" {
 		candidates = append(candidates, filepath.Join(home, ".config", "adjl", "config.yaml"))
 	}
-	for _, c := range candidates {
-		if st, err := os.Stat(c); err == nil && !st.IsDir() {
-			return c, false, nil
-		}
-	}
-	return "", false, nil
+	return candidates
 }
 
 // resolve reads the settings out of v; cfg is the config file newViper read.
@@ -213,6 +250,9 @@ func resolve(v *viper.Viper, cfg *configFileRead, fs *pflag.FlagSet, getenv func
 		Explain:  v.GetBool("explain"),
 		Capacity: v.GetBool("capacity"),
 		Verbose:  v.GetBool("verbose"),
+		Debug:    v.GetBool("debug"),
+		Quiet:    v.GetBool("quiet"),
+		NoColor:  v.GetBool("no-color"),
 		origin:   map[string]string{},
 	}
 	if cfg != nil {
@@ -222,6 +262,16 @@ func resolve(v *viper.Viper, cfg *configFileRead, fs *pflag.FlagSet, getenv func
 		s.origin[f.Name] = origin(cfg, fs, getenv, f.Name)
 	})
 	s.SchemaSource = source(cfg, fs, getenv, "schema")
+	// viper reads a variable strconv.ParseBool refuses ("yes") as false:
+	// ADJL_EXPLAIN=yes would send what it was meant only to print.
+	for _, name := range []string{"explain", "capacity", "verbose"} {
+		if source(cfg, fs, getenv, name) != "env" {
+			continue
+		}
+		if val, _ := getenv(envName(name)); !isBool(val) {
+			return nil, &usageError{err: fmt.Errorf("invalid %s value %q (%s): want true or false (or 1 or 0)", name, val, s.origin[name])}
+		}
+	}
 	if !slices.Contains(outputFormats, s.Output) {
 		return nil, &usageError{err: fmt.Errorf("invalid output format %q (%s): want one of %s", s.Output, s.origin["output"], strings.Join(outputFormats, ", "))}
 	}
@@ -238,7 +288,7 @@ func source(cfg *configFileRead, fs *pflag.FlagSet, getenv func(string) (string,
 	if f := fs.Lookup(key); f != nil && f.Changed {
 		return "flag"
 	}
-	if _, ok := getenv(envName(key)); ok {
+	if v, ok := getenv(envName(key)); ok && v != "" { // viper treats an empty variable as unset
 		return "env"
 	}
 	if cfg != nil {

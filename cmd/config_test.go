@@ -184,3 +184,73 @@ func TestConfigFileReadIsBounded(t *testing.T) {
 		t.Errorf("exit %d: %s", r.code, r.err)
 	}
 }
+
+// TestConfigFileYAMLForms: a setting may name an anchor defined on another
+// (it is one value all the same), numbers are kept as typed, and settings in
+// a second YAML document are refused rather than silently ignored.
+func TestConfigFileYAMLForms(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, ".adjl", "config.yaml"), "region: &r eu-west-1\nprofile: *r\ndata: 0x10\n")
+	r := adjl(t, runOpts{dir: dir}, "version")
+	if r.code != 0 {
+		t.Fatalf("anchor and alias: exit %d: %s", r.code, r.err)
+	}
+	if s := r.app.set; s.Region != "eu-west-1" || s.Profile != "eu-west-1" || s.Data != "0x10" {
+		t.Errorf("settings = %+v", s)
+	}
+	for _, tc := range []struct{ content, want string }{
+		{"endpoint: local\n---\nendpoint: aws\n", `:3: a config file holds one YAML document`},
+		{"region: &r [a, b]\nprofile: *r\n", `:1: region needs a single value`},
+	} {
+		isolate(t)
+		dir := t.TempDir()
+		writeFile(t, filepath.Join(dir, ".adjl", "config.yaml"), tc.content)
+		r := adjl(t, runOpts{dir: dir}, "version")
+		if r.code != ExitUsage || !strings.Contains(r.err, tc.want) {
+			t.Errorf("config %q: exit %d, stderr %q; want 2 and %q", tc.content, r.code, r.err, tc.want)
+		}
+	}
+	// A document end marker, or an empty document after it, holds nothing.
+	for _, content := range []string{"---\nendpoint: local\n...\n", "endpoint: local\n---\n# later\n"} {
+		isolate(t)
+		dir := t.TempDir()
+		writeFile(t, filepath.Join(dir, ".adjl", "config.yaml"), content)
+		if r := adjl(t, runOpts{dir: dir}, "version"); r.code != 0 {
+			t.Errorf("config %q: exit %d: %s", content, r.code, r.err)
+		}
+	}
+}
+
+// TestEmptyEnvironmentVariableIsUnset: viper treats ADJL_OUTPUT= as unset,
+// so the value comes from the config file, and messages must say so.
+func TestEmptyEnvironmentVariableIsUnset(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, ".adjl", "config.yaml"), "output: xml\n")
+	t.Setenv("ADJL_OUTPUT", "")
+	r := adjl(t, runOpts{dir: dir}, "--schema", example(t, "school.yaml"), "get", "STU#a91")
+	if want := `invalid output format "xml" (config file .adjl/config.yaml line 1)`; r.code != ExitUsage || !strings.Contains(r.err, want) {
+		t.Errorf("exit %d, stderr %q; want 2 and %q", r.code, r.err, want)
+	}
+}
+
+// TestBoolEnvironmentVariablesMustParse: ADJL_EXPLAIN=yes is not a boolean
+// viper understands (it reads it as false), so it would send the requests
+// it was meant only to print; it is refused instead.
+func TestBoolEnvironmentVariablesMustParse(t *testing.T) {
+	for _, name := range []string{"ADJL_EXPLAIN", "ADJL_CAPACITY", "ADJL_VERBOSE"} {
+		isolate(t)
+		t.Setenv(name, "yes")
+		r := adjl(t, runOpts{}, "--schema", example(t, "school.yaml"), "enroll", "a91", "math204")
+		setting := strings.ToLower(strings.TrimPrefix(name, "ADJL_"))
+		want := `invalid ` + setting + ` value "yes" (environment ` + name + `): want true or false (or 1 or 0)`
+		if r.code != ExitUsage || !strings.Contains(r.err, want) {
+			t.Errorf("%s=yes: exit %d, stderr %q; want 2 and %q", name, r.code, r.err, want)
+		}
+		t.Setenv(name, "1")
+		if r := adjl(t, runOpts{}, "version"); r.code != 0 {
+			t.Errorf("%s=1: exit %d: %s", name, r.code, r.err)
+		}
+	}
+}

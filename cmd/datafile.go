@@ -10,9 +10,11 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
-	"sync"
 	"time"
+
+	"github.com/adjl/adjl/local"
 )
 
 // A data file is held by one process at a time. `adjl local serve` records
@@ -32,10 +34,9 @@ type serveRecord struct {
 // beside the file, like its write-ahead logs (data.db-wal0).
 func serveRecordPath(data string) string { return data + "-serve.json" }
 
-// writeServeRecord records that this process serves data at url. The
-// record is written to a new file (mode 0600, like the data file) and
-// renamed over any old one, so a reader never sees half of it and a record
-// left with looser permissions is replaced, not reused.
+// writeServeRecord records that this process serves data at url, in a new
+// file readable by this user only that replaces any earlier record (whose
+// owner and mode would otherwise stay).
 func writeServeRecord(data, url string, auth bool) error {
 	b, err := json.Marshal(serveRecord{URL: url, PID: os.Getpid(), Auth: auth})
 	if err != nil {
@@ -46,10 +47,9 @@ func writeServeRecord(data, url string, auth bool) error {
 	if err != nil {
 		return err
 	}
-	if _, err = f.Write(append(b, '\n')); err == nil {
-		err = f.Close()
-	} else {
-		f.Close()
+	_, err = f.Write(append(b, '\n'))
+	if cerr := f.Close(); err == nil {
+		err = cerr
 	}
 	if err == nil {
 		err = os.Rename(f.Name(), path)
@@ -67,21 +67,48 @@ func removeServeRecord(data string) {
 	}
 }
 
+// readServeRecord reads the record beside data. A record this user did
+// not write, or that others could have rewritten, is no record: a command
+// would send its data wherever it points.
 func readServeRecord(data string) (serveRecord, bool) {
 	var r serveRecord
-	b, err := os.ReadFile(serveRecordPath(data))
+	f, err := os.Open(serveRecordPath(data))
+	if err != nil {
+		return r, false
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || !writtenByThisUserOnly(st) {
+		return r, false
+	}
+	b, err := io.ReadAll(io.LimitReader(f, 4096))
 	if err != nil || json.Unmarshal(b, &r) != nil || r.URL == "" || !isURL(r.URL) {
 		return r, false
 	}
 	return r, true
 }
 
+// servePIDHeader carries, on every answer of `adjl local serve`, the id of
+// the serving process: a command checks it against the record's, so a
+// record left by a killed server is not taken for another server started
+// since on the same address (for another data file).
+const servePIDHeader = "X-Adjl-Pid"
+
+// withServePID marks h's answers with this process's id.
+func withServePID(h http.Handler) http.Handler {
+	pid := strconv.Itoa(os.Getpid())
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set(servePIDHeader, pid)
+		h.ServeHTTP(w, r)
+	})
+}
+
 // serveBanner starts what the engine answers to GET /.
 const serveBanner = "adjl local DynamoDB-compatible engine"
 
 // runningServer returns the record of the `adjl local serve` holding data,
-// if it names a server that answers as one. A record left by a killed
-// server names nobody and is ignored.
+// if it names a server that answers as one, and as the process that wrote
+// the record. A record left by a killed server names nobody and is ignored.
 func runningServer(ctx context.Context, data string) (serveRecord, bool) {
 	r, ok := readServeRecord(data)
 	if !ok || !processAlive(r.PID) {
@@ -99,7 +126,8 @@ func runningServer(ctx context.Context, data string) (serveRecord, bool) {
 	}
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, 256))
-	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(string(body), serveBanner) {
+	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(string(body), serveBanner) ||
+		resp.Header.Get(servePIDHeader) != strconv.Itoa(r.PID) {
 		return r, false
 	}
 	return r, true
@@ -111,25 +139,26 @@ func dataFileExists(path string) bool {
 	return !errors.Is(err, fs.ErrNotExist)
 }
 
-// noticeWhileLocked prints, once, that the command is waiting for another
-// process's data file if opening it takes over a second and the file is
-// locked by someone else. The returned stop ends the watch; once it
-// returns, the notice is written or never will be (w is the command's to
-// use again).
-func noticeWhileLocked(w io.Writer, path string) (stop func()) {
-	var mu sync.Mutex
-	stopped := false
-	t := time.AfterFunc(time.Second, func() {
-		mu.Lock()
-		defer mu.Unlock()
-		if !stopped && lockedByAnother(path) {
-			fmt.Fprintf(w, "adjl: waiting for data file %s: another adjl process is using it (run `adjl local serve` to share one engine)\n", path)
-		}
-	})
-	return func() {
-		t.Stop()
-		mu.Lock()
-		stopped = true
-		mu.Unlock()
+// lockNoticeAfter is how long a command waits for another process's data
+// file before saying that it waits.
+const lockNoticeAfter = time.Second
+
+// openDataFile opens a command's data file with open (openEngineWithin).
+// When another process holds the file for over lockNoticeAfter, it says on
+// w that it is waiting, once, then waits out the rest of the engine's lock
+// timeout. The notice comes from the lock wait itself, so it is never
+// printed once this process has the lock (an open still recovering its
+// logs holds it) nor after the open has returned.
+func openDataFile(w io.Writer, path string, open func(path string, lockTimeout time.Duration) (engine, error)) (engine, error) {
+	e, err := open(path, lockNoticeAfter)
+	var held *local.LockedError
+	if !errors.As(err, &held) {
+		return e, err
 	}
+	fmt.Fprintf(w, "adjl: waiting for data file %s: another adjl process is using it (run `adjl local serve` to share one engine)\n", path)
+	e, err = open(path, local.DefaultLockTimeout-lockNoticeAfter)
+	if errors.As(err, &held) {
+		held.Timeout += lockNoticeAfter // the whole wait
+	}
+	return e, err
 }

@@ -2,8 +2,10 @@
 
 package cmd
 
-// lockedByAnother cannot tell here; the command waits without a notice.
-func lockedByAnother(string) bool { return false }
+import "os"
 
 // processAlive cannot tell here; the server's answer decides.
 func processAlive(pid int) bool { return pid > 0 }
+
+// writtenByThisUserOnly cannot tell here; the server's answer decides.
+func writtenByThisUserOnly(os.FileInfo) bool { return true }

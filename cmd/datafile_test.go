@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -94,6 +95,60 @@ func TestStaleServeRecordIsIgnored(t *testing.T) {
 	}
 }
 
+// TestServeRecordTrustedOnlyFromItsServer: a command follows a serve
+// record only when this user wrote it, nobody else could have, and the
+// server answering at its address is the process it names (not another
+// adjl local serve started since on the same port, for another file).
+func TestServeRecordTrustedOnlyFromItsServer(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	served := filepath.Join(dir, "other.db")
+	// A record left with loose permissions is replaced by a private one.
+	writeFile(t, serveRecordPath(served), `{"url": "http://127.0.0.1:1", "pid": 1}`)
+	if err := os.Chmod(serveRecordPath(served), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	url := serveInBackground(t, served)
+	data := filepath.Join(dir, "data.db")
+	school := example(t, "school.yaml")
+	for _, tc := range []struct {
+		name  string
+		write func(path string)
+	}{
+		{"another server on the recorded address", func(path string) {
+			writeFile(t, path, fmt.Sprintf(`{"url": %q, "pid": %d}`, url, os.Getppid()))
+		}},
+		{"a record anyone could have written", func(path string) {
+			writeFile(t, path, fmt.Sprintf(`{"url": %q, "pid": %d}`, url, os.Getpid()))
+			if err := os.Chmod(path, 0o666); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"another user's record", func(path string) {
+			if os.Getuid() != 0 {
+				t.Skip("needs root to give the record to another user")
+			}
+			writeFile(t, path, fmt.Sprintf(`{"url": %q, "pid": %d}`, url, os.Getpid()))
+			if err := os.Chown(path, 65534, 65534); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			os.Remove(serveRecordPath(data))
+			tc.write(serveRecordPath(data))
+			r := adjl(t, runOpts{dir: dir}, "--schema", school, "--data", data, "--verbose", "table", "create")
+			if r.code != 0 || !strings.Contains(r.err, "backend: local (file "+data+")") {
+				t.Errorf("exit %d: %s", r.code, r.err)
+			}
+		})
+	}
+	// The record serve writes itself is followed.
+	if got, ok := runningServer(context.Background(), served); !ok || got.URL != url {
+		t.Errorf("own record: %+v %v", got, ok)
+	}
+}
+
 // TestWaitingForAnotherProcessSaysSo: a command whose data file another
 // process holds says, after a second, that it is waiting, and goes on when
 // the file is free.
@@ -119,6 +174,51 @@ func TestWaitingForAnotherProcessSaysSo(t *testing.T) {
 	want := "adjl: waiting for data file " + data + ": another adjl process is using it (run `adjl local serve` to share one engine)\n"
 	if r.err != want {
 		t.Errorf("stderr %q, want %q", r.err, want)
+	}
+}
+
+// TestNoWaitingNoticeForTheCommandsOwnOpen: an open that has the lock but
+// takes over a second (recovering its logs) is not another process, and
+// nothing is printed once the open has returned.
+func TestNoWaitingNoticeForTheCommandsOwnOpen(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "data.db")
+	var buf bytes.Buffer
+	slowOpen := func(path string, lockTimeout time.Duration) (engine, error) {
+		e, err := openEngineWithin(path, lockTimeout)
+		time.Sleep(lockNoticeAfter + 300*time.Millisecond) // holds the lock, still opening
+		return e, err
+	}
+	e, err := openDataFile(&buf, path, slowOpen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	e.Close()
+	if buf.Len() > 0 {
+		t.Errorf("notice with no other process: %q", buf.String())
+	}
+}
+
+// TestWaitingForAnotherProcessGivesUpWithTheWholeWait: the lock error after
+// the notice names the whole time waited.
+func TestWaitingForAnotherProcessGivesUpWithTheWholeWait(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "data.db")
+	holder, err := local.Open(path, local.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Close()
+	var buf bytes.Buffer
+	quick := func(path string, lockTimeout time.Duration) (engine, error) {
+		return openEngineWithin(path, min(lockTimeout, 100*time.Millisecond))
+	}
+	_, err = openDataFile(&buf, path, quick)
+	var held *local.LockedError
+	if !errors.As(err, &held) || held.Timeout != lockNoticeAfter+100*time.Millisecond {
+		t.Errorf("error %v", err)
+	}
+	if strings.Count(buf.String(), "waiting for data file") != 1 {
+		t.Errorf("notice %q", buf.String())
 	}
 }
 

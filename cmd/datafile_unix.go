@@ -8,22 +8,6 @@ import (
 	"syscall"
 )
 
-// lockedByAnother reports whether another process holds the data file's
-// lock (the embedded engine flocks the file while it has it open).
-func lockedByAnother(path string) bool {
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	err = syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB)
-	if err == nil {
-		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
-		return false
-	}
-	return errors.Is(err, syscall.EWOULDBLOCK)
-}
-
 // processAlive reports whether a process with pid exists.
 func processAlive(pid int) bool {
 	if pid <= 0 {
@@ -31,4 +15,11 @@ func processAlive(pid int) bool {
 	}
 	err := syscall.Kill(pid, 0)
 	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
+// writtenByThisUserOnly reports whether the file belongs to this user and
+// no one else may write it.
+func writtenByThisUserOnly(st os.FileInfo) bool {
+	sys, ok := st.Sys().(*syscall.Stat_t)
+	return ok && int(sys.Uid) == os.Getuid() && st.Mode().Perm()&0o022 == 0
 }

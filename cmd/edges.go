@@ -16,13 +16,15 @@ type edgeArgs struct {
 	rel            *schema.Relation
 	fromKey, toKey string
 	attrs          map[string]any
+	// unsets: edge attributes an existing edge loses (--unset).
+	unsets []string
 	// requireEntities: the link refuses when either entity item is missing.
 	requireEntities bool
 	// consistent: the check reads strongly consistently.
 	consistent bool
 }
 
-func resolveEdge(rel *schema.Relation, from, to string, sets []string) (*edgeArgs, error) {
+func resolveEdge(s *schema.Schema, rel *schema.Relation, from, to string, sets []string) (*edgeArgs, error) {
 	fromKey, err := rel.FromKey(from)
 	if err != nil {
 		return nil, err
@@ -33,7 +35,7 @@ func resolveEdge(rel *schema.Relation, from, to string, sets []string) (*edgeArg
 	}
 	e := &edgeArgs{rel: rel, fromKey: fromKey, toKey: toKey}
 	if len(sets) > 0 {
-		if e.attrs, err = schema.ParseSets(rel.Attributes, sets); err != nil {
+		if e.attrs, err = s.ParseSets(rel.Attributes, sets); err != nil {
 			return nil, err
 		}
 	}
@@ -44,6 +46,7 @@ func resolveEdge(rel *schema.Relation, from, to string, sets []string) (*edgeArg
 // link has --set and --require-entities, check --consistent, unlink none.
 type edgeFlags struct {
 	sets            []string
+	unsets          []string
 	requireEntities bool
 	consistent      bool
 }
@@ -51,11 +54,13 @@ type edgeFlags struct {
 // addLinkFlags declares a link command's flags on c, completing --set
 // with attrs.
 func (f *edgeFlags) addLinkFlags(c *cobra.Command, attrs []schema.Attribute) {
-	c.Flags().StringArrayVar(&f.sets, "set", nil, "edge attribute `name=value` (repeatable)")
+	c.Flags().StringArrayVar(&f.sets, "set", nil, "edge attribute `name=value` (repeatable; name=@FILE reads the value from a file, @- from stdin, @@ is a literal @)")
+	c.Flags().StringArrayVar(&f.unsets, "unset", nil, "remove the edge attribute `name` from an existing edge (repeatable)")
 	c.Flags().BoolVar(&f.requireEntities, "require-entities", false,
 		"refuse the link, in the same transaction, when either entity item does not exist")
 	if attrs != nil {
 		c.RegisterFlagCompletionFunc("set", setCompletion(attrs))
+		c.RegisterFlagCompletionFunc("unset", unsetCompletion(attrs))
 	}
 }
 
@@ -77,11 +82,18 @@ func (a *app) edgeRunE(rel *schema.Relation, flags *edgeFlags, run func(context.
 			}
 			args = args[1:]
 		}
-		e, err := resolveEdge(r, args[0], args[1], flags.sets)
+		sets, err := readSetFiles(flags.sets, a.io.In)
 		if err != nil {
 			return err
 		}
-		e.requireEntities, e.consistent = flags.requireEntities, flags.consistent
+		e, err := resolveEdge(a.sch, r, args[0], args[1], sets)
+		if err != nil {
+			return err
+		}
+		if err := checkUnsets(a.sch.Layout().Reserved(), r.Attributes, flags.unsets, e.attrs); err != nil {
+			return err
+		}
+		e.requireEntities, e.consistent, e.unsets = flags.requireEntities, flags.consistent, flags.unsets
 		return run(c.Context(), e)
 	}
 }
@@ -91,7 +103,7 @@ func (a *app) linkRun(ctx context.Context, e *edgeArgs) error {
 	if err != nil {
 		return err
 	}
-	out, keys, err := st.LinkWith(ctx, e.rel, e.fromKey, e.toKey, e.attrs, ops.LinkOptions{RequireEntities: e.requireEntities})
+	out, keys, err := st.LinkWith(ctx, e.rel, e.fromKey, e.toKey, e.attrs, ops.LinkOptions{RequireEntities: e.requireEntities, Remove: e.unsets})
 	if err != nil || a.explaining() {
 		return err
 	}
@@ -118,7 +130,7 @@ func (a *app) printOutcome(e *edgeArgs, out ops.Outcome, k schema.Keys) error {
 		{"relation", e.rel.Name},
 		{"from", e.fromKey},
 		{"to", e.toKey},
-		{"keys", orderedObject{{"PK", k.PK}, {"SK", k.SK}, {"GSI1PK", k.GSI1PK}, {"GSI1SK", k.GSI1SK}}},
+		{"keys", keysRecord(a.sch.Layout(), k)},
 	})
 }
 
@@ -134,7 +146,7 @@ func (a *app) checkRun(ctx context.Context, e *edgeArgs) error {
 	}
 	rec := orderedObject{{"linked", linked}, {"relation", e.rel.Name}, {"from", e.fromKey}, {"to", e.toKey}}
 	if linked {
-		attrs, err := appendAttrs(nil, e.rel.Attributes, item)
+		attrs, err := appendAttrs(a.sch.Layout(), nil, e.rel.Attributes, item)
 		if err != nil {
 			return err
 		}
@@ -153,4 +165,13 @@ func (a *app) checkRun(ctx context.Context, e *edgeArgs) error {
 		return &statusError{code: ExitFalse}
 	}
 	return nil
+}
+
+// keysRecord is an item's key attributes as the layout names them.
+func keysRecord(l schema.Layout, k schema.Keys) orderedObject {
+	var rec orderedObject
+	for _, kv := range l.KeyValues(k) {
+		rec = append(rec, field{kv.Name, kv.Value})
+	}
+	return rec
 }

@@ -53,16 +53,23 @@ func onEntity[T any](ctx context.Context, a *app, key string, call func(context.
 }
 
 func (a *app) newPutCmd() *cobra.Command {
-	var sets []string
+	var sets, unsets []string
 	c := &cobra.Command{
-		Use:   "put ENTITY ID [--set name=value ...]",
+		Use:   "put ENTITY ID [--set name=value ...] [--unset name ...]",
 		Short: "Create or update an entity item",
-		Long: `Create or update the item of an entity (PK = SK = GSI1PK = GSI1SK = <prefix><id>).
+		Long: `Create or update the item of an entity: <prefix><id> in every key attribute
+(PK = SK = GSI1PK = GSI1SK with the default names; the schema's table.keys
+and index layout name them otherwise).
 Attributes are typed by the schema; counters are never touched by put.
-Prints "created", "updated" or "unchanged".`,
+--unset removes an attribute, in the same UpdateItem. --set name=@FILE reads
+the value from FILE (one trailing newline dropped; @- reads standard input,
+and @@ starts a value with a literal @). Prints "created", "updated" or
+"unchanged".`,
 		Example: withExamples(
 			"adjl put student a91 --set name=Ana --set email=ana@example.com",
 			"adjl put course CRS#math204 --set title=Algebra --set credits=6",
+			"adjl put student a91 --unset email",
+			"adjl put course math204 --set title=@title.txt",
 		),
 		Args: exactArgs("ENTITY", "ID"),
 		ValidArgsFunction: func(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
@@ -84,15 +91,22 @@ Prints "created", "updated" or "unchanged".`,
 			if err != nil {
 				return err
 			}
-			attrs, err := schema.ParseSets(e.Attributes, sets)
+			expanded, err := readSetFiles(sets, a.io.In)
 			if err != nil {
+				return err
+			}
+			attrs, err := a.sch.ParseSets(e.Attributes, expanded)
+			if err != nil {
+				return err
+			}
+			if err := checkUnsets(a.sch.Layout().Reserved(), e.Attributes, unsets, attrs); err != nil {
 				return err
 			}
 			st, err := a.storeFor(c.Context())
 			if err != nil {
 				return err
 			}
-			out, err := st.PutEntity(c.Context(), e, key, attrs)
+			out, err := st.PutEntityRemoving(c.Context(), e, key, attrs, unsets)
 			if err != nil || a.explaining() {
 				return err
 			}
@@ -100,12 +114,19 @@ Prints "created", "updated" or "unchanged".`,
 				orderedObject{{"outcome", string(out)}, {"entity", e.Name}, {"key", key}})
 		},
 	}
-	c.Flags().StringArrayVar(&sets, "set", nil, "attribute `name=value` (repeatable)")
+	c.Flags().StringArrayVar(&sets, "set", nil, "attribute `name=value` (repeatable; name=@FILE reads the value from a file, @- from stdin, @@ is a literal @)")
+	c.Flags().StringArrayVar(&unsets, "unset", nil, "remove the attribute `name` (repeatable)")
 	c.RegisterFlagCompletionFunc("set", func(c *cobra.Command, args []string, typed string) ([]string, cobra.ShellCompDirective) {
 		if len(args) == 0 || a.sch == nil || a.sch.Entity(args[0]) == nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
 		return setCompletion(a.sch.Entity(args[0]).Attributes)(c, args, typed)
+	})
+	c.RegisterFlagCompletionFunc("unset", func(c *cobra.Command, args []string, typed string) ([]string, cobra.ShellCompDirective) {
+		if len(args) == 0 || a.sch == nil || a.sch.Entity(args[0]) == nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		return unsetCompletion(a.sch.Entity(args[0]).Attributes)(c, args, typed)
 	})
 	return c
 }

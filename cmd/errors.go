@@ -72,19 +72,21 @@ type credentialsError struct{ err error }
 func (e *credentialsError) Error() string { return "no usable AWS credentials: " + e.err.Error() }
 func (e *credentialsError) Unwrap() error { return e.err }
 
-// printError writes "adjl: <message>" and, where it helps, a hint line.
-func printError(w io.Writer, err error) {
+// printError writes "adjl: <message>" and, where it helps, a hint line;
+// with color, the two prefixes are coloured.
+func printError(w io.Writer, err error, color bool) {
+	errPrefix, hintPrefix := paint(color, ansiRed, "adjl:"), paint(color, ansiYellow, "hint:")
 	var status *statusError
 	if errors.As(err, &status) {
 		return
 	}
 	if errors.Is(err, context.Canceled) {
-		fmt.Fprintln(w, "adjl: interrupted")
+		fmt.Fprintln(w, errPrefix+" interrupted")
 		return
 	}
 	var mismatch *ops.TableMismatchError
 	if errors.As(err, &mismatch) {
-		fmt.Fprintf(w, "adjl: table %s differs from the schema:\n", mismatch.Table)
+		fmt.Fprintf(w, "%s table %s differs from the schema:\n", errPrefix, mismatch.Table)
 		for _, d := range mismatch.Differences {
 			fmt.Fprintf(w, "  - %s\n", d)
 		}
@@ -92,20 +94,20 @@ func printError(w io.Writer, err error) {
 		if h == "" {
 			h = "change the schema to match, or delete the table (adjl table delete --yes) and create it again"
 		}
-		fmt.Fprintf(w, "hint: %s\n", h)
+		fmt.Fprintf(w, "%s %s\n", hintPrefix, h)
 		return
 	}
 	if schema.IsInvalid(err) {
 		// One problem per line, each already "file:line:col: msg".
-		fmt.Fprintln(w, "adjl: invalid schema:")
+		fmt.Fprintln(w, errPrefix+" invalid schema:")
 		for _, line := range strings.Split(strings.TrimRight(err.Error(), "\n"), "\n") {
 			fmt.Fprintf(w, "  %s\n", line)
 		}
 		return
 	}
-	fmt.Fprintf(w, "adjl: %s\n", clipMessage(message(err)))
+	fmt.Fprintf(w, "%s %s\n", errPrefix, clipMessage(message(err)))
 	if h := hint(err); h != "" {
-		fmt.Fprintf(w, "hint: %s\n", h)
+		fmt.Fprintf(w, "%s %s\n", hintPrefix, h)
 	}
 }
 
@@ -148,11 +150,14 @@ func message(err error) string {
 	var (
 		notFound *ops.TableNotFoundError
 		absent   *tableAbsentError
+		noTable  *noTableToReadError
 		unreach  *ops.UnreachableError
 	)
 	switch {
 	case errors.As(err, &absent):
 		return absent.Error()
+	case errors.As(err, &noTable):
+		return noTable.Error()
 	case errors.As(err, &notFound):
 		return notFound.Error()
 	case errors.As(err, &unreach):
@@ -202,6 +207,20 @@ func (e *tableAbsentError) Error() string {
 }
 func (e *tableAbsentError) Unwrap() error { return e.err }
 
+// noTableToReadError is a missing table that a command reads without a
+// schema (schema infer): exit 4, with no advice to create it.
+type noTableToReadError struct{ err *ops.TableNotFoundError }
+
+func (e *noTableToReadError) Error() string {
+	where := ""
+	if e.err.Where != "" {
+		where = " in " + e.err.Where
+	}
+	return fmt.Sprintf("table %s not found%s; schema infer reads an existing table: check its name, and --endpoint and --region", e.err.Table, where)
+}
+
+func (e *noTableToReadError) Unwrap() error { return e.err }
+
 func hint(err error) string {
 	var (
 		listen   *listenError
@@ -215,8 +234,11 @@ func hint(err error) string {
 		dataFile *dataFileError
 		format   *local.FormatError
 		protect  *ops.TableProtectedError
+		hinted   *hintedError
 	)
 	switch {
+	case errors.As(err, &hinted):
+		return hinted.hint
 	case errors.As(err, &listen):
 		return "pick another address, e.g. --addr 127.0.0.1:8001 (or 127.0.0.1:0 for any free port)"
 	case errors.As(err, &missing):

@@ -140,7 +140,7 @@ func TestLongInputDoesNotFloodTheMessage(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", r.code, r.err[:min(len(r.err), 300)])
 	}
 	var b bytes.Buffer
-	printError(&b, errors.New(strings.Repeat("ü", 5000)))
+	printError(&b, errors.New(strings.Repeat("ü", 5000)), false)
 	out := b.String()
 	if !strings.HasPrefix(out, "adjl: üü") || !strings.HasSuffix(out, "... (5904 more bytes)\n") || !utf8.ValidString(out) {
 		t.Errorf("clipped message: %d bytes, ends %q", len(out), out[len(out)-40:])

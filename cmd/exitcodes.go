@@ -3,12 +3,9 @@ package cmd
 import (
 	"context"
 	"errors"
-	"net"
-	"net/url"
 
 	"github.com/adjl/adjl/ops"
 	"github.com/adjl/adjl/schema"
-	"github.com/aws/smithy-go"
 )
 
 // Exit codes. They are a contract with scripts (and documented in the README),
@@ -26,6 +23,7 @@ import (
 //	 6    backend unreachable or unauthorised             ops.UnreachableError, ops.UnauthorizedError, credentialsError, local data file locked or unopenable,
 //	      local serve cannot listen on its address        listenError
 //	 7    throttled after the SDK's retries               ops.ThrottledError
+//	 8    import done, but lines were rejected            statusError from import --skip-invalid
 //	10    internal error (a bug: please report it)        anything else
 //	130   interrupted (Ctrl-C, SIGTERM)                   context.Canceled
 const (
@@ -37,6 +35,7 @@ const (
 	ExitConflict    = 5
 	ExitUnreachable = 6
 	ExitThrottled   = 7
+	ExitRejected    = 8
 	ExitInternal    = 10
 	ExitInterrupted = 130
 )
@@ -65,10 +64,7 @@ func ExitCode(err error) int {
 		locked    *lockedError
 		noCreds   *credentialsError
 		dataFile  *dataFileError
-		apiErr    smithy.APIError
-		opErr     *net.OpError
-		dnsErr    *net.DNSError
-		urlErr    *url.Error
+		rejected  *ops.RejectedError
 	)
 	switch {
 	case errors.As(err, &status):
@@ -78,7 +74,7 @@ func ExitCode(err error) int {
 	case schema.IsInvalid(err):
 		return ExitSchema
 	case errors.As(err, &usage), errors.As(err, &noSchema), errors.As(err, &keyErr),
-		errors.As(err, &inErr), errors.As(err, &opsIn):
+		errors.As(err, &inErr), errors.As(err, &opsIn), errors.As(err, &rejected):
 		return ExitUsage
 	case errors.Is(err, ops.ErrItemNotFound):
 		return ExitFalse
@@ -90,34 +86,8 @@ func ExitCode(err error) int {
 		return ExitThrottled
 	case errors.As(err, &unreach), errors.As(err, &unauth), errors.As(err, &noCreds), errors.As(err, &locked), errors.As(err, &dataFile), errors.As(err, &listen):
 		return ExitUnreachable
-	case errors.As(err, &apiErr):
-		// ops maps SDK errors to its own types; this is the safety net for
-		// one that slipped through.
-		return apiErrorCode(apiErr.ErrorCode())
-	case errors.As(err, &opErr), errors.As(err, &dnsErr), errors.As(err, &urlErr), errors.Is(err, context.DeadlineExceeded):
-		// Network failures only: a file error (syscall.Errno also has
-		// Timeout and Temporary methods) is not an unreachable backend.
-		return ExitUnreachable
 	}
-	return ExitInternal
-}
-
-func apiErrorCode(code string) int {
-	switch code {
-	case "ResourceNotFoundException":
-		return ExitTable
-	case "ConditionalCheckFailedException", "TransactionCanceledException",
-		"TransactionConflictException", "TransactionInProgressException":
-		return ExitConflict
-	case "ProvisionedThroughputExceededException", "ThrottlingException",
-		"RequestLimitExceeded", "LimitExceededException":
-		return ExitThrottled
-	case "UnrecognizedClientException", "AccessDeniedException", "ExpiredTokenException",
-		"InvalidSignatureException", "MissingAuthenticationTokenException",
-		"IncompleteSignatureException", "InvalidClientTokenId", "SignatureDoesNotMatch":
-		return ExitUnreachable
-	case "ValidationException", "SerializationException":
-		return ExitUsage
-	}
+	// ops classifies every backend error into its types above (ops.classify
+	// is the one classifier): anything else is a bug.
 	return ExitInternal
 }

@@ -36,10 +36,9 @@ func TestExitCodeTable(t *testing.T) {
 		{"unauthorized", &ops.UnauthorizedError{Err: errors.New("bad key")}, ExitUnreachable},
 		{"locked", &lockedError{err: errors.New("locked")}, ExitUnreachable},
 		{"throttled", &ops.ThrottledError{Err: errors.New("slow down")}, ExitThrottled},
-		{"raw throttling", apiError("ThrottlingException", "x"), ExitThrottled},
-		{"raw not found", apiError("ResourceNotFoundException", "x"), ExitTable},
-		{"raw conflict", apiError("TransactionCanceledException", "x"), ExitConflict},
-		{"raw auth", apiError("UnrecognizedClientException", "x"), ExitUnreachable},
+		{"rejected by the backend", &ops.RejectedError{Err: errors.New("ValidationException")}, ExitUsage},
+		// ops classifies every backend error: a raw one reaching cmd is a bug.
+		{"unclassified backend error", apiError("ThrottlingException", "x"), ExitInternal},
 		{"interrupted", fmt.Errorf("query: %w", context.Canceled), ExitInterrupted},
 		{"internal", errors.New("boom"), ExitInternal},
 	}

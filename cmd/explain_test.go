@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -140,5 +141,50 @@ func TestKebabAndQuote(t *testing.T) {
 		if got := shellQuote(in); got != want {
 			t.Errorf("shellQuote(%q) = %s, want %s", in, got, want)
 		}
+	}
+}
+
+// TestExplainAWSCLILineGoesWhereAdjlSends: the printed aws CLI line reaches
+// the server adjl would reach, with the region and profile adjl would use:
+// the adjl local serve a local command talks to, the fallback region adjl
+// gives a URL when the aws CLI would take its own, and --profile.
+func TestExplainAWSCLILineGoesWhereAdjlSends(t *testing.T) {
+	school := example(t, "school.yaml")
+	awsLine := func(r result) string {
+		for _, line := range strings.Split(r.out, "\n") {
+			if strings.HasPrefix(line, "aws dynamodb get-item ") {
+				return strings.SplitN(line, " --cli-input-json", 2)[0]
+			}
+		}
+		t.Fatalf("no aws line: exit %d\n%s%s", r.code, r.out, r.err)
+		return ""
+	}
+	isolate(t)
+	t.Setenv("AWS_REGION", "")
+	t.Setenv("AWS_DEFAULT_REGION", "")
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		env  string // AWS_REGION
+		want string
+	}{
+		{[]string{"--endpoint", "http://127.0.0.1:1"}, "", "aws dynamodb get-item --endpoint-url http://127.0.0.1:1 --region us-east-1"},
+		{[]string{"--endpoint", "http://127.0.0.1:1"}, "eu-west-1", "aws dynamodb get-item --endpoint-url http://127.0.0.1:1"},
+		{[]string{"--endpoint", "http://127.0.0.1:1", "--region", "eu-west-2"}, "", "aws dynamodb get-item --endpoint-url http://127.0.0.1:1 --region eu-west-2"},
+		{[]string{"--endpoint", "aws", "--profile", "prod", "--region", "eu-west-1"}, "", "aws dynamodb get-item --region eu-west-1 --profile prod"},
+		{[]string{"--endpoint", "http://127.0.0.1:1", "--profile", "dev"}, "", "aws dynamodb get-item --endpoint-url http://127.0.0.1:1 --profile dev"},
+	} {
+		t.Setenv("AWS_REGION", tc.env)
+		r := adjl(t, runOpts{dir: dir}, append(append([]string{"--schema", school, "--explain"}, tc.args...), "get", "STU#a91")...)
+		if got := awsLine(r); got != tc.want {
+			t.Errorf("%v (AWS_REGION=%q):\n got %s\nwant %s", tc.args, tc.env, got, tc.want)
+		}
+	}
+	t.Setenv("AWS_REGION", "")
+	data := filepath.Join(dir, "data.db")
+	url := serveInBackground(t, data)
+	r := adjl(t, runOpts{dir: dir}, "--schema", school, "--data", data, "--explain", "get", "STU#a91")
+	if got, want := awsLine(r), "aws dynamodb get-item --endpoint-url "+url+" --region us-east-1"; got != want {
+		t.Errorf("served data file:\n got %s\nwant %s", got, want)
 	}
 }

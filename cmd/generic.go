@@ -42,13 +42,14 @@ func (a *app) completeRelations(_ *cobra.Command, args []string, _ string) ([]st
 func (a *app) newLinkCmd() *cobra.Command {
 	flags := &edgeFlags{}
 	c := &cobra.Command{
-		Use:   "link RELATION FROM TO [--set name=value ...]",
+		Use:   "link RELATION FROM TO [--set name=value ...] [--unset name ...]",
 		Short: "Link two keys through a relation (generic form of the link verb)",
 		Long: `Write the relation's edge between FROM and TO once, with both sides' counters in
 the same transaction. Same as the relation's own link verb (for example enroll).`,
 		Example: withExamples(
 			"adjl link enrollment STU#a91 CRS#math204 --set grade=A",
 			"adjl link follow ACTOR#alice TARGET#bob",
+			"adjl link enrollment STU#a91 CRS#math204 --unset grade",
 		),
 		Args:              exactArgs("RELATION", "FROM", "TO"),
 		ValidArgsFunction: a.completeRelations,

@@ -3,9 +3,11 @@ package cmd
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/adjl/adjl/schema"
 	"github.com/spf13/cobra"
 )
 
@@ -144,7 +146,8 @@ func TestExitCodesHelpTopic(t *testing.T) {
 func TestBuiltinsRefuseUnknownWords(t *testing.T) {
 	isolate(t)
 	r := adjl(t, runOpts{}, "completion", "tcsh")
-	if r.code != ExitUsage || !strings.Contains(r.err, `unknown command "tcsh" for "adjl completion" (want one of: bash, fish, powershell, zsh)`) {
+	if r.code != ExitUsage || !strings.Contains(r.err, `unknown command "tcsh" for "adjl completion"`) ||
+		!strings.Contains(r.err, "(want one of: bash, fish, powershell, zsh)") {
 		t.Errorf("completion tcsh: exit %d: %q", r.code, r.err)
 	}
 	r = adjl(t, runOpts{}, "--schema", example(t, "school.yaml"), "fooo")
@@ -247,5 +250,30 @@ func TestSuggestionsForTypos(t *testing.T) {
 	}
 	if got := editDistance("tabel", "table"); got != 1 {
 		t.Errorf("a swap is one edit: %d", got)
+	}
+}
+
+// TestBuiltinCommandsAreReserved: the names the schema refuses as relation
+// verbs are exactly adjl's built-in top-level commands, so no verb can
+// shadow one and no name is reserved for nothing.
+func TestBuiltinCommandsAreReserved(t *testing.T) {
+	isolate(t)
+	r := adjl(t, runOpts{}, "version")
+	r.app.root.InitDefaultHelpCmd()
+	r.app.root.InitDefaultCompletionCmd()
+	var commands []string
+	for _, c := range r.app.root.Commands() {
+		if strings.HasPrefix(c.Name(), "__") {
+			continue // cobra's hidden completion requests
+		}
+		commands = append(commands, c.Name())
+		if !slices.Contains(schema.BuiltinCommands, c.Name()) {
+			t.Errorf("adjl %s is not in schema.BuiltinCommands", c.Name())
+		}
+	}
+	for _, name := range schema.BuiltinCommands {
+		if !slices.Contains(commands, name) {
+			t.Errorf("schema.BuiltinCommands reserves %q, which is no adjl command", name)
+		}
 	}
 }

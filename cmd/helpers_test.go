@@ -23,9 +23,10 @@ type result struct {
 
 // runOpts tune one invocation.
 type runOpts struct {
-	tty bool
-	api ops.API
-	dir string // working directory (default: a fresh temp dir)
+	tty    bool
+	errTTY bool // stderr is a terminal
+	api    ops.API
+	dir    string // working directory (default: a fresh temp dir)
 }
 
 // adjl runs the command line in a temporary working directory with
@@ -37,7 +38,7 @@ func adjl(t *testing.T, o runOpts, args ...string) result {
 	}
 	t.Chdir(o.dir)
 	var out, errb bytes.Buffer
-	ios := &IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errb, OutTTY: o.tty}
+	ios := &IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errb, OutTTY: o.tty, ErrTTY: o.errTTY}
 	a := newApp(ios, args)
 	a.api = o.api
 	code := a.run(context.Background())
@@ -56,6 +57,9 @@ func isolate(t *testing.T) string {
 			os.Unsetenv(k)
 		}
 	}
+	// Output is compared as plain text; TestColorOnlyOnTerminalsThatAllowIt
+	// turns colour back on.
+	t.Setenv("NO_COLOR", "1")
 	t.Setenv("AWS_ACCESS_KEY_ID", "")
 	t.Setenv("AWS_SECRET_ACCESS_KEY", "")
 	t.Setenv("AWS_PROFILE", "")

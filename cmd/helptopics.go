@@ -22,6 +22,7 @@ var exitCodeDocs = []struct {
 	{ExitConflict, "conditional conflict: the entity still has edges, a transaction conflicted, or the table has deletion protection", "adjl delete STU#a91 (without --cascade)"},
 	{ExitUnreachable, "backend unreachable, unauthorised (or no usable credentials), or answering something other than DynamoDB; local data file locked or unopenable; local serve cannot listen on its address", "adjl --endpoint http://127.0.0.1:1 get STU#a91"},
 	{ExitThrottled, "throttled after the SDK's retries (retry later, or raise the table's capacity)", ""},
+	{ExitRejected, "import --skip-invalid wrote the valid lines, but rejected others (printed as FILE:LINE, copied to --rejects FILE)", "adjl import enrollment data.csv --skip-invalid --rejects bad.csv"},
 	{ExitInternal, "internal error: a bug in adjl, please report it", ""},
 	{ExitInterrupted, "interrupted (Ctrl-C or SIGTERM)", ""},
 }
@@ -43,7 +44,7 @@ func exitCodesHelp() string {
 func newExitCodesTopic() *cobra.Command {
 	return &cobra.Command{
 		Use:   "exit-codes",
-		Short: "What adjl's exit codes mean (0 ok, 1 no, 2 usage, 3 schema, 4 table, ...)",
+		Short: "What adjl's exit codes mean (0 ok, 1 no, 2 usage, 3 schema, 4 table, ..., 8 rejected)",
 		Long:  exitCodesHelp(),
 		Example: withExamples(
 			"adjl help exit-codes",

@@ -63,7 +63,9 @@ default); an existing file is refused unless --force is given.`,
 				schemaFlag = " --schema " + shellQuote(path)
 			}
 			fmt.Fprintf(a.io.Out, "wrote %s (the %s template)\n", path, name)
-			fmt.Fprintf(a.io.Out, "next: adjl%s schema show\n      adjl%s table create --wait\n", schemaFlag, schemaFlag)
+			if !a.set.Quiet {
+				fmt.Fprintf(a.io.Out, "next: adjl%s schema show\n      adjl%s table create --wait\n", schemaFlag, schemaFlag)
+			}
 			return nil
 		},
 	}

@@ -18,6 +18,11 @@ type IOStreams struct {
 	// OutTTY reports whether Out is a terminal: tables get headers and borders
 	// there, and tab-separated rows without a header when piped.
 	OutTTY bool
+	// ErrTTY reports whether ErrOut is a terminal.
+	ErrTTY bool
+	// Color and ErrColor: Out and ErrOut take colour - a terminal, and
+	// neither NO_COLOR nor --no-color (set once the settings are known).
+	Color, ErrColor bool
 
 	buffered *bufio.Writer // Out when piped, so a long list is not a write per row
 }
@@ -34,7 +39,7 @@ func (s *IOStreams) Flush() error {
 // NewIOStreams wraps the given streams and detects a terminal on out.
 // Output that is not a terminal is buffered; call Flush before exiting.
 func NewIOStreams(in io.Reader, out, errOut io.Writer) *IOStreams {
-	s := &IOStreams{In: in, Out: out, ErrOut: errOut, OutTTY: isTerminal(out)}
+	s := &IOStreams{In: in, Out: out, ErrOut: errOut, OutTTY: isTerminal(out), ErrTTY: isTerminal(errOut)}
 	if !s.OutTTY {
 		s.buffered = bufio.NewWriterSize(out, 64<<10)
 		s.Out = s.buffered
@@ -42,8 +47,10 @@ func NewIOStreams(in io.Reader, out, errOut io.Writer) *IOStreams {
 	return s
 }
 
+// isTerminal reports whether w is a terminal (through the redacting
+// writer adjl puts over its streams).
 func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
+	f, ok := unredacted(w).(*os.File)
 	if !ok {
 		return false
 	}

@@ -3,6 +3,7 @@ package cmd
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -11,12 +12,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
-
-// keyAttrs are the generic key attributes every item carries; rows show the
-// meaningful key instead of all four.
-var keyAttrs = map[string]bool{
-	schema.AttrPK: true, schema.AttrSK: true, schema.AttrGSI1PK: true, schema.AttrGSI1SK: true,
-}
 
 // plainValue converts an AttributeValue to a plain Go value. Numbers become
 // json.Number so that 12345678901234567890 and 0.1 print exactly as stored.
@@ -83,40 +78,57 @@ func listColumns(rel *schema.Relation, dir ops.Direction, index schema.Index) []
 
 // edgeRecord is one list row: the other side's key, the declared edge
 // attributes present on the item, then any other attributes by name.
-func edgeRecord(rel *schema.Relation, dir ops.Direction, item ops.Item) (orderedObject, error) {
+func edgeRecord(l schema.Layout, rel *schema.Relation, dir ops.Direction, item ops.Item) (orderedObject, error) {
 	var other string
 	if dir == ops.Forward {
-		other = strings.TrimPrefix(stringAttr(item, schema.AttrSK), rel.Edge)
+		other = strings.TrimPrefix(stringAttr(item, l.SK), rel.Edge)
 	} else {
-		other = stringAttr(item, schema.AttrPK)
+		other = stringAttr(item, l.PK)
 		if other == "" {
-			other = stringAttr(item, schema.AttrGSI1SK)
+			other = stringAttr(item, l.IndexSK)
 		}
 	}
 	rec := orderedObject{{listColumns(rel, dir, schema.Index{})[0], other}}
-	return appendAttrs(rec, rel.Attributes, item)
+	return appendAttrs(l, rec, rel.Attributes, item)
 }
 
 // entityRecord is an entity (or role) item: its key and type, the declared
-// attributes in schema order, then counters and anything else by name.
+// attributes in schema order, then counters and anything else by name. The
+// type is the layout's type attribute or, in a layout without one, the
+// entity the key's prefix names (unless it declares a "type" of its own),
+// so an item reads the same in every layout.
 func entityRecord(s *schema.Schema, item ops.Item) (orderedObject, error) {
-	key := stringAttr(item, schema.AttrPK)
+	l := schema.DefaultLayout
+	if s != nil {
+		l = s.Layout()
+	}
+	key := stringAttr(item, l.PK)
 	rec := orderedObject{{"key", key}}
-	if t := stringAttr(item, schema.AttrType); t != "" {
-		rec = append(rec, field{"type", t})
+	var e *schema.Entity
+	if s != nil {
+		e, _, _ = s.ResolveKey(key)
 	}
 	var attrs []schema.Attribute
-	if s != nil {
-		if e, _, err := s.ResolveKey(key); err == nil && e != nil {
-			attrs = e.Attributes
-		}
+	if e != nil {
+		attrs = e.Attributes
 	}
-	return appendAttrs(rec, attrs, item)
+	switch {
+	case l.Type != "":
+		if t := stringAttr(item, l.Type); t != "" {
+			rec = append(rec, field{"type", t})
+		}
+	case e != nil && !slices.ContainsFunc(attrs, func(a schema.Attribute) bool { return a.Name == "type" }):
+		rec = append(rec, field{"type", e.Name})
+	}
+	return appendAttrs(l, rec, attrs, item)
 }
 
-func appendAttrs(rec orderedObject, declared []schema.Attribute, item ops.Item) (orderedObject, error) {
-	seen := map[string]bool{schema.AttrType: true}
-	for k := range keyAttrs {
+// appendAttrs adds the declared attributes present on item, in schema
+// order, then the others by name; the layout's key and type attributes and
+// adjl's reserved ones (stamps) are left out.
+func appendAttrs(l schema.Layout, rec orderedObject, declared []schema.Attribute, item ops.Item) (orderedObject, error) {
+	seen := map[string]bool{}
+	for _, k := range l.Reserved() {
 		seen[k] = true
 	}
 	for _, f := range rec {

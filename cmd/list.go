@@ -20,6 +20,8 @@ type listOptions struct {
 	all        bool
 	consistent bool
 	withEntity bool
+	count      bool
+	desc       bool
 }
 
 // addListFlags declares the list flags on c; word names the list's key in
@@ -31,6 +33,8 @@ func (o *listOptions) addListFlags(c *cobra.Command, word string) {
 	f.BoolVar(&o.all, "all", false, "print every page")
 	f.BoolVar(&o.consistent, "consistent", false, "strongly consistent read (base table only; refused on the index)")
 	f.BoolVar(&o.withEntity, "with-entity", false, "also print the "+word+"'s own item, from the same Query")
+	f.BoolVar(&o.count, "count", false, "print the number of edges (Select COUNT over every page and shard)")
+	f.BoolVar(&o.desc, "desc", false, "last first (ScanIndexForward false); a cursor keeps its direction")
 }
 
 // listArgs is one validated list request.
@@ -61,9 +65,12 @@ func resolveList(rel *schema.Relation, dir ops.Direction, key string, opts listO
 func (l *listArgs) continued() bool { return l.opts.cursor != "" }
 
 // listRun prints one page, or every page with --all, and the command for
-// the next page on stderr.
+// the next page on stderr; with --count, the number of edges.
 func (a *app) listRun(ctx context.Context, l *listArgs) error {
 	o := l.opts
+	if o.count {
+		return a.countRun(ctx, l)
+	}
 	if o.withEntity && a.set.Output == "csv" {
 		return &usageError{err: errors.New("--with-entity cannot be combined with -o csv (one header per file)"),
 			hint: "use -o json, ndjson or yaml, or drop --with-entity"}
@@ -75,7 +82,7 @@ func (a *app) listRun(ctx context.Context, l *listArgs) error {
 	q := ops.ListQuery{
 		Relation: l.rel, Direction: l.dir, Key: l.key,
 		Limit: int32(o.limit), Cursor: o.cursor,
-		Consistent: o.consistent, WithEntity: o.withEntity,
+		Consistent: o.consistent, WithEntity: o.withEntity, Descending: o.desc,
 	}
 	p := a.listPrinter(o.limit)
 	if !o.all || o.withEntity {
@@ -120,7 +127,7 @@ func (a *app) endPage(p printer, next string, all bool) error {
 		return err
 	}
 	if next != "" && !p.carriesNext() {
-		fmt.Fprintf(a.io.ErrOut, "next page: %s\n", nextCommand(a.args, next))
+		fmt.Fprintf(a.notes(), "next page: %s\n", nextCommand(a.args, next))
 	}
 	return nil
 }
@@ -142,7 +149,7 @@ func (a *app) beginList(p printer, l *listArgs, entity ops.Item) error {
 }
 
 func (a *app) printRow(p printer, l *listArgs, it ops.Item) error {
-	rec, err := edgeRecord(l.rel, l.dir, it)
+	rec, err := edgeRecord(a.sch.Layout(), l.rel, l.dir, it)
 	if err != nil {
 		return err
 	}

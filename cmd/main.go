@@ -70,7 +70,10 @@ func (a *app) run(ctx context.Context) int {
 		// any command ran: they are usage errors.
 		err = &usageError{err: err}
 	}
-	printError(ios.ErrOut, err)
+	if !a.started {
+		a.setColor()
+	}
+	printError(ios.ErrOut, err, ios.ErrColor)
 	return ExitCode(err)
 }
 

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 )
 
 // Nothing adjl prints carries a credential: not its own messages, not an
@@ -125,6 +126,16 @@ func (r redactingWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// unredacted is the writer under a redactingWriter: a program that drives
+// the terminal itself (browse) needs the terminal's file, not a writer.
+// Its request log is redacted on its way in (clientOptions).
+func unredacted(w io.Writer) io.Writer {
+	if r, ok := w.(redactingWriter); ok {
+		return r.w
+	}
+	return w
+}
+
 // recordingProvider records the credentials the SDK retrieves.
 type recordingProvider struct {
 	p aws.CredentialsProvider
@@ -142,10 +153,12 @@ func (r recordingProvider) Retrieve(ctx context.Context) (aws.Credentials, error
 	return c, nil
 }
 
-// recordCredentials makes cfg's credentials recorded in s as they are
-// retrieved.
-func recordCredentials(cfg *aws.Config, s *secrets) {
-	if cfg.Credentials != nil && s != nil {
-		cfg.Credentials = recordingProvider{p: cfg.Credentials, s: s}
+// recordOption is a DynamoDB client option that records the client's
+// credentials in s as they are retrieved. Anonymous credentials (the
+// in-process engine's: requests go unsigned) have none and stay as they
+// are, so that the SDK still knows not to sign.
+func (s *secrets) recordOption(o *dynamodb.Options) {
+	if o.Credentials != nil && !aws.IsCredentialsProvider(o.Credentials, aws.AnonymousCredentials{}) {
+		o.Credentials = recordingProvider{p: o.Credentials, s: s}
 	}
 }

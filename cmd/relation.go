@@ -52,6 +52,14 @@ func exampleSet(attrs []schema.Attribute) string {
 	return fmt.Sprintf(" --set %s=%s", a.Name, v)
 }
 
+// exampleUnset is an --unset flag for the first edge attribute.
+func exampleUnset(attrs []schema.Attribute) string {
+	if len(attrs) == 0 {
+		return ""
+	}
+	return " --unset " + attrs[0].Name
+}
+
 func attrNames(attrs []schema.Attribute) string {
 	if len(attrs) == 0 {
 		return "none"
@@ -67,24 +75,28 @@ func (a *app) relationCmds(rel *schema.Relation) []*cobra.Command {
 	from, to := exampleIDs(rel)
 	fromWord := strings.ToUpper(sideColumn(rel, rel.From))
 	toWord := strings.ToUpper(sideColumn(rel, rel.To))
-	keys := rel.EdgeKeys(from, to)
+	l := a.sch.Layout()
+	keys := l.EdgeKeys(rel, from, to)
 	var cmds []*cobra.Command
 	bareFrom, bareTo := strings.TrimPrefix(from, rel.From.Prefix), strings.TrimPrefix(to, rel.To.Prefix)
 
 	if v := rel.Verbs.Link; v != "" {
 		flags := &edgeFlags{}
 		c := &cobra.Command{
-			Use:   fmt.Sprintf("%s %s %s [--set name=value ...]", v, fromWord, toWord),
+			Use:   fmt.Sprintf("%s %s %s [--set name=value ...] [--unset name ...]", v, fromWord, toWord),
 			Short: fmt.Sprintf("Link %s to %s (%s)", article(sideColumn(rel, rel.From)), article(sideColumn(rel, rel.To)), rel.Name),
-			Long: fmt.Sprintf(`Link %s to %s: write the %s edge once (PK=%s SK=%s),
+			Long: fmt.Sprintf(`Link %s to %s: write the %s edge once (%s=%s %s=%s),
 with the counters of both sides in the same transaction. Repeating it changes
-nothing ("unchanged"); with --set it updates the edge's attributes without
-counting twice. Keys are %s<id> and %s<id>; bare ids are accepted.
+nothing ("unchanged"); with --set it updates the edge's attributes, and with
+--unset removes some, without counting twice. --set name=@FILE reads a value
+from a file (@- standard input, @@ a literal @). Keys are %s<id> and %s<id>;
+bare ids are accepted.
 Edge attributes: %s.
-%s`, fromWord, toWord, rel.Name, keys.PK, keys.SK, rel.From.Prefix, rel.To.Prefix, attrNames(rel.Attributes), requireEntitiesHelp(rel)),
+%s`, fromWord, toWord, rel.Name, l.PK, keys.PK, l.SK, keys.SK, rel.From.Prefix, rel.To.Prefix, attrNames(rel.Attributes), requireEntitiesHelp(rel)),
 			Example: withExamples(
 				fmt.Sprintf("adjl %s %s %s%s", v, from, to, exampleSet(rel.Attributes)),
 				fmt.Sprintf("adjl %s %s %s", v, bareFrom, bareTo),
+				fmt.Sprintf("adjl %s %s %s%s", v, bareFrom, bareTo, exampleUnset(rel.Attributes)),
 			),
 			Args: exactArgs(fromWord, toWord),
 			RunE: a.edgeRunE(rel, flags, a.linkRun),
@@ -108,10 +120,10 @@ same transaction. Removing an edge that does not exist changes nothing ("unchang
 		c := &cobra.Command{
 			Use:   fmt.Sprintf("%s %s %s", v, fromWord, toWord),
 			Short: fmt.Sprintf("Check whether %s is linked to %s (exit 0 yes, 1 no)", article(sideColumn(rel, rel.From)), article(sideColumn(rel, rel.To))),
-			Long: fmt.Sprintf(`Check the %s edge %s -> %s with one GetItem (PK=%s SK=%s).
+			Long: fmt.Sprintf(`Check the %s edge %s -> %s with one GetItem (%s=%s %s=%s).
 Prints "linked" and exits 0, or prints "not linked" and exits 1; -o json prints
 the answer and the edge's attributes. --consistent makes the read strongly consistent.`,
-				rel.Name, fromWord, toWord, keys.PK, keys.SK),
+				rel.Name, fromWord, toWord, l.PK, keys.PK, l.SK, keys.SK),
 			Example: withExamples(
 				fmt.Sprintf("adjl %s %s %s", v, from, to),
 				fmt.Sprintf("adjl %s %s %s -o json", v, from, to),
@@ -125,15 +137,15 @@ the answer and the edge's attributes. --consistent makes the read strongly consi
 	if v := rel.Verbs.Forward; v != "" {
 		cmds = append(cmds, a.listCmd(rel, ops.Forward, v, fromWord, from,
 			fmt.Sprintf(`List the %ss %s is linked to (%s), one Query on the base table:
-PK = %s AND begins_with(SK, %q). --consistent is allowed.`,
-				sideColumn(rel, rel.To), article(sideColumn(rel, rel.From)), rel.Name, from, rel.EdgeSKPrefix())))
+%s = %s AND begins_with(%s, %q). --consistent is allowed.`,
+				sideColumn(rel, rel.To), article(sideColumn(rel, rel.From)), rel.Name, l.PK, from, l.SK, rel.EdgeSKPrefix())))
 	}
 	if v := rel.Verbs.Reverse; v != "" {
 		index := a.sch.Table.Index.Name
 		cmds = append(cmds, a.listCmd(rel, ops.Reverse, v, toWord, to,
 			fmt.Sprintf(`List the %ss linked to %s (%s) from the inverted index %s:
-GSI1PK = %s. Index reads are eventually consistent, so --consistent is refused.`,
-				sideColumn(rel, rel.From), article(sideColumn(rel, rel.To)), rel.Name, index, reversePartitions(rel, to))))
+%s = %s. Index reads are eventually consistent, so --consistent is refused.`,
+				sideColumn(rel, rel.From), article(sideColumn(rel, rel.To)), rel.Name, index, l.IndexPK, reversePartitions(l, rel, to))))
 	}
 	return cmds
 }
@@ -156,12 +168,15 @@ func (a *app) listCmd(rel *schema.Relation, dir ops.Direction, verb, word, examp
 		Long: long + `
 
 Pages: --limit N rows per page, --cursor TOKEN to continue (the next-page
-command is printed on stderr), --all for every page. --with-entity also returns
-the ` + strings.ToLower(word) + `'s own item, from the same Query.`,
+command is printed on stderr), --all for every page, --desc for last first
+(ScanIndexForward false; a cursor keeps its direction). --with-entity also
+returns the ` + strings.ToLower(word) + `'s own item, from the same Query.`,
 		Example: withExamples(
 			fmt.Sprintf("adjl %s %s", verb, example),
 			fmt.Sprintf("adjl %s %s --limit 10 -o json", verb, example),
+			fmt.Sprintf("adjl %s %s --desc --limit 5", verb, example),
 			fmt.Sprintf("adjl %s %s --all --with-entity -o ndjson", verb, example),
+			fmt.Sprintf("adjl %s %s --count", verb, example),
 		),
 		Args: exactArgs(word),
 		RunE: func(c *cobra.Command, args []string) error {
@@ -183,6 +198,17 @@ func listNoun(rel *schema.Relation, dir ops.Direction) string {
 	return sideColumn(rel, rel.From)
 }
 
+// unsetCompletion completes --unset with the declared attribute names.
+func unsetCompletion(attrs []schema.Attribute) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+	return func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		out := make([]string, len(attrs))
+		for i, a := range attrs {
+			out[i] = a.Name
+		}
+		return out, cobra.ShellCompDirectiveNoFileComp
+	}
+}
+
 // setCompletion completes --set with the declared attribute names.
 func setCompletion(attrs []schema.Attribute) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 	return func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
@@ -202,11 +228,11 @@ func article(noun string) string {
 	return "a " + noun
 }
 
-// reversePartitions describes the GSI1PK(s) a reverse list reads.
-func reversePartitions(rel *schema.Relation, to string) string {
+// reversePartitions describes the index partition(s) a reverse list reads.
+func reversePartitions(l schema.Layout, rel *schema.Relation, to string) string {
 	if rel.Shards <= 1 {
-		return rel.ReversePartition(to, 0)
+		return l.ReversePartition(rel, to, 0)
 	}
 	return fmt.Sprintf("%s ... %s (%d shards, queried in parallel and merged in order)",
-		rel.ReversePartition(to, 0), rel.ReversePartition(to, rel.Shards-1), rel.Shards)
+		l.ReversePartition(rel, to, 0), l.ReversePartition(rel, to, rel.Shards-1), rel.Shards)
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 )
 
@@ -44,7 +43,7 @@ func newPrinter(format string, ios *IOStreams, pageSize int) printer {
 	case "yaml":
 		return &yamlPrinter{w: ios.Out}
 	}
-	return &tablePrinter{w: ios.Out, tty: ios.OutTTY, pageSize: pageSize}
+	return &tablePrinter{w: ios.Out, tty: ios.OutTTY, bold: ios.Color, pageSize: pageSize}
 }
 
 // cell is a value as one table or CSV cell.
@@ -220,15 +219,5 @@ func (p *csvPrinter) row(rec orderedObject) error {
 }
 
 func (p *csvPrinter) endList(string) error { return nil }
-
-// sortedKeys returns m's keys in order, for deterministic output of maps.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
 
 func newCSV(w io.Writer) *csv.Writer { return csv.NewWriter(w) }

@@ -1,17 +1,13 @@
 package cmd
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/adjl/adjl/schema"
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/tw"
+	"github.com/charmbracelet/x/ansi"
 )
-
-// This file is the only one that knows tablewriter (its API changed at v1).
 
 // tablePrinter prints an aligned table with a header on a terminal and
 // tab-separated rows without a header when piped (like gh), so `cut -f1`
@@ -19,6 +15,7 @@ import (
 type tablePrinter struct {
 	w        io.Writer
 	tty      bool
+	bold     bool // headers in bold (a terminal that takes colour)
 	pageSize int
 	cols     []string
 	rows     [][]string
@@ -33,7 +30,7 @@ func (p *tablePrinter) object(rec orderedObject) error {
 	if !p.tty {
 		return writeTSV(p.w, rows)
 	}
-	return renderTable(p.w, nil, rows)
+	return renderTable(p.w, nil, rows, false)
 }
 
 func (p *tablePrinter) carriesNext() bool { return false }
@@ -92,62 +89,62 @@ func (p *tablePrinter) flush() error {
 		head = p.cols
 	}
 	p.printed = true
-	err := renderTable(p.w, head, p.rows)
+	err := renderTable(p.w, head, p.rows, p.bold)
 	p.rows = nil
 	return err
 }
 
-// renderTable draws a borderless, left-aligned table (kubectl style) with an
-// upper-case header when head is not nil.
-func renderTable(w io.Writer, head []string, rows [][]string) error {
-	var buf bytes.Buffer
-	t := tablewriter.NewTable(&buf,
-		tablewriter.WithRendition(tw.Rendition{
-			Borders: tw.BorderNone,
-			Symbols: tw.NewSymbols(tw.StyleNone),
-			Settings: tw.Settings{
-				Separators: tw.SeparatorsNone,
-				Lines:      tw.LinesNone,
-			},
-		}),
-		tablewriter.WithHeaderAutoFormat(tw.Off),
-		tablewriter.WithHeaderAlignment(tw.AlignLeft),
-		tablewriter.WithRowAlignment(tw.AlignLeft),
-		tablewriter.WithRowAutoWrap(tw.WrapNone),
-		tablewriter.WithHeaderAutoWrap(tw.WrapNone),
-		tablewriter.WithTrimSpace(tw.Off),
-		tablewriter.WithPadding(tw.Padding{Left: "", Right: "   ", Overwrite: true}),
-	)
+// renderTable draws a borderless, left-aligned table (kubectl style): each
+// column as wide as its widest cell in terminal cells (wide characters count
+// two), three spaces between columns, no trailing blanks, and an upper-case
+// header when head is not nil, in bold when bold is set.
+func renderTable(w io.Writer, head []string, rows [][]string, bold bool) error {
+	all := make([][]string, 0, len(rows)+1)
 	if head != nil {
-		up := make([]any, len(head))
+		up := make([]string, len(head))
 		for i, h := range head {
 			up[i] = strings.ToUpper(h)
 		}
-		t.Header(up...)
+		all = append(all, up)
 	}
 	for _, r := range rows {
 		vals := make([]string, len(r))
 		for i, v := range r {
 			vals[i] = escapeControls(v)
 		}
-		if err := t.Append(vals); err != nil {
-			return fmt.Errorf("render table: %w", err)
+		all = append(all, vals)
+	}
+	var widths []int
+	for _, r := range all {
+		for i, c := range r {
+			if i == len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[i] = max(widths[i], ansi.StringWidth(c))
 		}
 	}
-	if err := t.Render(); err != nil {
-		return fmt.Errorf("render table: %w", err)
-	}
-	// The last column's padding would leave trailing blanks on every line.
-	for _, line := range strings.SplitAfter(buf.String(), "\n") {
-		if line == "" {
-			continue
+	var b strings.Builder
+	for n, r := range all {
+		b.Reset()
+		for i, c := range r {
+			b.WriteString(c)
+			if i < len(r)-1 {
+				b.WriteString(strings.Repeat(" ", widths[i]-ansi.StringWidth(c)+columnGap))
+			}
 		}
-		if _, err := io.WriteString(w, strings.TrimRight(line, " \n")+"\n"); err != nil {
+		line := strings.TrimRight(b.String(), " ")
+		if n == 0 && head != nil && bold {
+			line = ansiBold + line + ansiReset
+		}
+		if _, err := io.WriteString(w, line+"\n"); err != nil {
 			return err
 		}
 	}
 	return nil
 }
+
+// columnGap is the blanks between two columns of a table.
+const columnGap = 3
 
 // writeTSV writes rows as tab-separated lines; control characters inside
 // a value are escaped (escapeControls), so a row stays one line.
@@ -166,10 +163,10 @@ func writeTSV(w io.Writer, rows [][]string) error {
 
 // escapeControls writes the characters a terminal would act on rather than
 // show (C0 and C1 controls, line and paragraph separators, bidirectional
-// formatting, zero-width and invisible formatting characters) as Go-style escapes (\t, \n, \x1b, \u202e), as gh and
-// kubectl do: a stored value cannot move the cursor, recolour the terminal
-// or reorder what follows it. A backslash stays as it is: only these
-// characters change. JSON, NDJSON, YAML and CSV output stay exact.
+// formatting, zero-width and invisible formatting characters) as Go-style
+// escapes (\t, \n, \x1b, \u202e), as gh and kubectl do: a stored value
+// cannot move the cursor, recolour the terminal or reorder what follows
+// it. A backslash stays as it is: only these characters change. JSON, NDJSON, YAML and CSV output stay exact.
 func escapeControls(s string) string {
 	if !strings.ContainsFunc(s, needsEscape) {
 		return s
@@ -202,5 +199,5 @@ func printTable(ios *IOStreams, head []string, rows [][]string) error {
 	if !ios.OutTTY {
 		return writeTSV(ios.Out, rows)
 	}
-	return renderTable(ios.Out, head, rows)
+	return renderTable(ios.Out, head, rows, ios.Color)
 }

@@ -3,6 +3,7 @@ package cmd
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -158,7 +159,7 @@ func TestForwardColumns(t *testing.T) {
 			t.Errorf("%s %v columns = %s, want %s", tc.index.Projection, tc.dir, got, tc.want)
 		}
 	}
-	rec, err := edgeRecord(rel, ops.Forward, edge("STU#a91", "CRS#math204", "A"))
+	rec, err := edgeRecord(schema.DefaultLayout, rel, ops.Forward, edge("STU#a91", "CRS#math204", "A"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,6 +189,56 @@ func TestEntityRecordOrder(t *testing.T) {
 	buf.Reset()
 	(&yamlPrinter{w: &buf}).object(rec)
 	golden(t, "entity.yaml", buf.String())
+}
+
+// TestRecordsInInvertedLayout: rows leave out the layout's key attributes
+// whatever they are named; an entity item, which records no type in the
+// inverted layout, shows the entity its prefix names, unless it declares a
+// "type" attribute of its own (free in that layout), which shows as is.
+func TestRecordsInInvertedLayout(t *testing.T) {
+	sch, err := schema.Parse("legacy.yaml", []byte(`version: 1
+table: {name: legacy, keys: {pk: pk, sk: sk}, index: {name: inverted, layout: inverted}}
+entities:
+  student: {prefix: "STU#", attributes: {name: string}}
+  course: {prefix: "CRS#", attributes: {type: string}}
+relations:
+  enrollment: {from: student, to: course, edge: "", attributes: {grade: string}}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fields := func(rec orderedObject) string {
+		var out []string
+		for _, f := range rec {
+			out = append(out, fmt.Sprintf("%s=%v", f.Name, f.Value))
+		}
+		return strings.Join(out, " ")
+	}
+	rec, err := entityRecord(sch, ops.Item{"pk": s("STU#a91"), "sk": s("STU#a91"), "name": s("Ana"), "courseCount": n("1")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fields(rec); got != "key=STU#a91 type=student name=Ana courseCount=1" {
+		t.Errorf("student = %s", got)
+	}
+	rec, err = entityRecord(sch, ops.Item{"pk": s("CRS#m"), "sk": s("CRS#m"), "type": s("seminar")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fields(rec); got != "key=CRS#m type=seminar" {
+		t.Errorf("course = %s", got)
+	}
+	rel := sch.Relation("enrollment")
+	for _, dir := range []ops.Direction{ops.Forward, ops.Reverse} {
+		rec, err := edgeRecord(sch.Layout(), rel, dir, ops.Item{"pk": s("STU#a91"), "sk": s("CRS#m"), "grade": s("A")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[ops.Direction]string{ops.Forward: "course=CRS#m grade=A", ops.Reverse: "student=STU#a91 grade=A"}[dir]
+		if got := fields(rec); got != want {
+			t.Errorf("edge %v = %s, want %s", dir, got, want)
+		}
+	}
 }
 
 func TestCSVRefusesEntity(t *testing.T) {
@@ -258,5 +309,26 @@ func TestTableOutputEscapesControlCharacters(t *testing.T) {
 	var back map[string]string
 	if err := json.Unmarshal(buf.Bytes(), &back); err != nil || back["name"] != "x\x1b[2Jy" {
 		t.Errorf("json: %q %v", buf.String(), err)
+	}
+}
+
+// TestRenderTableAlignsByDisplayWidth: columns line up in terminal cells,
+// wide characters counting two, with no trailing blanks.
+func TestRenderTableAlignsByDisplayWidth(t *testing.T) {
+	var b strings.Builder
+	err := renderTable(&b, []string{"course", "title", "note"}, [][]string{
+		{"CRS#math204", "数学", "x"},
+		{"CRS#a", "Algebra", ""},
+		{"CRS#b\tc", "é", "y"},
+	}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "COURSE        TITLE     NOTE\n" +
+		"CRS#math204   数学      x\n" +
+		"CRS#a         Algebra\n" +
+		"CRS#b\\tc      é         y\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}
 }

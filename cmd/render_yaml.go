@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -68,7 +70,7 @@ func yamlNode(v any) *yaml.Node {
 		return n
 	case map[string]any:
 		n := &yaml.Node{Kind: yaml.MappingNode}
-		for _, k := range sortedKeys(t) {
+		for _, k := range slices.Sorted(maps.Keys(t)) {
 			n.Content = append(n.Content, scalar("!!str", k), yamlNode(t[k]))
 		}
 		return n

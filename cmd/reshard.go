@@ -66,7 +66,7 @@ the relation while it runs.`,
 				return err
 			}
 			opt := ops.ReshardOptions{To: to, DryRun: !yes}
-			if isTerminal(a.io.ErrOut) && !a.explaining() {
+			if isTerminal(a.io.ErrOut) && !a.explaining() && !a.set.Quiet {
 				opt.Progress = func(p ops.ReshardProgress) {
 					fmt.Fprintf(a.io.ErrOut, "\r%s: %d edges scanned, %d moved", p.Phase, p.Scanned, p.Moved)
 				}
@@ -79,7 +79,7 @@ the relation while it runs.`,
 				return err
 			}
 			if rel.Shards != to {
-				fmt.Fprintf(a.io.ErrOut, "note: the schema gives %s shards: %d; set shards: %d in %s, or adjl will refuse the relation\n",
+				fmt.Fprintf(a.notes(), "note: the schema gives %s shards: %d; set shards: %d in %s, or adjl will refuse the relation\n",
 					rel.Name, rel.Shards, to, a.schemaPath)
 			}
 			return a.printReshard(rep)
@@ -143,7 +143,7 @@ func (a *app) printReshard(rep *ops.ReshardReport) error {
 	}
 	if rep.DryRun {
 		fmt.Fprintf(w, "edges before: %d\n", rep.Before)
-		fmt.Fprintf(a.io.ErrOut, "hint: run `%s` to move them\n", withYes(a.args))
+		fmt.Fprintf(a.notes(), "hint: run `%s` to move them\n", withYes(a.args))
 		return nil
 	}
 	_, err := fmt.Fprintf(w, "edges before: %d, after: %d; table now records %d shards for %s\n", rep.Before, rep.After, rep.To, rep.Relation)

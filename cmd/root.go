@@ -26,7 +26,7 @@ DynamoDB-compatible server. Settings: flag > ADJL_* environment > config file
 
 Exit codes: 0 ok, 1 check false or not found, 2 usage or input, 3 invalid schema,
 4 table missing or different, 5 conflict, 6 backend unreachable, 7 throttled,
-10 internal; details in 'adjl help exit-codes'.`,
+8 import lines rejected, 10 internal; details in 'adjl help exit-codes'.`,
 		Example: `  adjl --schema examples/school.yaml table create
   adjl put student a91 --set name=Ana
   adjl enroll STU#a91 CRS#math204 --set grade=A
@@ -64,11 +64,14 @@ Exit codes: 0 ok, 1 check false or not found, 2 usage or input, 3 invalid schema
 		c.GroupID = "data"
 		root.AddCommand(c)
 	}
-	for _, c := range []*cobra.Command{a.newInitCmd(), a.newTableCmd(), a.newSchemaCmd(), a.newVerifyCmd(), a.newLocalCmd(), a.newVersionCmd()} {
+	for _, c := range []*cobra.Command{a.newInitCmd(), a.newTableCmd(), a.newSchemaCmd(), a.newVerifyCmd(), a.newLocalCmd(), a.newConfigCmd(), a.newVersionCmd()} {
 		c.GroupID = "admin"
 		root.AddCommand(c)
 	}
-	root.AddCommand(a.newReshardCmd())
+	root.AddCommand(a.newReshardCmd(), a.newImportCmd(), a.newExportCmd(), a.newCountersCmd())
+	b := a.newBrowseCmd()
+	b.GroupID = "data"
+	root.AddCommand(b)
 	root.AddCommand(newExitCodesTopic())
 	root.RegisterFlagCompletionFunc("output", fixedCompletion(outputFormats...))
 	root.RegisterFlagCompletionFunc("endpoint", fixedCompletion("local", "aws", "http://127.0.0.1:8000"))
@@ -76,7 +79,7 @@ Exit codes: 0 ok, 1 check false or not found, 2 usage or input, 3 invalid schema
 }
 
 // listFlagNames are the flags only list commands have.
-var listFlagNames = []string{"limit", "cursor", "all", "with-entity"}
+var listFlagNames = []string{"limit", "cursor", "all", "with-entity", "desc"}
 
 // flagError makes pflag's "unknown flag: --cursor" say where a list flag
 // belongs.
@@ -142,6 +145,7 @@ func fixedCompletion(values ...string) func(*cobra.Command, []string, string) ([
 func (a *app) preRun(c *cobra.Command, _ []string) error {
 	a.started, a.cmd = true, c
 	err := a.resolveSettings()
+	a.setColor()
 	var u *usageError
 	if errors.As(err, &u) && u.cmd == nil {
 		u.cmd = c

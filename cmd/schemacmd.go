@@ -11,17 +11,20 @@ import (
 func (a *app) newSchemaCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "schema",
-		Short: "Validate, show, draw or export the schema",
+		Short: "Validate, show, draw, export or infer the schema; adjl help schema documents the file",
+		Long:  schemaReferenceHelp(),
 		Example: withExamples(
+			"adjl help schema",
 			"adjl schema validate examples/school.yaml",
 			"adjl --schema examples/social.yaml schema show",
 			"adjl schema diagram --format mermaid",
 			"adjl schema export --format terraform",
+			"adjl schema infer legacy > adjl.yaml",
 		),
 		Args: groupArgs,
 		RunE: groupRun,
 	}
-	c.AddCommand(a.newSchemaValidateCmd(), a.newSchemaShowCmd(), a.newSchemaDiagramCmd(), a.newSchemaExportCmd())
+	c.AddCommand(a.newSchemaValidateCmd(), a.newSchemaShowCmd(), a.newSchemaDiagramCmd(), a.newSchemaExportCmd(), a.newSchemaInferCmd())
 	return c
 }
 
@@ -63,7 +66,7 @@ func (a *app) newSchemaShowCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "show",
 		Short: "Show the derived key layout (with example keys) and the access patterns",
-		Long: `Show, for each entity and relation, the four keys its items get (with example
+		Long: `Show, for each entity and relation, the key attributes its items get (with example
 ids), then every access pattern with the single DynamoDB operation and index
 that serves it, the requests one run sends and the capacity they consume
 with small items. No pattern is a Scan; adjl verify runs every pattern and
@@ -115,8 +118,12 @@ checks all of this.`,
 }
 
 func tableRecord(s *schema.Schema) orderedObject {
+	l := s.Layout()
 	rec := orderedObject{{"name", s.Table.Name}, {"billing", s.Table.Billing},
-		{"index", s.Table.Index.Name}, {"projection", s.Table.Index.Projection}}
+		{"partitionKey", l.PK}, {"sortKey", l.SK},
+		{"index", s.Table.Index.Name}, {"layout", string(l.Kind)},
+		{"indexPartitionKey", l.IndexPK}, {"indexSortKey", l.IndexSK},
+		{"projection", s.Table.Index.Projection}}
 	if len(s.Table.Index.Include) > 0 {
 		rec = append(rec, field{"include", s.Table.Index.Include})
 	}
@@ -124,10 +131,13 @@ func tableRecord(s *schema.Schema) orderedObject {
 }
 
 // keyLayout lists the items the schema produces with example keys: each
-// entity item, each role item, each relation's edge.
+// entity item, each role item, each relation's edge, with the key
+// attributes the layout gives them (the inverted layout's index keys are
+// the table keys, so it shows two).
 func keyLayout(s *schema.Schema) []orderedObject {
+	l := s.Layout()
 	row := func(item string, k schema.Keys, note string) orderedObject {
-		r := orderedObject{{"item", item}, {"PK", k.PK}, {"SK", k.SK}, {"GSI1PK", k.GSI1PK}, {"GSI1SK", k.GSI1SK}}
+		r := append(orderedObject{{"item", item}}, keysRecord(l, k)...)
 		if note != "" {
 			r = append(r, field{"note", note})
 		}
@@ -135,7 +145,7 @@ func keyLayout(s *schema.Schema) []orderedObject {
 	}
 	var out []orderedObject
 	for _, e := range s.Entities {
-		out = append(out, row(e.Name, schema.ItemKeys(e.Prefix+strings.ToLower(e.Name)+"1"), "entity item"))
+		out = append(out, row(e.Name, l.ItemKeys(e.Prefix+strings.ToLower(e.Name)+"1"), "entity item"))
 	}
 	seen := map[string]bool{}
 	for _, r := range s.Relations {
@@ -148,13 +158,13 @@ func keyLayout(s *schema.Schema) []orderedObject {
 				continue
 			}
 			seen[sd.side.Prefix] = true
-			out = append(out, row(sd.side.Entity.Name+" as "+sideColumn(r, sd.side), schema.ItemKeys(sd.key), "role item (counters)"))
+			out = append(out, row(sd.side.Entity.Name+" as "+sideColumn(r, sd.side), l.ItemKeys(sd.key), "role item (counters)"))
 		}
 		note := r.Name + " edge"
 		if r.Shards > 1 {
-			note += fmt.Sprintf(", GSI1PK sharded %d ways", r.Shards)
+			note += fmt.Sprintf(", %s sharded %d ways", l.IndexPK, r.Shards)
 		}
-		out = append(out, row(r.Name, r.EdgeKeys(from, to), note))
+		out = append(out, row(r.Name, l.EdgeKeys(r, from, to), note))
 	}
 	return out
 }
@@ -179,12 +189,18 @@ func (a *app) printSchemaTables(s *schema.Schema, layout []orderedObject, patter
 	if len(idx.Include) > 0 {
 		proj += " " + strings.Join(idx.Include, ",")
 	}
-	fmt.Fprintf(a.io.Out, "Key layout (table %s, index %s, projection %s, %s):\n", s.Table.Name, idx.Name, proj, s.Table.Billing)
+	l := s.Layout()
+	index := idx.Name
+	if l != schema.DefaultLayout {
+		index = fmt.Sprintf("%s, %s layout on %s, %s", idx.Name, l.Kind, l.IndexPK, l.IndexSK)
+	}
+	fmt.Fprintf(a.io.Out, "Key layout (table %s, index %s, projection %s, %s):\n", s.Table.Name, index, proj, s.Table.Billing)
+	cols := append(append([]string{"item"}, l.KeyNames()...), "note")
 	var rows [][]string
 	for _, r := range layout {
-		rows = append(rows, cells(r, "item", "PK", "SK", "GSI1PK", "GSI1SK", "note"))
+		rows = append(rows, cells(r, cols...))
 	}
-	if err := printTable(a.io, []string{"item", "PK", "SK", "GSI1PK", "GSI1SK", "note"}, rows); err != nil {
+	if err := printTable(a.io, cols, rows); err != nil {
 		return err
 	}
 	fmt.Fprintln(a.io.Out, "\nAccess patterns:")

@@ -55,11 +55,11 @@ A table made from any of them is one adjl table create reports as matching.`,
 			}
 			if format == "create-table-json" {
 				if follow := iac.FollowUp(s); len(follow) > 0 {
-					fmt.Fprintln(a.io.ErrOut, "note: CreateTable takes no TTL or point-in-time recovery; once the table is ACTIVE, run:")
+					fmt.Fprintln(a.notes(), "note: CreateTable takes no TTL or point-in-time recovery; once the table is ACTIVE, run:")
 					for _, cmd := range follow {
-						fmt.Fprintln(a.io.ErrOut, "  "+cmd)
+						fmt.Fprintln(a.notes(), "  "+cmd)
 					}
-					fmt.Fprintln(a.io.ErrOut, "(or adjl table apply --yes)")
+					fmt.Fprintln(a.notes(), "(or adjl table apply --yes)")
 				}
 			}
 			return nil

@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -13,6 +15,10 @@ import (
 	"testing"
 
 	"github.com/adjl/adjl/local"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // Known credentials: in the environment, and in a profile's files.
@@ -213,5 +219,37 @@ func captureProcessOutput(t *testing.T) func() string {
 	return func() string {
 		restore()
 		return buf.String()
+	}
+}
+
+// TestRequestLogOfBrowseIsRedacted: browse shows the request log in its
+// own view rather than on stderr; an error a server sent back that quotes
+// the request's credentials is hidden there too.
+func TestRequestLogOfBrowseIsRedacted(t *testing.T) {
+	isolate(t)
+	urls := leakyServers(t)
+	var view bytes.Buffer
+	a := newApp(&IOStreams{In: strings.NewReader(""), Out: io.Discard, ErrOut: io.Discard}, nil)
+	a.requestSink = &view
+	a.secrets.add(leakKeyID, leakSecret, leakToken)
+	cfg := aws.Config{Region: "us-east-1", RetryMaxAttempts: 1,
+		Credentials: credentials.NewStaticCredentialsProvider(leakKeyID, leakSecret, leakToken)}
+	opts := append(a.clientOptions(), func(o *dynamodb.Options) { o.BaseEndpoint = aws.String(urls["400 echoing Authorization"]) })
+	_, err := dynamodb.NewFromConfig(cfg, opts...).GetItem(context.Background(), &dynamodb.GetItemInput{TableName: aws.String("t"),
+		Key: map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "a"}}})
+	if err == nil || !strings.Contains(err.Error(), leakKeyID) {
+		t.Fatalf("the server did not echo the key id: %v", err)
+	}
+	log := view.String()
+	if !strings.Contains(log, "debug: GetItem") || !strings.Contains(log, "error=") {
+		t.Fatalf("request log: %q", log)
+	}
+	for _, s := range []string{leakKeyID, leakToken} {
+		if strings.Contains(log, s) {
+			t.Errorf("request log holds %q: %s", s, log)
+		}
+	}
+	if signature.MatchString(log) {
+		t.Errorf("request log holds a signature: %s", log)
 	}
 }

@@ -95,7 +95,7 @@ func (a *app) serveRun(ctx context.Context, opts *serveOptions) error {
 		}
 		verifier = &local.SigV4Verifier{Credentials: creds}
 	}
-	e, err := openEngine(opts.data, opts.inMemory, a.io.ErrOut)
+	e, err := openEngineOptions(opts.data, local.Options{InMemory: opts.inMemory, Warn: warnTo(a.io.ErrOut)})
 	if err != nil {
 		return err
 	}
@@ -110,7 +110,7 @@ func (a *app) serveRun(ctx context.Context, opts *serveOptions) error {
 	}
 	// Bounds for clients that are slow or never finish: a 16 MB request
 	// has a minute, an idle connection two.
-	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: time.Minute,
+	srv := &http.Server{Handler: withServePID(handler), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: time.Minute,
 		IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
@@ -131,11 +131,15 @@ func (a *app) serveRun(ctx context.Context, opts *serveOptions) error {
 	if verifier != nil {
 		// The key id names the pair; the secret is never printed.
 		fmt.Fprintf(a.io.Out, "requests must be signed with access key id %s (and the secret in ADJL_SERVE_SECRET_ACCESS_KEY)\n", verifier.Credentials.AccessKeyID)
-		fmt.Fprintf(a.io.Out, "try: AWS_ACCESS_KEY_ID=\"$ADJL_SERVE_ACCESS_KEY_ID\" AWS_SECRET_ACCESS_KEY=\"$ADJL_SERVE_SECRET_ACCESS_KEY\" aws dynamodb list-tables --endpoint-url %s\n", url)
-	} else {
-		fmt.Fprintf(a.io.Out, "try: aws dynamodb list-tables --endpoint-url %s\n", url)
 	}
-	fmt.Fprintf(a.io.Out, "     adjl --endpoint %s table create\n", url)
+	if !a.set.Quiet {
+		if verifier != nil {
+			fmt.Fprintf(a.io.Out, "try: AWS_ACCESS_KEY_ID=\"$ADJL_SERVE_ACCESS_KEY_ID\" AWS_SECRET_ACCESS_KEY=\"$ADJL_SERVE_SECRET_ACCESS_KEY\" aws dynamodb list-tables --endpoint-url %s\n", url)
+		} else {
+			fmt.Fprintf(a.io.Out, "try: aws dynamodb list-tables --endpoint-url %s\n", url)
+		}
+		fmt.Fprintf(a.io.Out, "     adjl --endpoint %s table create\n", url)
+	}
 	a.io.Flush()
 	if opts.ready != nil {
 		opts.ready(ln.Addr().String())
@@ -153,7 +157,7 @@ func (a *app) serveRun(ctx context.Context, opts *serveOptions) error {
 	if err := <-done; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("serve: %w", err)
 	}
-	fmt.Fprintln(a.io.ErrOut, "adjl local engine stopped")
+	fmt.Fprintln(a.notes(), "adjl local engine stopped")
 	return nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/adjl/adjl/ops"
+	"github.com/adjl/adjl/tabledef"
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/spf13/cobra"
@@ -40,8 +41,10 @@ func (a *app) newTableCreateCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "create [--wait]",
 		Short: "Create the table and its inverted index (idempotent)",
-		Long: `Create the schema's table: PK/SK string keys and the inverted global index
-(GSI1PK/GSI1SK) with the schema's projection and billing mode. If the table
+		Long: `Create the schema's table: string keys named by the schema (PK/SK unless
+table.keys says otherwise) and the inverted global index in the schema's
+layout - generic, keyed GSI1PK/GSI1SK (or index.keys), or inverted, keyed on
+the table's SK/PK - with the schema's projection and billing mode. If the table
 already exists and matches the schema this succeeds and says so; if it differs
 the command exits 4 and lists the differences. --wait returns only when the
 table and its index are ACTIVE.`,
@@ -79,8 +82,11 @@ table and its index are ACTIVE.`,
 func (a *app) newTableDescribeCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "describe",
-		Short: "Show the table: status, keys, index and projection, billing, item count",
+		Short: "Show the table: status, keys, index and layout, projection, billing, item count",
 		Long: `Show the table as the backend describes it, and whether it matches the schema.
+The layout is the index's: generic (keys of its own), inverted (the table's
+sort and partition keys swapped), or unknown; a table whose layout adjl can
+serve but the schema names otherwise gets a hint saying how to name it.
 Every format prints the same fields (camelCase, typed): -o json for scripts.`,
 		Example: withExamples("adjl table describe", "adjl table describe -o json | jq .matchesSchema"),
 		Args:    noArgs,
@@ -89,26 +95,30 @@ Every format prints the same fields (camelCase, typed): -o json for scripts.`,
 			if err != nil {
 				return err
 			}
-			desc, err := st.Describe(c.Context())
+			desc, diffs, err := st.DescribeAgainstSchema(c.Context())
 			if err != nil || a.explaining() {
 				return err
 			}
-			return a.printer().object(describeRecord(desc, st.Diff(desc), a.where))
+			rec := describeRecord(desc, a.sch.Table.Index.Name, diffs, a.where)
+			if hint := st.AdoptHint(desc); hint != "" {
+				rec = append(rec, field{"hint", hint})
+			}
+			return a.printer().object(rec)
 		},
 	}
 }
 
 // describeRecord is a table description for people and scripts alike: one
 // record, camelCase keys, typed values, the same in every format.
-func describeRecord(d *types.TableDescription, diffs []string, where string) orderedObject {
+func describeRecord(d *types.TableDescription, indexName string, diffs []string, where string) orderedObject {
 	rec := orderedObject{
 		{"table", aws.ToString(d.TableName)},
 		{"status", string(d.TableStatus)},
 	}
-	pk, sk := keyNames(d.KeySchema)
+	pk, sk := tabledef.KeyNames(d.KeySchema)
 	rec = append(rec, field{"partitionKey", pk}, field{"sortKey", sk})
 	for _, g := range d.GlobalSecondaryIndexes {
-		ipk, isk := keyNames(g.KeySchema)
+		ipk, isk := tabledef.KeyNames(g.KeySchema)
 		rec = append(rec, field{"index", aws.ToString(g.IndexName)}, field{"indexPartitionKey", ipk},
 			field{"indexSortKey", isk}, field{"indexStatus", string(g.IndexStatus)})
 		if g.Projection != nil {
@@ -118,6 +128,11 @@ func describeRecord(d *types.TableDescription, diffs []string, where string) ord
 			}
 		}
 	}
+	layout := "unknown"
+	if l, _, ok := tabledef.LayoutOf(d, indexName); ok {
+		layout = string(l.Kind)
+	}
+	rec = append(rec, field{"layout", layout})
 	billing := string(types.BillingModeProvisioned)
 	if d.BillingModeSummary != nil && d.BillingModeSummary.BillingMode != "" {
 		billing = string(d.BillingModeSummary.BillingMode)
@@ -136,19 +151,6 @@ func describeRecord(d *types.TableDescription, diffs []string, where string) ord
 		rec = append(rec, field{"differences", diffs})
 	}
 	return rec
-}
-
-// keyNames are the partition and sort key attributes of a key schema.
-func keyNames(ks []types.KeySchemaElement) (partition, sort string) {
-	for _, k := range ks {
-		switch k.KeyType {
-		case types.KeyTypeHash:
-			partition = aws.ToString(k.AttributeName)
-		case types.KeyTypeRange:
-			sort = aws.ToString(k.AttributeName)
-		}
-	}
-	return partition, sort
 }
 
 func (a *app) newTableDeleteCmd() *cobra.Command {

@@ -87,8 +87,8 @@ Without --yes it is a dry run: it prints the plan and changes nothing.`,
 				if len(blocking) > 0 {
 					return st.ApplyTable(c.Context(), p, nil) // refused whole: nothing is sent
 				}
-				fmt.Fprintln(a.io.ErrOut, "dry run: nothing changed")
-				fmt.Fprintln(a.io.ErrOut, "hint: rerun with --yes to apply")
+				fmt.Fprintln(a.notes(), "dry run: nothing changed")
+				fmt.Fprintln(a.notes(), "hint: rerun with --yes to apply")
 				return nil
 			}
 			if a.set.Output == "table" {
@@ -97,14 +97,14 @@ Without --yes it is a dry run: it prints the plan and changes nothing.`,
 				}
 			}
 			err = st.ApplyTable(c.Context(), p, func(step string) {
-				fmt.Fprintf(a.io.ErrOut, "applying: %s\n", step)
+				fmt.Fprintf(a.notes(), "applying: %s\n", step)
 			})
 			if err != nil {
 				return err
 			}
 			for _, ch := range p.Changes {
 				if ch.Kind == ops.ChangeUnsupported {
-					fmt.Fprintf(a.io.ErrOut, "note: %s was not applied: %s\n", ch.Field, ch.Action)
+					fmt.Fprintf(a.notes(), "note: %s was not applied: %s\n", ch.Field, ch.Action)
 				}
 			}
 			if a.set.Output != "table" {

@@ -83,11 +83,11 @@ it (moto).`,
 // --endpoint local, else the configured backend.
 func (a *app) verifyBackend(c *cobra.Command) (ops.API, string, func(), error) {
 	if a.set.Endpoint == "local" && a.api == nil {
-		e, err := openEngine("", true, nil)
+		e, err := openEngine("", true)
 		if err != nil {
 			return nil, "", nil, err
 		}
-		client := dynamodb.NewFromConfig(localConfig(e.HTTPClient()))
+		client := dynamodb.NewFromConfig(localConfig(e.HTTPClient()), a.clientOptions()...)
 		return client, "the embedded engine, in memory", func() { e.Close() }, nil
 	}
 	be, err := a.openBackend(c.Context())
@@ -134,7 +134,7 @@ func (a *app) printVerify(s *schema.Schema, rep *verify.Report, where string) er
 		fate = "NOT deleted"
 	}
 	// On stderr, like the next-page hint: stdout stays one table (or TSV).
-	_, err := fmt.Fprintf(a.io.ErrOut, "verify: %d %s on scratch table %s (%s; %d writes to seed it; %s): %s\n",
+	_, err := fmt.Fprintf(a.notes(), "verify: %d %s on scratch table %s (%s; %d writes to seed it; %s): %s\n",
 		len(rep.Results), plural(len(rep.Results), "pattern", "patterns"), rep.Table, where, rep.Seeded, fate, verdict)
 	return err
 }

@@ -196,7 +196,7 @@ func TestTableDescribeAndDelete(t *testing.T) {
 	out := s.ok("table", "describe")
 	data := filepath.Join(s.dir, "data.db")
 	want := "table\tschool\nstatus\tACTIVE\npartitionKey\tPK\nsortKey\tSK\nindex\tGSI1\nindexPartitionKey\tGSI1PK\n" +
-		"indexSortKey\tGSI1SK\nindexStatus\tACTIVE\nprojection\tALL\nbillingMode\tPAY_PER_REQUEST\nitemCount\t1\n" +
+		"indexSortKey\tGSI1SK\nindexStatus\tACTIVE\nprojection\tALL\nlayout\tgeneric\nbillingMode\tPAY_PER_REQUEST\nitemCount\t1\n" +
 		"sizeBytes\t"
 	if !strings.HasPrefix(out, want) || !strings.HasSuffix(out, "\nbackend\tthe embedded engine (data file "+data+")\nmatchesSchema\ttrue\n") {
 		t.Errorf("describe:\n%s", out)

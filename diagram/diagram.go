@@ -60,7 +60,11 @@ func modelOf(s *schema.Schema) model {
 	if proj == "" {
 		proj = schema.ProjectionAll
 	}
+	l := s.Layout()
 	m := model{title: fmt.Sprintf("table %s, index %s (%s)", s.Table.Name, idx, proj)}
+	if l != schema.DefaultLayout {
+		m.title = fmt.Sprintf("table %s (%s, %s), index %s (%s layout on %s, %s; %s)", s.Table.Name, l.PK, l.SK, idx, l.Kind, l.IndexPK, l.IndexSK, proj)
+	}
 	for _, e := range s.Entities {
 		lines := []string{e.Name, "key " + e.Prefix + "id"}
 		for _, a := range e.Attributes {
@@ -76,7 +80,7 @@ func modelOf(s *schema.Schema) model {
 		}
 		fwd := []string{
 			fmt.Sprintf("%s (%s)", r.Name, edgeName),
-			fmt.Sprintf("PK %s, SK %s", from, r.EdgeSKPrefix()+"id"),
+			fmt.Sprintf("%s %s, %s %s", l.PK, from, l.SK, r.EdgeSKPrefix()+"id"),
 		}
 		var verbs []string
 		for _, v := range []struct{ kind, name string }{{"link", r.Verbs.Link}, {"unlink", r.Verbs.Unlink}, {"check", r.Verbs.Check}} {
@@ -93,9 +97,9 @@ func modelOf(s *schema.Schema) model {
 		}
 		rev := []string{"reverse: " + verb(r.Verbs.Reverse, "list "+r.Name+" --reverse") + " reads " + to + " via " + idx}
 		if r.Shards > 1 {
-			rev = append(rev, fmt.Sprintf("GSI1PK %s#0..%d (%d shards)", to, r.Shards-1, r.Shards))
+			rev = append(rev, fmt.Sprintf("%s %s#0..%d (%d shards)", l.IndexPK, to, r.Shards-1, r.Shards))
 		} else {
-			rev = append(rev, "GSI1PK "+to+", GSI1SK "+from)
+			rev = append(rev, l.IndexPK+" "+l.ReversePartition(r, to, 0)+", "+l.IndexSK+" "+from)
 		}
 		m.edges = append(m.edges,
 			edge{from: nodeID(r.From.Entity.Name), to: nodeID(r.To.Entity.Name), lines: fwd},

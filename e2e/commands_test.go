@@ -28,6 +28,7 @@ func commands(b backend) map[string]func(ts *testscript.TestScript, neg bool, ar
 		"dump-table":   func(ts *testscript.TestScript, neg bool, args []string) { dumpTable(ts, neg, args, b) },
 		"create-table": func(ts *testscript.TestScript, neg bool, args []string) { createTable(ts, neg, args, b) },
 		"wait-file":    waitFile,
+		"set-attr":     func(ts *testscript.TestScript, neg bool, args []string) { setAttr(ts, neg, args, b) },
 	}
 }
 

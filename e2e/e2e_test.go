@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/adjl/adjl/cmd"
+	"github.com/adjl/adjl/internal/examplelayouts"
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/rogpeppe/go-internal/testscript"
@@ -49,6 +50,76 @@ func TestScripts(t *testing.T) {
 			})
 		})
 	}
+}
+
+// TestLayoutScripts runs testdata/layouts/*.txtar, the school and social
+// workflows, in the key layouts of existing tables (see examplelayouts):
+// the generic layout under lower-case names and the inverted layout, on
+// the embedded engine and, when one is named, the reference server. Each
+// script's school.yaml, social.yaml and adjl.yaml are the examples in that
+// layout; $LAYOUT names it ([lower], [inverted] and [generic] in
+// conditions), $PK, $SK, $INDEX, $IXPK and $IXSK the key attributes.
+func TestLayoutScripts(t *testing.T) {
+	for _, b := range backends() {
+		for _, v := range examplelayouts.Variants {
+			t.Run(b.name+"/"+v.Name, func(t *testing.T) {
+				testscript.Run(t, testscript.Params{
+					Dir: filepath.Join("testdata", "layouts"),
+					Setup: func(env *testscript.Env) error {
+						if err := setup(env, b); err != nil {
+							return err
+						}
+						return layoutSetup(env, v)
+					},
+					Condition: func(cond string) (bool, error) {
+						switch cond {
+						case "lower", "inverted":
+							return v.Name == cond, nil
+						case "generic":
+							return !v.Inverted(), nil
+						}
+						return b.condition(cond)
+					},
+					Cmds:               commands(b),
+					UpdateScripts:      *update && b.name == "local" && v.Name == examplelayouts.Variants[0].Name,
+					RequireUniqueNames: true,
+					ContinueOnError:    *update,
+				})
+			})
+		}
+	}
+}
+
+// layoutSetup rewrites the script's copies of the examples into layout v.
+func layoutSetup(env *testscript.Env, v examplelayouts.Variant) error {
+	for _, name := range []string{"school", "social"} {
+		path := filepath.Join(env.WorkDir, name+".yaml")
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		out, err := examplelayouts.Rewrite(data, v)
+		if err != nil {
+			return fmt.Errorf("%s.yaml: %w", name, err)
+		}
+		if err := os.WriteFile(path, out, 0o644); err != nil {
+			return err
+		}
+		if name == "school" {
+			if err := os.WriteFile(filepath.Join(env.WorkDir, "adjl.yaml"), out, 0o644); err != nil {
+				return err
+			}
+		}
+	}
+	kind := "generic"
+	if v.Inverted() {
+		kind = "inverted"
+	}
+	for k, val := range map[string]string{"LAYOUT": v.Name, "LAYOUT_KIND": kind, "INDEX": v.Index,
+		"PK": v.Keys[0], "SK": v.Keys[1], "IXPK": v.Keys[2], "IXSK": v.Keys[3]} {
+		env.Setenv(k, val)
+	}
+	return nil
 }
 
 // backend is one place the suite runs adjl against.

@@ -108,7 +108,7 @@ func TestHostileInput(t *testing.T) {
 				t.Run(strings.TrimSuffix(c.file, ".yaml")+"/"+c.Name, func(t *testing.T) {
 					h.check(t, c)
 					if after := h.dump(t); after != before {
-						t.Fatalf("the tables changed:\n%s", diffLines(before, after))
+						t.Fatalf("the tables changed:\n%s", changedLines(before, after))
 					}
 				})
 			}
@@ -575,8 +575,8 @@ func clip(s string) string {
 	return s
 }
 
-// diffLines lists the lines only in a and only in b.
-func diffLines(a, b string) string {
+// changedLines lists the lines only in a and only in b.
+func changedLines(a, b string) string {
 	as, bs := strings.Split(a, "\n"), strings.Split(b, "\n")
 	var out []string
 	for _, l := range as {

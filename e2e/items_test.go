@@ -16,7 +16,8 @@ import (
 
 // rawItem prints one stored item exactly as the table holds it, one
 // "name=value" line per attribute in name order, bypassing adjl's rendering,
-// so scripts can assert the key layout itself:
+// so scripts can assert the key layout itself (the key attributes are the
+// schema's, whatever they are named):
 //
 //	item PK SK
 //
@@ -33,7 +34,7 @@ func rawItem(ts *testscript.TestScript, neg bool, args []string, b backend) {
 	defer closeAPI()
 	out, err := api.GetItem(context.Background(), &dynamodb.GetItemInput{
 		TableName:      aws.String(s.Table.Name),
-		Key:            map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: args[0]}, "SK": &types.AttributeValueMemberS{Value: args[1]}},
+		Key:            map[string]types.AttributeValue{s.Layout().PK: &types.AttributeValueMemberS{Value: args[0]}, s.Layout().SK: &types.AttributeValueMemberS{Value: args[1]}},
 		ConsistentRead: aws.Bool(true),
 	})
 	ts.Check(err)
@@ -113,4 +114,27 @@ func formatItem(ts *testscript.TestScript, it map[string]types.AttributeValue, s
 		parts[i] = fmt.Sprintf("%s=%v", k, item[k])
 	}
 	return strings.Join(parts, sep)
+}
+
+// setAttr writes one attribute of a stored item directly, bypassing adjl,
+// to make the drift `adjl counters verify` must find:
+//
+//	set-attr PK SK NAME NUMBER
+func setAttr(ts *testscript.TestScript, neg bool, args []string, b backend) {
+	if neg || len(args) != 4 {
+		ts.Fatalf("usage: set-attr PK SK NAME NUMBER")
+	}
+	s, err := schema.Load(ts.MkAbs(schemaFile(ts)))
+	ts.Check(err)
+	api, closeAPI, err := openBackend(ts, b)
+	ts.Check(err)
+	defer closeAPI()
+	_, err = api.UpdateItem(context.Background(), &dynamodb.UpdateItemInput{
+		TableName:                 aws.String(s.Table.Name),
+		Key:                       map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: args[0]}, "SK": &types.AttributeValueMemberS{Value: args[1]}},
+		UpdateExpression:          aws.String("SET #n = :v"),
+		ExpressionAttributeNames:  map[string]string{"#n": args[2]},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":v": &types.AttributeValueMemberN{Value: args[3]}},
+	})
+	ts.Check(err)
 }

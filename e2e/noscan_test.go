@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/adjl/adjl/cmd"
+	"github.com/adjl/adjl/internal/examplelayouts"
 	"github.com/adjl/adjl/local"
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -102,6 +104,22 @@ func inRecordedDir(t *testing.T, endpoint string) map[string]string {
 	schemas := map[string]string{}
 	for _, name := range []string{"school", "social"} {
 		schemas[name] = writeExample(t, dir, name, table+"_"+name)
+		for _, v := range examplelayouts.Variants {
+			data, err := os.ReadFile(schemas[name])
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := examplelayouts.Rewrite(data, v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err = renameTable(out, table+"_"+name+"_"+v.Name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			schemas[name+"-"+v.Name] = filepath.Join(dir, name+"-"+v.Name+".yaml")
+			writeFile(t, schemas[name+"-"+v.Name], out)
+		}
 	}
 	return schemas
 }

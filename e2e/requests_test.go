@@ -32,12 +32,14 @@ func TestRequestsPerCommand(t *testing.T) {
 			schemas := inRecordedDir(t, endpoint)
 			school := []string{"--schema", schemas["school"]}
 			social := []string{"--schema", schemas["social"]}
+			schoolInv := []string{"--schema", schemas["school-inverted"]}
+			socialInv := []string{"--schema", schemas["social-inverted"]}
 			with := func(base []string, args ...string) []string { return append(slices.Clone(base), args...) }
 			cases := []requestCase{
 				{with(school, "table", "create", "--wait"), "DescribeTable,CreateTable,DescribeTable,PutItem",
 					"DescribeTable,CreateTable,DescribeTable,PutItem,GetItem"},
 				{with(school, "table", "create"), "DescribeTable,GetItem", "DescribeTable,CreateTable,PutItem,GetItem"},
-				{with(school, "table", "describe"), "DescribeTable", "-"},
+				{with(school, "table", "describe"), "DescribeTable,GetItem", ""},
 				{with(school, "put", "student", "a91", "--set", "name=Ana"), "UpdateItem", ""},
 				{with(school, "put", "course", "math204", "--set", "title=Algebra"), "UpdateItem", ""},
 				{with(school, "enroll", "a91", "math204", "--set", "grade=A"), "TransactWriteItems", "TransactWriteItems,UpdateItem"},
@@ -75,7 +77,52 @@ func TestRequestsPerCommand(t *testing.T) {
 				{with(social, "get", "TARGET#bob"), "GetItem,Query", ""},
 				{with(social, "get", "USER#bob"), "GetItem", ""},
 				{with(social, "unfollow", "carol", "bob"), "TransactWriteItems", ""},
+				// One edge on carol's forward side, none on her 4 reverse
+				// shards; --explain shows the removal and the counter item
+				// deletes once each, marked as sent per item found.
+				{with(social, "follow", "carol", "alice"), "TransactWriteItems", ""},
+				{with(social, "delete", "USER#carol", "--cascade"), "Query,TransactWriteItems,Query,Query,Query,Query,DeleteItem,DeleteItem,DeleteItem,Query",
+					"Query,TransactWriteItems,Query,Query,Query,Query,TransactWriteItems,DeleteItem,DeleteItem,DeleteItem,Query,DeleteItem"},
 				{with(social, "table", "delete", "--yes"), "DeleteTable", ""},
+
+				// The inverted layout (index on sk, pk) sends the same access
+				// patterns; the course item is indexed under its own key and
+				// its members under ENROLL#CRS#math204, so a reverse list with
+				// the entity reads the item with one GetItem more.
+				{with(schoolInv, "table", "create", "--wait"), "DescribeTable,CreateTable,DescribeTable,PutItem",
+					"DescribeTable,CreateTable,DescribeTable,PutItem,GetItem"},
+				{with(schoolInv, "table", "create"), "DescribeTable,GetItem", "DescribeTable,CreateTable,PutItem,GetItem"},
+				{with(schoolInv, "table", "describe"), "DescribeTable,GetItem", ""},
+				{with(schoolInv, "put", "student", "a91", "--set", "name=Ana"), "UpdateItem", ""},
+				// A put with no attributes writes the bare key: a conditional PutItem.
+				{with(schoolInv, "put", "course", "math204"), "PutItem", ""},
+				{with(schoolInv, "enroll", "a91", "math204", "--set", "grade=A"), "TransactWriteItems", "TransactWriteItems,UpdateItem"},
+				{with(schoolInv, "enroll", "a91", "math204", "--set", "grade=B"), "TransactWriteItems,UpdateItem", ""},
+				{with(schoolInv, "enroll", "b02", "math204"), "TransactWriteItems", ""},
+				{with(schoolInv, "enrolled", "a91", "math204"), "GetItem", ""},
+				{with(schoolInv, "courses", "a91"), "Query", ""},
+				{with(schoolInv, "courses", "a91", "--with-entity"), "Query", ""},
+				{with(schoolInv, "members", "math204"), "Query", ""},
+				{with(schoolInv, "members", "math204", "--with-entity"), "Query,GetItem", ""},
+				{with(schoolInv, "members", "math204", "--all", "-o", "ndjson"), "Query", ""},
+				{with(schoolInv, "get", "STU#a91"), "GetItem", ""},
+				{with(schoolInv, "unenroll", "b02", "math204"), "TransactWriteItems", ""},
+				{with(schoolInv, "delete", "STU#b02"), "Query,DeleteItem", ""},
+				{with(schoolInv, "table", "delete", "--yes"), "DeleteTable", ""},
+
+				// Social in the inverted layout: no shards, counters on the items.
+				{with(socialInv, "table", "create", "--wait"), "DescribeTable,CreateTable,DescribeTable,PutItem",
+					"DescribeTable,CreateTable,DescribeTable,PutItem,GetItem"},
+				{with(socialInv, "follow", "alice", "bob", "--set", "since=2026-01-02"), "TransactWriteItems", "TransactWriteItems,UpdateItem"},
+				{with(socialInv, "follow", "carol", "bob"), "TransactWriteItems", ""},
+				{with(socialInv, "follows", "alice", "bob"), "GetItem", ""},
+				{with(socialInv, "following", "alice"), "Query", ""},
+				{with(socialInv, "followers", "bob"), "Query", ""},
+				// KEYS_ONLY: the index has bob's key, not his counter.
+				{with(socialInv, "followers", "bob", "--with-entity"), "Query,GetItem", ""},
+				{with(socialInv, "get", "TARGET#bob"), "GetItem", ""},
+				{with(socialInv, "unfollow", "carol", "bob"), "TransactWriteItems", ""},
+				{with(socialInv, "table", "delete", "--yes"), "DeleteTable", ""},
 			}
 			for _, c := range cases {
 				name := strings.Join(c.args[2:], " ")
@@ -85,9 +132,6 @@ func TestRequestsPerCommand(t *testing.T) {
 				}
 				if got := strings.Join(rec.take(), ","); got != c.sent {
 					t.Errorf("adjl %s sent %s, want %s", name, got, c.sent)
-				}
-				if c.explain == "-" {
-					continue // nothing to explain: describe prints the backend's answer
 				}
 				stdout.Reset()
 				stderr.Reset()

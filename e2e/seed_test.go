@@ -105,7 +105,7 @@ func bulkLinks(api ops.API, s *schema.Schema, rel *schema.Relation, first string
 		if err != nil {
 			return schema.Keys{}, err
 		}
-		return rel.EdgeKeys(fk, tk), nil
+		return s.Layout().EdgeKeys(rel, fk, tk), nil
 	}
 	k0, err := edgeKeys(first)
 	if err != nil {
@@ -113,7 +113,7 @@ func bulkLinks(api ops.API, s *schema.Schema, rel *schema.Relation, first string
 	}
 	got, err := api.GetItem(ctx, &dynamodb.GetItemInput{
 		TableName: aws.String(s.Table.Name),
-		Key:       map[string]types.AttributeValue{"PK": str(k0.PK), "SK": str(k0.SK)},
+		Key:       map[string]types.AttributeValue{s.Layout().PK: str(k0.PK), s.Layout().SK: str(k0.SK)},
 	})
 	if err != nil {
 		return err
@@ -131,7 +131,9 @@ func bulkLinks(api ops.API, s *schema.Schema, rel *schema.Relation, first string
 		for name, v := range got.Item {
 			item[name] = v
 		}
-		item["PK"], item["SK"], item["GSI1PK"], item["GSI1SK"] = str(ek.PK), str(ek.SK), str(ek.GSI1PK), str(ek.GSI1SK)
+		for _, kv := range s.Layout().KeyValues(ek) {
+			item[kv.Name] = str(kv.Value)
+		}
 		reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: item}})
 	}
 	for len(reqs) > 0 {
@@ -153,7 +155,7 @@ func bulkLinks(api ops.API, s *schema.Schema, rel *schema.Relation, first string
 	if counter == "" || len(rest) == 0 {
 		return nil
 	}
-	return addCounter(ctx, api, s.Table.Name, shared, counter, len(rest))
+	return addCounter(ctx, api, s, shared, counter, len(rest))
 }
 
 // addCounter adds n to the counter attribute of the item keyed (key, key) so
@@ -161,8 +163,9 @@ func bulkLinks(api ops.API, s *schema.Schema, rel *schema.Relation, first string
 // answer it lost, and ADD is not idempotent): it sets the attribute to the
 // value read plus n, on condition that it still holds the value read or
 // already the new one.
-func addCounter(ctx context.Context, api ops.API, table, key, counter string, n int) error {
-	k := map[string]types.AttributeValue{"PK": str(key), "SK": str(key)}
+func addCounter(ctx context.Context, api ops.API, s *schema.Schema, key, counter string, n int) error {
+	table := s.Table.Name
+	k := map[string]types.AttributeValue{s.Layout().PK: str(key), s.Layout().SK: str(key)}
 	names := map[string]string{"#c": counter}
 	got, err := api.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(table), Key: k,
 		ConsistentRead: aws.Bool(true), ProjectionExpression: aws.String("#c"), ExpressionAttributeNames: names})

@@ -27,11 +27,13 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata")
 
-// schemas are the two examples and a schema with every table setting.
+// schemas are the two examples, a schema with every table setting and one
+// in the inverted layout under lower-case key names.
 var schemas = map[string]string{
 	"school":   filepath.Join("..", "examples", "school.yaml"),
 	"social":   filepath.Join("..", "examples", "social.yaml"),
 	"settings": filepath.Join("testdata", "settings.yaml"),
+	"legacy":   filepath.Join("testdata", "legacy.yaml"),
 }
 
 // extensions are the golden files' extensions per format.

@@ -2,7 +2,6 @@ package local
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/adjl/adjl/local/internal/attr"
 	"github.com/adjl/adjl/local/internal/kv"
@@ -43,25 +42,11 @@ func (e *Engine) batchExecuteStatement(body []byte) ([]byte, error) {
 	if err := decodeRequest(body, &in); err != nil {
 		return nil, err
 	}
-	switch n := len(in.Statements); {
-	case in.Statements == nil:
-		return nil, validationf("1 validation error detected: Value null at 'statements' failed to satisfy constraint: Member must not be null")
-	case n == 0:
-		return nil, validationf("1 validation error detected: Value '[]' at 'statements' failed to satisfy constraint: Member must have length greater than or equal to 1")
-	case n > maxBatchStatements:
-		return nil, validationf("1 validation error detected: Value at 'statements' failed to satisfy constraint: Member must have length less than or equal to 25")
-	}
-	for i, s := range in.Statements {
-		field := fmt.Sprintf("statements.%d.member", i+1)
-		if err := checkStatement(field+".statement", s.Statement); err != nil {
-			return nil, err
-		}
-		if err := checkParameters(field+".parameters", s.Parameters); err != nil {
-			return nil, err
-		}
-		if err := checkReturnOnFailure(s.ReturnValuesOnConditionCheckFailure); err != nil {
-			return nil, err
-		}
+	err := checkStatements("statements", in.Statements, maxBatchStatements, func(s batchStatementIn) (*string, []attr.Value, string) {
+		return s.Statement, s.Parameters, s.ReturnValuesOnConditionCheckFailure
+	})
+	if err != nil {
+		return nil, err
 	}
 	wantCC, err := wantCapacity(in.ReturnConsumedCapacity)
 	if err != nil {

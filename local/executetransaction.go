@@ -3,7 +3,6 @@ package local
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/adjl/adjl/local/internal/attr"
@@ -32,25 +31,11 @@ func (e *Engine) executeTransaction(body []byte) ([]byte, error) {
 	if err := decodeRequest(body, &in); err != nil {
 		return nil, err
 	}
-	switch n := len(in.TransactStatements); {
-	case in.TransactStatements == nil:
-		return nil, validationf("1 validation error detected: Value null at 'transactStatements' failed to satisfy constraint: Member must not be null")
-	case n == 0:
-		return nil, validationf("1 validation error detected: Value '[]' at 'transactStatements' failed to satisfy constraint: Member must have length greater than or equal to 1")
-	case n > maxTransactItems:
-		return nil, validationf("1 validation error detected: Value at 'transactStatements' failed to satisfy constraint: Member must have length less than or equal to 100")
-	}
-	for i, s := range in.TransactStatements {
-		field := fmt.Sprintf("transactStatements.%d.member", i+1)
-		if err := checkStatement(field+".statement", s.Statement); err != nil {
-			return nil, err
-		}
-		if err := checkParameters(field+".parameters", s.Parameters); err != nil {
-			return nil, err
-		}
-		if err := checkReturnOnFailure(s.ReturnValuesOnConditionCheckFailure); err != nil {
-			return nil, err
-		}
+	err := checkStatements("transactStatements", in.TransactStatements, maxTransactItems, func(s parameterizedStatement) (*string, []attr.Value, string) {
+		return s.Statement, s.Parameters, s.ReturnValuesOnConditionCheckFailure
+	})
+	if err != nil {
+		return nil, err
 	}
 	if _, err := wantCapacity(in.ReturnConsumedCapacity); err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/adjl/adjl/local/internal/attr"
@@ -30,6 +31,35 @@ func duplicateItem() *apiError {
 
 // maxStatementBytes is the length limit of one PartiQL statement.
 const maxStatementBytes = 8192
+
+// checkStatements validates the statement list of a BatchExecuteStatement
+// or ExecuteTransaction as DynamoDB does: present, 1 to max long, and each
+// member's statement, parameters and ReturnValuesOnConditionCheckFailure
+// well formed. list names the member ("statements"); parts reads a member.
+func checkStatements[S any](list string, stmts []S, max int, parts func(S) (stmt *string, params []attr.Value, onFailure string)) error {
+	switch n := len(stmts); {
+	case stmts == nil:
+		return validationf("1 validation error detected: Value null at '%s' failed to satisfy constraint: Member must not be null", list)
+	case n == 0:
+		return validationf("1 validation error detected: Value '[]' at '%s' failed to satisfy constraint: Member must have length greater than or equal to 1", list)
+	case n > max:
+		return validationf("1 validation error detected: Value at '%s' failed to satisfy constraint: Member must have length less than or equal to %d", list, max)
+	}
+	for i, m := range stmts {
+		stmt, params, onFailure := parts(m)
+		field := fmt.Sprintf("%s.%d.member", list, i+1)
+		if err := checkStatement(field+".statement", stmt); err != nil {
+			return err
+		}
+		if err := checkParameters(field+".parameters", params); err != nil {
+			return err
+		}
+		if err := checkReturnOnFailure(onFailure); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
 // checkStatement applies the Statement member's constraints; field is its
 // name in messages.

@@ -1,5 +1,7 @@
 // Package ops holds every DynamoDB operation adjl performs: table lifecycle,
-// link/unlink/check, entity items, paged and sharded listing. It is the only
+// link/unlink/check, entity items, paged and sharded listing, counting, and
+// the whole-data-set operations (Import, Export, VerifyCounters: see
+// import.go and counterfix.go for how counters end exact). It is the only
 // package that builds requests; it talks to DynamoDB through the small API
 // interface below so that a fake, moto, or the embedded engine can stand in.
 package ops

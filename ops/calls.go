@@ -2,9 +2,11 @@ package ops
 
 import (
 	"context"
+	"errors"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go"
 )
 
 // The wrappers below are the only places requests leave the Store: each one
@@ -44,6 +46,16 @@ func (s *Store) report(op string, cc ...*types.ConsumedCapacity) {
 	s.opt.Capacity(op, list)
 }
 
+// reportAnswered counts a request the backend answered with an error (a
+// condition that failed, a cancelled transaction): it was sent, though the
+// error carries no consumed capacity.
+func (s *Store) reportAnswered(op string, err error) {
+	var apiErr smithy.APIError
+	if errors.As(err, &apiErr) {
+		s.report(op)
+	}
+}
+
 func (s *Store) getItem(ctx context.Context, in *dynamodb.GetItemInput) (*dynamodb.GetItemOutput, error) {
 	in.ReturnConsumedCapacity = s.rcc()
 	if s.explaining() {
@@ -52,6 +64,7 @@ func (s *Store) getItem(ctx context.Context, in *dynamodb.GetItemInput) (*dynamo
 	}
 	out, err := s.api.GetItem(ctx, in)
 	if err != nil {
+		s.reportAnswered("GetItem", err)
 		return nil, s.classify(err)
 	}
 	s.report("GetItem", out.ConsumedCapacity)
@@ -66,6 +79,7 @@ func (s *Store) putItem(ctx context.Context, in *dynamodb.PutItemInput) (*dynamo
 	}
 	out, err := s.api.PutItem(ctx, in)
 	if err != nil {
+		s.reportAnswered("PutItem", err)
 		return nil, s.classify(err)
 	}
 	s.report("PutItem", out.ConsumedCapacity)
@@ -80,6 +94,7 @@ func (s *Store) updateItem(ctx context.Context, in *dynamodb.UpdateItemInput) (*
 	}
 	out, err := s.api.UpdateItem(ctx, in)
 	if err != nil {
+		s.reportAnswered("UpdateItem", err)
 		return nil, s.classify(err)
 	}
 	s.report("UpdateItem", out.ConsumedCapacity)
@@ -94,6 +109,7 @@ func (s *Store) deleteItem(ctx context.Context, in *dynamodb.DeleteItemInput) (*
 	}
 	out, err := s.api.DeleteItem(ctx, in)
 	if err != nil {
+		s.reportAnswered("DeleteItem", err)
 		return nil, s.classify(err)
 	}
 	s.report("DeleteItem", out.ConsumedCapacity)
@@ -108,6 +124,7 @@ func (s *Store) query(ctx context.Context, in *dynamodb.QueryInput) (*dynamodb.Q
 	}
 	out, err := s.api.Query(ctx, in)
 	if err != nil {
+		s.reportAnswered("Query", err)
 		return nil, s.classify(err)
 	}
 	s.report("Query", out.ConsumedCapacity)
@@ -122,6 +139,7 @@ func (s *Store) transact(ctx context.Context, in *dynamodb.TransactWriteItemsInp
 	}
 	out, err := s.api.TransactWriteItems(ctx, in)
 	if err != nil {
+		s.reportAnswered("TransactWriteItems", err)
 		return nil, s.classify(err)
 	}
 	cc := make([]*types.ConsumedCapacity, len(out.ConsumedCapacity))

@@ -28,8 +28,8 @@ func (s *Store) shardedCounters(key string) []string {
 // only past 1 MB, which 64 shards per counter never reach).
 func (s *Store) counterItems(ctx context.Context, key string, consistent bool) ([]Item, error) {
 	ex, err := expression.NewBuilder().WithKeyCondition(
-		expression.Key(schema.AttrPK).Equal(expression.Value(key)).
-			And(expression.Key(schema.AttrSK).BeginsWith(schema.CounterSKPrefix))).Build()
+		expression.Key(s.layout.PK).Equal(expression.Value(key)).
+			And(expression.Key(s.layout.SK).BeginsWith(schema.CounterSKPrefix))).Build()
 	if err != nil {
 		return nil, fmt.Errorf("build counter query: %w", err)
 	}
@@ -70,7 +70,7 @@ func (s *Store) withCounters(ctx context.Context, key string, item Item, consist
 	}
 	sums := map[string]*big.Rat{}
 	for _, it := range shards {
-		name, ok := schema.CounterOfSK(sOf(it, schema.AttrSK))
+		name, ok := schema.CounterOfSK(sOf(it, s.layout.SK))
 		if !ok || !slices.Contains(names, name) {
 			continue
 		}
@@ -99,10 +99,12 @@ func (s *Store) withCounters(ctx context.Context, key string, item Item, consist
 		if err != nil {
 			return nil, err
 		}
-		k := schema.ItemKeys(key)
-		out[schema.AttrPK], out[schema.AttrSK] = str(k.PK), str(k.SK)
-		out[schema.AttrGSI1PK], out[schema.AttrGSI1SK] = str(k.GSI1PK), str(k.GSI1SK)
-		out[schema.AttrType] = str(ent.Name)
+		for name, v := range s.keyItem(s.layout.ItemKeys(key)) {
+			out[name] = v
+		}
+		if t := s.layout.Type; t != "" {
+			out[t] = str(ent.Name)
+		}
 	}
 	for name, sum := range sums {
 		if n, ok := item[name].(*types.AttributeValueMemberN); ok {
@@ -125,10 +127,16 @@ func (s *Store) deleteCounterItems(ctx context.Context, key string) (bool, error
 	if err != nil {
 		return false, err
 	}
+	if s.explaining() {
+		s.explainWhen("DeleteItem", &dynamodb.DeleteItemInput{
+			TableName: aws.String(s.schema.Table.Name), Key: s.keyOf(key, schema.CounterSKPrefix+"<counter>#<k>"),
+			ReturnConsumedCapacity: s.rcc(),
+		}, "once per counter item the Query finds")
+	}
 	for _, it := range items {
-		sk := sOf(it, schema.AttrSK)
+		sk := sOf(it, s.layout.SK)
 		if _, err := s.deleteItem(ctx, &dynamodb.DeleteItemInput{
-			TableName: aws.String(s.schema.Table.Name), Key: keyOf(key, sk),
+			TableName: aws.String(s.schema.Table.Name), Key: s.keyOf(key, sk),
 		}); err != nil {
 			return false, fmt.Errorf("delete %s %s: %w", key, sk, err)
 		}

@@ -10,8 +10,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-
-	"github.com/adjl/adjl/schema"
 )
 
 // cursorKey signs cursors. It is compiled in on purpose: the MAC is tamper
@@ -47,6 +45,14 @@ func queryIdentity(table, index, rel string, dir Direction, key string, withEnti
 		b.WriteByte(0)
 	}
 	sum := sha256.Sum256(b.Bytes())
+	return hex.EncodeToString(sum[:8])
+}
+
+// descendingIdentity is the identity of the same query read last first: a
+// cursor of one direction is refused in the other. Ascending identities
+// are unchanged, so cursors printed before --desc existed stay valid.
+func descendingIdentity(ident string) string {
+	sum := sha256.Sum256([]byte(ident + "\x00desc"))
 	return hex.EncodeToString(sum[:8])
 }
 
@@ -111,9 +117,9 @@ func (p *plan) checkCursor(c cursor) error {
 	if len(positions) != len(p.parts) {
 		return errBadCursor
 	}
-	pkName, skName, skPrefix := schema.AttrPK, schema.AttrSK, p.rel.EdgeSKPrefix()
+	pkName, skName, skPrefix := p.l.PK, p.l.SK, p.rel.EdgeSKPrefix()
 	if p.dir == Reverse {
-		pkName, skName, skPrefix = schema.AttrGSI1PK, schema.AttrGSI1SK, p.rel.From.Prefix
+		pkName, skName, skPrefix = p.l.IndexPK, p.l.IndexSK, p.rel.From.Prefix
 	}
 	for i, k := range positions {
 		if len(k) == 0 {
@@ -130,8 +136,8 @@ func (p *plan) checkCursor(c cursor) error {
 		if k[pkName] != p.parts[i] || !strings.HasPrefix(k[skName], skPrefix) {
 			return errBadCursor
 		}
-		if p.dir == Reverse && (k[schema.AttrSK] != p.rel.Edge+p.key || k[schema.AttrPK] != k[schema.AttrGSI1SK]) {
-			return errBadCursor // not an edge of this list's key
+		if !p.isEdge(startKey(k)) || p.dir == Reverse && k[p.l.PK] != k[p.l.IndexSK] {
+			return errBadCursor // not the keys of an edge of this list's key
 		}
 	}
 	return nil

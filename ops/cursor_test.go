@@ -105,10 +105,10 @@ func TestShardedCursorEditedKeysCannotLeaveTheShards(t *testing.T) {
 	if first < 0 {
 		t.Fatal("no shard position in the first page's cursor")
 	}
-	other := rel.ReversePartition("TARGET#bob", (first+1)%4)
+	other := sc.Layout().ReversePartition(rel, "TARGET#bob", (first+1)%4)
 	for name, edit := range map[string]func(c *cursor){
 		"another shard's partition":  func(c *cursor) { c.S[first].K["GSI1PK"] = other },
-		"another user's partition":   func(c *cursor) { c.S[first].K["GSI1PK"] = rel.ReversePartition("TARGET#carol", first) },
+		"another user's partition":   func(c *cursor) { c.S[first].K["GSI1PK"] = sc.Layout().ReversePartition(rel, "TARGET#carol", first) },
 		"table keys of another edge": func(c *cursor) { c.S[first].K["SK"] = "TARGET#carol" },
 		"table key unlike the index": func(c *cursor) { c.S[first].K["PK"] = "ACTOR#zz" },
 		"index sort key not a from key": func(c *cursor) {

@@ -3,6 +3,7 @@ package ops
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 
@@ -14,7 +15,7 @@ import (
 )
 
 // edgeKeys validates both keys before any request and derives the edge keys.
-func edgeKeys(rel *schema.Relation, from, to string) (schema.Keys, error) {
+func (s *Store) edgeKeys(rel *schema.Relation, from, to string) (schema.Keys, error) {
 	fromKey, err := rel.FromKey(from)
 	if err != nil {
 		return schema.Keys{}, err
@@ -23,7 +24,7 @@ func edgeKeys(rel *schema.Relation, from, to string) (schema.Keys, error) {
 	if err != nil {
 		return schema.Keys{}, err
 	}
-	k := rel.EdgeKeys(fromKey, toKey)
+	k := s.layout.EdgeKeys(rel, fromKey, toKey)
 	if k.PK == k.SK {
 		// Only possible for an unprefixed self-edge: it would overwrite the
 		// entity item itself.
@@ -82,21 +83,24 @@ func addCounterUpdate(ups []counterUpdate, rel *schema.Relation, end schema.End,
 	return append(ups, u)
 }
 
-// sideUpdate builds the Update of a counter item: ADD the counters. A side
-// item also gets its index keys and type, so a counter item created by the
-// first link is a proper entity (or role) item. A counter shard item gets
+// sideUpdate builds the Update of a counter item: ADD the counters. In the
+// generic layout a side item also gets its index keys and type, so a counter
+// item created by the first link is a proper entity (or role) item; in the
+// inverted layout its table keys index it already. A counter shard item gets
 // nothing else: it carries no index keys, so no list ever returns it. A
 // link's updates also record the relation's shard count (see
 // schema.ShardStampPrefix) on condition that the item recorded no other.
 func (s *Store) sideUpdate(u counterUpdate) (*types.Update, error) {
 	var upd expression.UpdateBuilder
-	for _, name := range sortedKeys(u.counter) {
+	for _, name := range slices.Sorted(maps.Keys(u.counter)) {
 		upd = upd.Add(expression.NameNoDotSplit(name), expression.Value(u.counter[name]))
 	}
-	if u.pk == u.sk {
-		upd = upd.Set(expression.Name(schema.AttrGSI1PK), expression.Value(u.pk)).
-			Set(expression.Name(schema.AttrGSI1SK), expression.Value(u.pk)).
-			Set(expression.Name(schema.AttrType), expression.IfNotExists(expression.Name(schema.AttrType), expression.Value(u.entity)))
+	if l := s.layout; u.pk == u.sk && l.WritesIndexKeys() {
+		upd = upd.Set(expression.NameNoDotSplit(l.IndexPK), expression.Value(u.pk)).
+			Set(expression.NameNoDotSplit(l.IndexSK), expression.Value(u.pk))
+	}
+	if t := s.layout.Type; u.pk == u.sk && t != "" {
+		upd = upd.Set(expression.NameNoDotSplit(t), expression.IfNotExists(expression.NameNoDotSplit(t), expression.Value(u.entity)))
 	}
 	b := expression.NewBuilder()
 	var cond expression.ConditionBuilder
@@ -106,7 +110,7 @@ func (s *Store) sideUpdate(u counterUpdate) (*types.Update, error) {
 		cond, hasCond = stampCondition(u.stamp, u.shards), true
 	}
 	if u.mustExist {
-		exists := expression.AttributeExists(expression.Name(schema.AttrPK))
+		exists := expression.AttributeExists(s.pkName())
 		if hasCond {
 			cond = exists.And(cond)
 		} else {
@@ -123,7 +127,7 @@ func (s *Store) sideUpdate(u counterUpdate) (*types.Update, error) {
 	}
 	return &types.Update{
 		TableName:                 aws.String(s.schema.Table.Name),
-		Key:                       keyOf(u.pk, u.sk),
+		Key:                       s.keyOf(u.pk, u.sk),
 		UpdateExpression:          ex.Update(),
 		ConditionExpression:       ex.Condition(),
 		ExpressionAttributeNames:  ex.Names(),
@@ -145,6 +149,9 @@ type LinkOptions struct {
 	// side's entity item does not exist (a relation can ask for it in the
 	// schema too).
 	RequireEntities bool
+	// Remove names edge attributes an existing edge loses, in the same
+	// UpdateItem that SETs the new values (a new edge is written without them).
+	Remove []string
 }
 
 // linkStep says what one item of a link's transaction is, so a cancelled
@@ -165,11 +172,11 @@ func (s *Store) Link(ctx context.Context, rel *schema.Relation, from, to string,
 
 // LinkWith is Link with options.
 func (s *Store) LinkWith(ctx context.Context, rel *schema.Relation, from, to string, attrs map[string]any, opt LinkOptions) (Outcome, schema.Keys, error) {
-	k, err := edgeKeys(rel, from, to)
+	k, err := s.edgeKeys(rel, from, to)
 	if err != nil {
 		return "", k, err
 	}
-	names, values, err := marshalAttrs(attrs)
+	names, values, err := s.marshalAttrs(attrs)
 	if err != nil {
 		return "", k, err
 	}
@@ -177,13 +184,13 @@ func (s *Store) LinkWith(ctx context.Context, rel *schema.Relation, from, to str
 	if err != nil {
 		return "", k, err
 	}
-	if s.explaining() && len(names) > 0 {
-		defer s.explainRelink(rel, k, names, values)
+	if s.explaining() && len(names)+len(opt.Remove) > 0 {
+		defer s.explainRelink(rel, k, names, values, opt.Remove)
 	}
 	if in == nil {
 		_, err = s.putItem(ctx, put)
 		if err != nil && conditionFailed(err) {
-			return s.relink(ctx, rel, k, names, values)
+			return s.relink(ctx, rel, k, names, values, opt.Remove)
 		}
 	} else {
 		_, err = s.transact(ctx, in)
@@ -192,7 +199,7 @@ func (s *Store) LinkWith(ctx context.Context, rel *schema.Relation, from, to str
 				return "", k, s.explainRefusal(ctx, rel, steps, failed, err)
 			}
 			if len(failed) == 1 {
-				return s.relink(ctx, rel, k, names, values)
+				return s.relink(ctx, rel, k, names, values, opt.Remove)
 			}
 			return "", k, s.explainRefusal(ctx, rel, steps, failed[1:], err)
 		}
@@ -210,22 +217,21 @@ func (s *Store) LinkWith(ctx context.Context, rel *schema.Relation, from, to str
 // nothing else has to change or be checked, else a TransactWriteItems (in)
 // with steps describing its items.
 func (s *Store) linkInput(rel *schema.Relation, k schema.Keys, values Item, requireEntities bool) (put *dynamodb.PutItemInput, steps []linkStep, in *dynamodb.TransactWriteItemsInput, err error) {
-	item := Item{
-		schema.AttrPK: str(k.PK), schema.AttrSK: str(k.SK),
-		schema.AttrGSI1PK: str(k.GSI1PK), schema.AttrGSI1SK: str(k.GSI1SK),
-		schema.AttrType: str(rel.Name),
+	item := s.keyItem(k)
+	if t := s.layout.Type; t != "" {
+		item[t] = str(rel.Name)
 	}
-	if rel.Shards > 1 {
+	if rel.Shards > 1 && s.layout.Stamps() {
 		item[rel.ShardStamp()] = &types.AttributeValueMemberN{Value: strconv.Itoa(rel.Shards)}
 	}
 	for name, v := range values {
 		item[name] = v
 	}
-	cond, err := condition(expression.AttributeNotExists(expression.Name(schema.AttrPK)))
+	cond, err := condition(expression.AttributeNotExists(s.pkName()))
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	fromKey, toKey := k.GSI1SK, k.SK[len(rel.Edge):]
+	fromKey, toKey := k.PK, k.SK[len(rel.Edge):]
 	ups := counterUpdates(rel, fromKey, toKey, 1)
 	// The entity items that must exist: those holding a counter get the
 	// condition on their update, the others a ConditionCheck.
@@ -254,21 +260,23 @@ func (s *Store) linkInput(rel *schema.Relation, k schema.Keys, values Item, requ
 	}}}}
 	steps = []linkStep{{pk: k.PK, sk: k.SK}}
 	for _, u := range ups {
-		u.stamp, u.shards = rel.ShardStamp(), shardsOf(rel)
+		if s.layout.Stamps() {
+			u.stamp, u.shards = rel.ShardStamp(), shardsOf(rel)
+		}
 		upd, err := s.sideUpdate(u)
 		if err != nil {
 			return nil, nil, nil, err
 		}
 		in.TransactItems = append(in.TransactItems, types.TransactWriteItem{Update: upd})
-		steps = append(steps, linkStep{pk: u.pk, sk: u.sk, stamp: true, entity: u.mustExist})
+		steps = append(steps, linkStep{pk: u.pk, sk: u.sk, stamp: u.stamp != "", entity: u.mustExist})
 	}
-	exists, err := condition(expression.AttributeExists(expression.Name(schema.AttrPK)))
+	exists, err := condition(expression.AttributeExists(s.pkName()))
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	for _, key := range checks {
 		in.TransactItems = append(in.TransactItems, types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{
-			TableName: put.TableName, Key: keyOf(key, key),
+			TableName: put.TableName, Key: s.keyOf(key, key),
 			ConditionExpression: exists.Condition(), ExpressionAttributeNames: exists.Names(),
 		}})
 		steps = append(steps, linkStep{pk: key, sk: key, entity: true})
@@ -278,8 +286,8 @@ func (s *Store) linkInput(rel *schema.Relation, k schema.Keys, values Item, requ
 
 // explainRelink hands Explain the UpdateItem a link sends after its write
 // when the edge already exists.
-func (s *Store) explainRelink(rel *schema.Relation, k schema.Keys, names []string, values Item) {
-	in, err := s.relinkInput(k, names, values)
+func (s *Store) explainRelink(rel *schema.Relation, k schema.Keys, names []string, values Item, remove []string) {
+	in, err := s.relinkInput(k, names, values, remove)
 	if err != nil {
 		return
 	}
@@ -287,19 +295,23 @@ func (s *Store) explainRelink(rel *schema.Relation, k schema.Keys, names []strin
 	s.explainWhen("UpdateItem", in, "only if the edge already exists: it gets the new attribute values, counters untouched")
 }
 
-// relinkInput SETs the given attributes on an existing edge.
-func (s *Store) relinkInput(k schema.Keys, names []string, values Item) (*dynamodb.UpdateItemInput, error) {
+// relinkInput SETs the given attributes on an existing edge and REMOVEs
+// those in remove.
+func (s *Store) relinkInput(k schema.Keys, names []string, values Item, remove []string) (*dynamodb.UpdateItemInput, error) {
 	var upd expression.UpdateBuilder
 	for _, n := range names {
 		upd = upd.Set(expression.NameNoDotSplit(n), expression.Value(values[n]))
 	}
+	for _, n := range remove {
+		upd = upd.Remove(expression.NameNoDotSplit(n))
+	}
 	ex, err := expression.NewBuilder().WithUpdate(upd).
-		WithCondition(expression.AttributeExists(expression.Name(schema.AttrPK))).Build()
+		WithCondition(expression.AttributeExists(s.pkName())).Build()
 	if err != nil {
 		return nil, fmt.Errorf("build edge update: %w", err)
 	}
 	return &dynamodb.UpdateItemInput{
-		TableName: aws.String(s.schema.Table.Name), Key: keyOf(k.PK, k.SK),
+		TableName: aws.String(s.schema.Table.Name), Key: s.keyOf(k.PK, k.SK),
 		UpdateExpression: ex.Update(), ConditionExpression: ex.Condition(),
 		ExpressionAttributeNames: ex.Names(), ExpressionAttributeValues: ex.Values(),
 		ReturnValues: types.ReturnValueAllOld,
@@ -311,11 +323,11 @@ func (s *Store) relinkInput(k schema.Keys, names []string, values Item) (*dynamo
 // repeat. ALL_OLD rather than UPDATED_OLD: servers disagree on whether
 // UPDATED_OLD includes an attribute SET to its current value (moto omits
 // it), which would make "unchanged" and "new attribute" look alike.
-func (s *Store) relink(ctx context.Context, rel *schema.Relation, k schema.Keys, names []string, values Item) (Outcome, schema.Keys, error) {
-	if len(names) == 0 {
+func (s *Store) relink(ctx context.Context, rel *schema.Relation, k schema.Keys, names []string, values Item, remove []string) (Outcome, schema.Keys, error) {
+	if len(names)+len(remove) == 0 {
 		return Unchanged, k, nil
 	}
-	in, err := s.relinkInput(k, names, values)
+	in, err := s.relinkInput(k, names, values, remove)
 	if err != nil {
 		return "", k, err
 	}
@@ -326,7 +338,7 @@ func (s *Store) relink(ctx context.Context, rel *schema.Relation, k schema.Keys,
 		}
 		return "", k, fmt.Errorf("update edge %s %s: %w", k.PK, k.SK, err)
 	}
-	if unchangedBy(out.Attributes, values) {
+	if unchangedBy(out.Attributes, values) && !holdsAny(out.Attributes, remove) {
 		return Unchanged, k, nil
 	}
 	return Updated, k, nil
@@ -335,18 +347,18 @@ func (s *Store) relink(ctx context.Context, rel *schema.Relation, k schema.Keys,
 // Unlink removes the edge and, in the same transaction, decrements the
 // counters. A missing edge is "unchanged" and counts nothing.
 func (s *Store) Unlink(ctx context.Context, rel *schema.Relation, from, to string) (Outcome, schema.Keys, error) {
-	k, err := edgeKeys(rel, from, to)
+	k, err := s.edgeKeys(rel, from, to)
 	if err != nil {
 		return "", k, err
 	}
-	cond, err := condition(expression.AttributeExists(expression.Name(schema.AttrPK)))
+	cond, err := condition(expression.AttributeExists(s.pkName()))
 	if err != nil {
 		return "", k, err
 	}
-	ups := counterUpdates(rel, k.GSI1SK, k.SK[len(rel.Edge):], -1)
+	ups := counterUpdates(rel, k.PK, k.SK[len(rel.Edge):], -1)
 	if len(ups) == 0 {
 		_, err = s.deleteItem(ctx, &dynamodb.DeleteItemInput{
-			TableName: aws.String(s.schema.Table.Name), Key: keyOf(k.PK, k.SK),
+			TableName: aws.String(s.schema.Table.Name), Key: s.keyOf(k.PK, k.SK),
 			ConditionExpression: cond.Condition(), ExpressionAttributeNames: cond.Names(),
 		})
 		if err != nil && conditionFailed(err) {
@@ -373,12 +385,12 @@ func (s *Store) Unlink(ctx context.Context, rel *schema.Relation, from, to strin
 
 // deleteEdgeTx is the conditional Delete of an edge plus counter updates.
 func (s *Store) deleteEdgeTx(pk, sk string, ups []counterUpdate) (*dynamodb.TransactWriteItemsInput, error) {
-	cond, err := condition(expression.AttributeExists(expression.Name(schema.AttrPK)))
+	cond, err := condition(expression.AttributeExists(s.pkName()))
 	if err != nil {
 		return nil, err
 	}
 	in := &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{{Delete: &types.Delete{
-		TableName: aws.String(s.schema.Table.Name), Key: keyOf(pk, sk),
+		TableName: aws.String(s.schema.Table.Name), Key: s.keyOf(pk, sk),
 		ConditionExpression: cond.Condition(), ExpressionAttributeNames: cond.Names(),
 	}}}}
 	for _, u := range ups {
@@ -393,11 +405,11 @@ func (s *Store) deleteEdgeTx(pk, sk string, ups []counterUpdate) (*dynamodb.Tran
 
 // Check is the point lookup of one edge: GetItem on its primary key.
 func (s *Store) Check(ctx context.Context, rel *schema.Relation, from, to string, consistent bool) (Item, bool, error) {
-	k, err := edgeKeys(rel, from, to)
+	k, err := s.edgeKeys(rel, from, to)
 	if err != nil {
 		return nil, false, err
 	}
-	in := &dynamodb.GetItemInput{TableName: aws.String(s.schema.Table.Name), Key: keyOf(k.PK, k.SK)}
+	in := &dynamodb.GetItemInput{TableName: aws.String(s.schema.Table.Name), Key: s.keyOf(k.PK, k.SK)}
 	if consistent {
 		in.ConsistentRead = aws.Bool(true)
 	}

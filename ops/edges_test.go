@@ -21,7 +21,7 @@ func TestLinkSendsOneTransactionWithConditionalPutAndCounters(t *testing.T) {
 		t.Fatal(err)
 	}
 	eq(t, "outcome", out, Created)
-	eq(t, "keys", k, schema.Keys{PK: "STU#a91", SK: "ENROLL#CRS#math204", GSI1PK: "CRS#math204", GSI1SK: "STU#a91"})
+	eq(t, "keys", k, schema.Keys{PK: "STU#a91", SK: "ENROLL#CRS#math204", IndexPK: "CRS#math204", IndexSK: "STU#a91"})
 	last := m.calls[len(m.calls)-1]
 	in := last.Input.(*dynamodb.TransactWriteItemsInput)
 	if len(in.TransactItems) != 3 {

@@ -19,33 +19,57 @@ type DeleteReport struct {
 }
 
 // PutEntity creates or updates an entity item with one UpdateItem: SET the
-// attributes, the four keys and the type. Counters are never touched, so a
-// put cannot undo what links counted.
+// attributes and, in the generic layout, the index keys and the type (an
+// inverted layout's item is indexed by its table keys and carries nothing
+// else; with no attributes it is a conditional PutItem of the bare key).
+// Counters are never touched, so a put cannot undo what links counted.
 func (s *Store) PutEntity(ctx context.Context, e *schema.Entity, id string, attrs map[string]any) (Outcome, error) {
+	return s.PutEntityRemoving(ctx, e, id, attrs, nil)
+}
+
+// PutEntityRemoving is PutEntity that also REMOVEs the attributes named in
+// remove, in the same UpdateItem.
+func (s *Store) PutEntityRemoving(ctx context.Context, e *schema.Entity, id string, attrs map[string]any, remove []string) (Outcome, error) {
 	key, err := e.Key(id)
 	if err != nil {
 		return "", err
 	}
-	names, values, err := marshalAttrs(attrs)
+	names, values, err := s.marshalAttrs(attrs)
 	if err != nil {
 		return "", err
 	}
-	want := Item{schema.AttrGSI1PK: str(key), schema.AttrGSI1SK: str(key), schema.AttrType: str(e.Name)}
+	// The attributes to SET, in order: the layout's own, then the user's.
+	l := s.layout
+	var set []string
+	want := Item{}
+	if l.WritesIndexKeys() {
+		set = append(set, l.IndexPK, l.IndexSK)
+		want[l.IndexPK], want[l.IndexSK] = str(key), str(key)
+	}
+	if l.Type != "" {
+		set = append(set, l.Type)
+		want[l.Type] = str(e.Name)
+	}
 	for _, n := range names {
+		set = append(set, n)
 		want[n] = values[n]
 	}
-	upd := expression.Set(expression.Name(schema.AttrGSI1PK), expression.Value(key)).
-		Set(expression.Name(schema.AttrGSI1SK), expression.Value(key)).
-		Set(expression.Name(schema.AttrType), expression.Value(e.Name))
-	for _, n := range names {
-		upd = upd.Set(expression.NameNoDotSplit(n), expression.Value(values[n]))
+	if len(set) == 0 {
+		return s.putBareEntity(ctx, key)
+	}
+	var upd expression.UpdateBuilder
+	for _, n := range set {
+		upd = upd.Set(expression.NameNoDotSplit(n), expression.Value(want[n]))
+	}
+	for _, n := range remove {
+		upd = upd.Remove(expression.NameNoDotSplit(n))
 	}
 	ex, err := expression.NewBuilder().WithUpdate(upd).Build()
 	if err != nil {
 		return "", fmt.Errorf("build entity update: %w", err)
 	}
 	out, err := s.updateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName: aws.String(s.schema.Table.Name), Key: keyOf(key, key),
+		TableName: aws.String(s.schema.Table.Name), Key: s.keyOf(key, key),
 		UpdateExpression: ex.Update(), ExpressionAttributeNames: ex.Names(), ExpressionAttributeValues: ex.Values(),
 		ReturnValues: types.ReturnValueAllOld,
 	})
@@ -56,10 +80,35 @@ func (s *Store) PutEntity(ctx context.Context, e *schema.Entity, id string, attr
 		return "", nil
 	case len(out.Attributes) == 0:
 		return Created, nil
-	case unchangedBy(out.Attributes, want):
+	case unchangedBy(out.Attributes, want) && !holdsAny(out.Attributes, remove):
 		return Unchanged, nil
 	}
 	return Updated, nil
+}
+
+// putBareEntity creates an entity item that is nothing but its key (an
+// inverted layout's put without attributes): one PutItem on condition that
+// the item does not exist, so an existing item, counters and all, is left
+// as it is ("unchanged"). An UpdateItem without an update expression would
+// do the same on DynamoDB, but not every compatible server takes one.
+func (s *Store) putBareEntity(ctx context.Context, key string) (Outcome, error) {
+	cond, err := condition(expression.AttributeNotExists(s.pkName()))
+	if err != nil {
+		return "", err
+	}
+	_, err = s.putItem(ctx, &dynamodb.PutItemInput{
+		TableName: aws.String(s.schema.Table.Name), Item: s.keyOf(key, key),
+		ConditionExpression: cond.Condition(), ExpressionAttributeNames: cond.Names(),
+	})
+	switch {
+	case err != nil && conditionFailed(err):
+		return Unchanged, nil
+	case err != nil:
+		return "", fmt.Errorf("put %s: %w", key, err)
+	case s.explaining():
+		return "", nil
+	}
+	return Created, nil
 }
 
 // GetEntity reads an entity item or a role item (USER#alice, TARGET#alice);
@@ -69,7 +118,7 @@ func (s *Store) GetEntity(ctx context.Context, key string, consistent bool) (Ite
 	if _, _, err := s.schema.ResolveKey(key); err != nil {
 		return nil, err
 	}
-	in := &dynamodb.GetItemInput{TableName: aws.String(s.schema.Table.Name), Key: keyOf(key, key)}
+	in := &dynamodb.GetItemInput{TableName: aws.String(s.schema.Table.Name), Key: s.keyOf(key, key)}
 	if consistent {
 		in.ConsistentRead = aws.Bool(true)
 	}
@@ -101,13 +150,8 @@ type side struct {
 // sidesOf lists every partition that can hold edges of the entity with id.
 func (s *Store) sidesOf(ent *schema.Entity, id string) []side {
 	var out []side
-	for _, r := range s.schema.Relations {
-		if r.From.Entity == ent || (r.From.Entity != nil && r.From.Entity.Name == ent.Name) {
-			out = append(out, side{rel: r, key: r.From.Prefix + id, forward: true})
-		}
-		if r.To.Entity == ent || (r.To.Entity != nil && r.To.Entity.Name == ent.Name) {
-			out = append(out, side{rel: r, key: r.To.Prefix + id})
-		}
+	for _, ref := range s.schema.Sides(ent) {
+		out = append(out, side{rel: ref.Relation, key: ref.Prefix + id, forward: ref.End == schema.FromEnd})
 	}
 	return out
 }
@@ -123,7 +167,7 @@ func (s *Store) edgeQueries(sd side, limit int32) ([]*dynamodb.QueryInput, error
 		}
 		ins = append(ins, in)
 	} else {
-		for _, part := range sd.rel.ReversePartitions(sd.key) {
+		for _, part := range s.layout.ReversePartitions(sd.rel, sd.key) {
 			in, err := s.queryInput(Reverse, sd.rel, part, false)
 			if err != nil {
 				return nil, err
@@ -175,7 +219,7 @@ func (s *Store) DeleteEntity(ctx context.Context, key string, cascade bool) (Del
 	existed := false
 	for _, k := range keys {
 		out, err := s.deleteItem(ctx, &dynamodb.DeleteItemInput{
-			TableName: aws.String(s.schema.Table.Name), Key: keyOf(k, k), ReturnValues: types.ReturnValueAllOld,
+			TableName: aws.String(s.schema.Table.Name), Key: s.keyOf(k, k), ReturnValues: types.ReturnValueAllOld,
 		})
 		if err != nil {
 			return rep, fmt.Errorf("delete %s: %w", k, err)
@@ -195,7 +239,7 @@ func (s *Store) DeleteEntity(ctx context.Context, key string, cascade bool) (Del
 
 // isEdgeItem tells an edge from an entity or role item, which share some
 // partitions (PK = SK only for those).
-func isEdgeItem(it Item) bool { return sOf(it, schema.AttrPK) != sOf(it, schema.AttrSK) }
+func (s *Store) isEdgeItem(it Item) bool { return sOf(it, s.layout.PK) != sOf(it, s.layout.SK) }
 
 // probeEdges counts the edges found by reading at most one small page per
 // partition: enough to refuse a delete, not a full count.
@@ -217,7 +261,7 @@ func (s *Store) probeEdges(ctx context.Context, sides []side) (int, error) {
 				}
 				found := 0
 				for _, it := range out.Items {
-					if isEdgeItem(it) {
+					if s.isEdgeItem(it) {
 						found++
 					}
 				}
@@ -260,7 +304,7 @@ func (s *Store) cascade(ctx context.Context, sd side) (int, error) {
 				return removed, err
 			}
 			for _, it := range out.Items {
-				if !isEdgeItem(it) {
+				if !s.isEdgeItem(it) {
 					continue
 				}
 				ok, err := s.removeEdge(ctx, sd, it)
@@ -277,13 +321,18 @@ func (s *Store) cascade(ctx context.Context, sd side) (int, error) {
 			in.ExclusiveStartKey = out.LastEvaluatedKey
 		}
 	}
+	if s.explaining() {
+		return 0, s.explainEdgeRemoval(sd)
+	}
 	return removed, nil
 }
 
-// removeEdge deletes one edge found from side sd, decrementing only the
-// other side's counter (this side's item is about to be deleted).
-func (s *Store) removeEdge(ctx context.Context, sd side, it Item) (bool, error) {
-	pk, sk := sOf(it, schema.AttrPK), sOf(it, schema.AttrSK)
+// edgeRemoval is the request that deletes one edge found from side sd,
+// decrementing only the other side's counter (this side's item is about to
+// be deleted): a TransactWriteItems (tx), or a lone DeleteItem (del) when the
+// relation keeps no counter there.
+func (s *Store) edgeRemoval(sd side, it Item) (del *dynamodb.DeleteItemInput, tx *dynamodb.TransactWriteItemsInput, err error) {
+	pk, sk := sOf(it, s.layout.PK), sOf(it, s.layout.SK)
 	rel := sd.rel
 	var ups []counterUpdate
 	if sd.forward {
@@ -292,15 +341,48 @@ func (s *Store) removeEdge(ctx context.Context, sd side, it Item) (bool, error) 
 		ups = addCounterUpdate(ups, rel, schema.FromEnd, pk, sk[len(rel.Edge):], -1)
 	}
 	in, err := s.deleteEdgeTx(pk, sk, ups)
+	if err != nil || len(ups) > 0 {
+		return nil, in, err
+	}
+	d := in.TransactItems[0].Delete
+	return &dynamodb.DeleteItemInput{
+		TableName: d.TableName, Key: d.Key,
+		ConditionExpression: d.ConditionExpression, ExpressionAttributeNames: d.ExpressionAttributeNames,
+	}, nil, nil
+}
+
+// explainEdgeRemoval hands Explain the request cascade sends for each edge
+// of sd its Queries find, with <id> for the other side's id.
+func (s *Store) explainEdgeRemoval(sd side) error {
+	rel := sd.rel
+	it := s.keyOf(sd.key, rel.Edge+rel.To.Prefix+"<id>")
+	if !sd.forward {
+		it = s.keyOf(rel.From.Prefix+"<id>", rel.Edge+sd.key)
+	}
+	del, tx, err := s.edgeRemoval(sd, it)
+	if err != nil {
+		return err
+	}
+	const when = "once per edge the Queries find, <id> being its other side: removes it"
+	if del != nil {
+		del.ReturnConsumedCapacity = s.rcc()
+		s.explainWhen("DeleteItem", del, when)
+		return nil
+	}
+	tx.ReturnConsumedCapacity = s.rcc()
+	s.explainWhen("TransactWriteItems", tx, when+" and decrements the other side's counter")
+	return nil
+}
+
+// removeEdge deletes one edge found from side sd (see edgeRemoval).
+func (s *Store) removeEdge(ctx context.Context, sd side, it Item) (bool, error) {
+	pk, sk := sOf(it, s.layout.PK), sOf(it, s.layout.SK)
+	del, in, err := s.edgeRemoval(sd, it)
 	if err != nil {
 		return false, err
 	}
-	if len(ups) == 0 {
-		_, err = s.deleteItem(ctx, &dynamodb.DeleteItemInput{
-			TableName: in.TransactItems[0].Delete.TableName, Key: in.TransactItems[0].Delete.Key,
-			ConditionExpression:      in.TransactItems[0].Delete.ConditionExpression,
-			ExpressionAttributeNames: in.TransactItems[0].Delete.ExpressionAttributeNames,
-		})
+	if del != nil {
+		_, err = s.deleteItem(ctx, del)
 		if err != nil && conditionFailed(err) {
 			return false, nil
 		}

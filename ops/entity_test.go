@@ -129,3 +129,32 @@ func TestDeleteEntityCounterOnOneSide(t *testing.T) {
 		t.Error("edge left")
 	}
 }
+
+// TestDeleteCascadeExplainShowsPerEdgeRequests: the requests a cascading
+// delete sends for each edge and each counter item it finds are listed
+// once, marked as sent per item, with <id> for the other side.
+func TestDeleteCascadeExplainShowsPerEdgeRequests(t *testing.T) {
+	var reqs []Request
+	st := New(newMem(), socialCounterShards(4, 8), Options{Explain: func(r Request) { reqs = append(reqs, r) }})
+	if _, err := st.DeleteEntity(ctx, "USER#carol", true); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range reqs {
+		op := r.Operation
+		if r.When != "" {
+			op += "*"
+		}
+		got = append(got, op)
+	}
+	eq(t, "requests", strings.Join(got, ","),
+		"Query,TransactWriteItems*,Query,Query,Query,Query,TransactWriteItems*,DeleteItem,DeleteItem,DeleteItem,Query,DeleteItem*")
+	for _, r := range reqs {
+		if in, ok := r.Input.(*dynamodb.TransactWriteItemsInput); ok {
+			d := in.TransactItems[0].Delete.Key
+			if pk, sk := sOf(d, "PK"), sOf(d, "SK"); pk+" "+sk != "ACTOR#carol TARGET#<id>" && pk+" "+sk != "ACTOR#<id> TARGET#carol" {
+				t.Errorf("edge template %s %s", pk, sk)
+			}
+		}
+	}
+}

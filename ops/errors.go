@@ -44,11 +44,15 @@ type TableMismatchError struct {
 	// Hint is the remedy when the differences name one (a shard change is
 	// fixed by reshard, not by recreating the table); empty otherwise.
 	Hint string
+	// Err is the backend's refusal that revealed the difference, if any.
+	Err error
 }
 
 func (e *TableMismatchError) Error() string {
 	return fmt.Sprintf("table %s differs from the schema: %s", e.Table, strings.Join(e.Differences, "; "))
 }
+
+func (e *TableMismatchError) Unwrap() error { return e.Err }
 
 // InputError is a problem with what the user asked for (bad cursor,
 // --consistent on the index...), found before or instead of a request.
@@ -107,6 +111,16 @@ func (e *UnauthorizedError) Error() string {
 
 func (e *UnauthorizedError) Unwrap() error { return e.Err }
 
+// RejectedError is a request the backend refused as malformed
+// (ValidationException): an input error as far as the user is concerned.
+type RejectedError struct{ Err error }
+
+func (e *RejectedError) Error() string {
+	return fmt.Sprintf("the backend refused the request: %v", e.Err)
+}
+
+func (e *RejectedError) Unwrap() error { return e.Err }
+
 // ThrottledError reports a request still throttled after the SDK's retries.
 type ThrottledError struct{ Err error }
 
@@ -122,7 +136,16 @@ var (
 		"ExpiredTokenException", "MissingAuthenticationToken", "MissingAuthenticationTokenException",
 		"IncompleteSignatureException", "InvalidClientTokenId", "SignatureDoesNotMatch"}
 	throttleCodes = []string{"ProvisionedThroughputExceededException", "ThrottlingException",
-		"RequestLimitExceeded", "Throttling", "ThrottlingError", "ProvisionedThroughputExceeded"}
+		"RequestLimitExceeded", "Throttling", "ThrottlingError", "ProvisionedThroughputExceeded",
+		"LimitExceededException"}
+	// rejectedCodes are requests the backend refused as malformed: adjl
+	// checks its input first, so one of these is a request the backend reads
+	// differently (a server's own limits, a key type it was not created with).
+	rejectedCodes = []string{"ValidationException", "SerializationException"}
+	// failedCodes are the backend failing to serve the request, after the
+	// SDK's retries.
+	failedCodes = []string{"InternalServerError", "InternalFailure", "ServiceUnavailable",
+		"ServiceUnavailableException"}
 	conflictCodes = []string{"TransactionConflictException", "ConditionalCheckFailedException",
 		"TransactionInProgressException"}
 )
@@ -149,6 +172,15 @@ func (s *Store) classify(err error) error {
 			return &ConflictError{Msg: "conditional write conflict", Err: err}
 		case code == "TransactionCanceledException":
 			return classifyCancel(err)
+		case code == "ValidationException" && keysMismatch(apiErr.ErrorMessage()):
+			return &TableMismatchError{Table: s.schema.Table.Name,
+				Differences: []string{"its keys or index are not the ones the schema names (" + apiErr.ErrorMessage() + ")"},
+				Hint:        "run adjl table describe: it shows the table's keys and index layout and, when adjl can serve them, how the schema names them",
+				Err:         err}
+		case slices.Contains(rejectedCodes, code):
+			return &RejectedError{Err: err}
+		case slices.Contains(failedCodes, code):
+			return &UnreachableError{Err: err}
 		}
 		return fmt.Errorf("dynamodb: %w", err)
 	}
@@ -180,6 +212,18 @@ func (s *Store) classify(err error) error {
 		return &UnreachableError{Err: err}
 	}
 	return err
+}
+
+// keysMismatch reports a refusal saying a request's keys are not the
+// table's: the schema names other key attributes or another index than the
+// table has (DynamoDB's, moto's and the embedded engine's wording).
+func keysMismatch(msg string) bool {
+	for _, m := range []string{"key schema element", "key element does not match the schema", "Missing the key", "does not have the specified index"} {
+		if strings.Contains(msg, m) {
+			return true
+		}
+	}
+	return false
 }
 
 // classifyCancel tells a throttled or conflicting transaction apart by its

@@ -32,6 +32,11 @@ func TestClassify(t *testing.T) {
 		{&types.ProvisionedThroughputExceededException{Message: aws.String("x")}, new(*ThrottledError)},
 		{api("ThrottlingException"), new(*ThrottledError)},
 		{&types.RequestLimitExceeded{Message: aws.String("x")}, new(*ThrottledError)},
+		{&types.LimitExceededException{Message: aws.String("x")}, new(*ThrottledError)},
+		{api("ValidationException"), new(*RejectedError)},
+		{api("SerializationException"), new(*RejectedError)},
+		{api("InternalServerError"), new(*UnreachableError)},
+		{api("ServiceUnavailable"), new(*UnreachableError)},
 		{&types.TransactionConflictException{Message: aws.String("x")}, new(*ConflictError)},
 		{&types.ConditionalCheckFailedException{Message: aws.String("x")}, new(*ConflictError)},
 		{&types.TransactionCanceledException{CancellationReasons: []types.CancellationReason{{Code: aws.String("TransactionConflict")}}}, new(*ConflictError)},
@@ -57,9 +62,9 @@ func TestClassify(t *testing.T) {
 	if err := st.classify(context.Canceled); err != context.Canceled {
 		t.Errorf("cancel: %v", err)
 	}
-	other := api("ValidationException")
+	other := api("ItemCollectionSizeLimitExceededException")
 	if got := st.classify(other); !errors.Is(got, other) || errors.As(got, new(*ConflictError)) {
-		t.Errorf("validation: %T", got)
+		t.Errorf("another code: %T", got)
 	}
 }
 

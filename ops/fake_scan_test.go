@@ -34,7 +34,7 @@ func (m *memAPI) Scan(_ context.Context, in *dynamodb.ScanInput, _ ...func(*dyna
 	if in.Limit != nil && int(*in.Limit) <= len(keys) {
 		keys = keys[:*in.Limit]
 		last := keys[len(keys)-1]
-		out.LastEvaluatedKey = keyOf(last[0], last[1])
+		out.LastEvaluatedKey = Item{"PK": str(last[0]), "SK": str(last[1])}
 	}
 	for _, k := range keys {
 		it := m.items[k]

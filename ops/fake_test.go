@@ -292,10 +292,14 @@ func (m *memAPI) Query(_ context.Context, in *dynamodb.QueryInput, _ ...func(*dy
 		}
 	}
 	order := func(it Item) []string { return []string{sOf(it, sk), sOf(it, "PK"), sOf(it, "SK")} }
-	sort.Slice(rows, func(i, j int) bool { return slices.Compare(order(rows[i]), order(rows[j])) < 0 })
+	dir := 1 // ScanIndexForward false: descending, ExclusiveStartKey counts from the other end
+	if in.ScanIndexForward != nil && !*in.ScanIndexForward {
+		dir = -1
+	}
+	sort.Slice(rows, func(i, j int) bool { return dir*slices.Compare(order(rows[i]), order(rows[j])) < 0 })
 	if in.ExclusiveStartKey != nil {
 		start := order(in.ExclusiveStartKey)
-		i := sort.Search(len(rows), func(i int) bool { return slices.Compare(order(rows[i]), start) > 0 })
+		i := sort.Search(len(rows), func(i int) bool { return dir*slices.Compare(order(rows[i]), start) > 0 })
 		rows = rows[i:]
 	}
 	out := &dynamodb.QueryOutput{ConsumedCapacity: cc(in.ReturnConsumedCapacity)}

@@ -3,7 +3,9 @@ package ops
 import (
 	"context"
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -44,7 +46,7 @@ func avString(v types.AttributeValue) string {
 // itemString renders an item with sorted attribute names.
 func itemString(it Item) string {
 	var parts []string
-	for _, k := range sortedKeys(it) {
+	for _, k := range slices.Sorted(maps.Keys(it)) {
 		parts = append(parts, k+"="+avString(it[k]))
 	}
 	return strings.Join(parts, " ")

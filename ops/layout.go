@@ -71,11 +71,11 @@ func (s *Store) checkEdgeStamps(ctx context.Context, rel *schema.Relation, items
 		if n, ok := stampOf(it, rel.ShardStamp()); ok && n != rel.Shards {
 			return s.layoutError(ctx, rel, n)
 		}
-		part, from, sk := sOf(it, schema.AttrGSI1PK), sOf(it, schema.AttrGSI1SK), sOf(it, schema.AttrSK)
-		if part == "" || from == "" || len(sk) < len(rel.Edge) || sOf(it, schema.AttrPK) == sk {
+		part, from, sk := sOf(it, s.layout.IndexPK), sOf(it, s.layout.IndexSK), sOf(it, s.layout.SK)
+		if part == "" || from == "" || len(sk) < len(rel.Edge) || sOf(it, s.layout.PK) == sk {
 			continue
 		}
-		if want := rel.ReversePartition(sk[len(rel.Edge):], rel.Shard(from)); part != want {
+		if want := s.layout.ReversePartition(rel, sk[len(rel.Edge):], rel.Shard(from)); part != want {
 			return s.layoutError(ctx, rel, 0)
 		}
 	}
@@ -170,7 +170,7 @@ func (s *Store) explainRefusal(ctx context.Context, rel *schema.Relation, steps 
 		}
 		st := steps[i]
 		out, err := s.getItem(ctx, &dynamodb.GetItemInput{
-			TableName: aws.String(s.schema.Table.Name), Key: keyOf(st.pk, st.sk), ConsistentRead: aws.Bool(true),
+			TableName: aws.String(s.schema.Table.Name), Key: s.keyOf(st.pk, st.sk), ConsistentRead: aws.Bool(true),
 		})
 		if err != nil {
 			return fmt.Errorf("link %s: read %s to explain a refused write: %w", rel.Name, st.pk, err)

@@ -4,38 +4,8 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/adjl/adjl/local"
 	"github.com/adjl/adjl/schema"
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 )
-
-// engineStore returns a Store on a fresh in-memory embedded engine, reached
-// through the SDK as adjl reaches it, with the schema's table created.
-func engineStore(t *testing.T, sc *schema.Schema) *Store {
-	t.Helper()
-	eng, err := local.Open("", local.Options{InMemory: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { eng.Close() })
-	client := dynamodb.NewFromConfig(aws.Config{
-		Region: "us-east-1", Credentials: aws.AnonymousCredentials{},
-		HTTPClient: eng.HTTPClient(), BaseEndpoint: aws.String("http://local.adjl"),
-	})
-	st := New(client, sc, Options{})
-	if _, err := st.CreateTable(ctx, true); err != nil {
-		t.Fatal(err)
-	}
-	return st
-}
-
-// eachStore runs fn on the embedded engine and, when ADJL_TEST_ENDPOINT names
-// a reference server, on it too.
-func eachStore(t *testing.T, sc func() *schema.Schema, fn func(t *testing.T, st *Store)) {
-	t.Run("embedded", func(t *testing.T) { fn(t, engineStore(t, sc())) })
-	t.Run("endpoint", func(t *testing.T) { fn(t, endpointStore(t, sc())) })
-}
 
 func TestLinkRequiringEntities(t *testing.T) {
 	eachStore(t, school, func(t *testing.T, st *Store) {

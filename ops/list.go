@@ -132,7 +132,7 @@ func (s *Store) listErr(p *plan, err error) error {
 
 // entityItem reads the list side's own item from the base table; nil if absent.
 func (s *Store) entityItem(ctx context.Context, key string, consistent bool) (Item, error) {
-	in := &dynamodb.GetItemInput{TableName: aws.String(s.schema.Table.Name), Key: keyOf(key, key)}
+	in := &dynamodb.GetItemInput{TableName: aws.String(s.schema.Table.Name), Key: s.keyOf(key, key)}
 	if consistent {
 		in.ConsistentRead = aws.Bool(true)
 	}

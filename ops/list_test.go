@@ -14,8 +14,8 @@ import (
 
 // seedEdge stores an edge and (for ALL-projection realism) its attributes directly.
 func seedEdge(m *memAPI, rel *schema.Relation, fromKey, toKey string) {
-	k := rel.EdgeKeys(fromKey, toKey)
-	m.put(Item{"PK": str(k.PK), "SK": str(k.SK), "GSI1PK": str(k.GSI1PK), "GSI1SK": str(k.GSI1SK), "type": str(rel.Name)})
+	k := schema.DefaultLayout.EdgeKeys(rel, fromKey, toKey)
+	m.put(Item{"PK": str(k.PK), "SK": str(k.SK), "GSI1PK": str(k.IndexPK), "GSI1SK": str(k.IndexSK), "type": str(rel.Name)})
 }
 
 // seedEntity stores an entity (or role) item typed as ops writes it: the

@@ -16,8 +16,10 @@ import (
 // MetaKey is the PK and SK of the item that records, per relation, the shard
 // count the table's edges were written with, and any unfinished reshard.
 // Table commands and reshard read it; relation commands never do (see
-// layout.go), except on the way to a layout error. It carries no index keys,
-// so no Query of adjl ever returns it.
+// layout.go), except on the way to a layout error. In the generic layout it
+// carries no index keys; in the inverted one it is indexed under its own
+// key, a partition no reverse read names (ADJL# is no entity's prefix), so
+// no Query of adjl ever returns it.
 const MetaKey = "ADJL#META"
 
 const metaShardsAttr = "shards"
@@ -30,7 +32,7 @@ func (s *Store) loadMeta(ctx context.Context, reload bool) error {
 		return nil
 	}
 	out, err := s.getItem(ctx, &dynamodb.GetItemInput{
-		TableName: aws.String(s.schema.Table.Name), Key: keyOf(MetaKey, MetaKey), ConsistentRead: aws.Bool(true),
+		TableName: aws.String(s.schema.Table.Name), Key: s.keyOf(MetaKey, MetaKey), ConsistentRead: aws.Bool(true),
 	})
 	if err != nil {
 		return fmt.Errorf("read table metadata: %w", err)
@@ -62,6 +64,25 @@ func (s *Store) shardMismatch(rel *schema.Relation) (diff, hint string) {
 		return "", ""
 	}
 	return shardsMessage(rel, got), reshardHint(rel, got)
+}
+
+// checkRecordedShards refuses a bulk command (import, export, counters)
+// on a relation whose shard count the metadata item records otherwise, or
+// that is being resharded. Bulk commands read the item once per Store; the
+// relation commands never do (layout.go).
+func (s *Store) checkRecordedShards(ctx context.Context, rel *schema.Relation) error {
+	if s.explaining() {
+		return nil
+	}
+	s.metaMu.Lock()
+	defer s.metaMu.Unlock()
+	if err := s.loadMeta(ctx, false); err != nil {
+		return err
+	}
+	if d, h := s.shardMismatch(rel); d != "" {
+		return &TableMismatchError{Table: s.schema.Table.Name, Differences: []string{d}, Hint: h}
+	}
+	return nil
 }
 
 // recordRelations adds to the metadata item the relations of the schema it
@@ -113,18 +134,26 @@ func (s *Store) putMetaInput() (*dynamodb.PutItemInput, error) {
 	for _, r := range s.schema.Relations {
 		shards[r.Name] = &types.AttributeValueMemberN{Value: strconv.Itoa(shardsOf(r))}
 	}
-	cond, err := condition(expression.AttributeNotExists(expression.Name(schema.AttrPK)))
+	cond, err := condition(expression.AttributeNotExists(s.pkName()))
 	if err != nil {
 		return nil, err
 	}
 	return &dynamodb.PutItemInput{
-		TableName: aws.String(s.schema.Table.Name),
-		Item: Item{
-			schema.AttrPK: str(MetaKey), schema.AttrSK: str(MetaKey),
-			schema.AttrType: str("adjl-meta"), metaShardsAttr: &types.AttributeValueMemberM{Value: shards},
-		},
+		TableName:           aws.String(s.schema.Table.Name),
+		Item:                s.metaItem(shards),
 		ConditionExpression: cond.Condition(), ExpressionAttributeNames: cond.Names(),
 	}, nil
+}
+
+// metaItem is the metadata item under the layout's key names: the type
+// attribute only where the layout has one.
+func (s *Store) metaItem(shards map[string]types.AttributeValue) Item {
+	it := s.keyOf(MetaKey, MetaKey)
+	if t := s.layout.Type; t != "" {
+		it[t] = str("adjl-meta")
+	}
+	it[metaShardsAttr] = &types.AttributeValueMemberM{Value: shards}
+	return it
 }
 
 // metaDifferences compares every relation's recorded shard count with the

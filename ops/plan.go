@@ -35,6 +35,9 @@ type ListQuery struct {
 	Consistent bool
 	// WithEntity also returns the side's own item (profile, counters).
 	WithEntity bool
+	// Descending lists last first (ScanIndexForward false; a sharded list
+	// merges in descending order). Cursors are bound to the direction.
+	Descending bool
 }
 
 // Page is one page of a list. Entity is set on the first page only.
@@ -47,6 +50,7 @@ type Page struct {
 // plan is a validated ListQuery: the Queries to run (one per partition) and
 // how to read what they return.
 type plan struct {
+	l          schema.Layout
 	rel        *schema.Relation
 	dir        Direction
 	key        string // full key of the side the list starts from
@@ -55,6 +59,7 @@ type plan struct {
 	parts      []string // the partition each input reads (its key condition's value)
 	ident      string
 	withEntity bool
+	desc       bool // items in descending key order
 	// entityGet: the entity is read with GetItem, because the query cannot
 	// return it (sharded index) or returns only some attributes (index
 	// projection other than ALL).
@@ -69,7 +74,7 @@ func (s *Store) plan(q ListQuery) (*plan, error) {
 	if q.Limit < 0 {
 		return nil, &InputError{Msg: fmt.Sprintf("--limit must be positive, got %d", q.Limit)}
 	}
-	p := &plan{rel: rel, dir: q.Direction, withEntity: q.WithEntity}
+	p := &plan{l: s.layout, rel: rel, dir: q.Direction, withEntity: q.WithEntity}
 	var err error
 	index := ""
 	switch q.Direction {
@@ -86,7 +91,7 @@ func (s *Store) plan(q ListQuery) (*plan, error) {
 		}
 		p.inputs = []*dynamodb.QueryInput{in}
 		p.parts = []string{p.key}
-		p.keyAttrs = []string{schema.AttrPK, schema.AttrSK}
+		p.keyAttrs = s.layout.CursorKeys(false)
 	case Reverse:
 		if p.key, err = rel.ToKey(q.Key); err != nil {
 			return nil, err
@@ -95,8 +100,8 @@ func (s *Store) plan(q ListQuery) (*plan, error) {
 		if q.Consistent {
 			return nil, &InputError{Msg: s.consistentRefusal(rel)}
 		}
-		parts := rel.ReversePartitions(p.key)
-		inQuery := q.WithEntity && len(parts) == 1 && s.projection() == schema.ProjectionAll
+		parts := s.layout.ReversePartitions(rel, p.key)
+		inQuery := q.WithEntity && s.layout.ReverseHoldsEntity(rel) && s.projection() == schema.ProjectionAll
 		p.entityGet = q.WithEntity && !inQuery
 		for _, part := range parts {
 			in, err := s.queryInput(Reverse, rel, part, inQuery)
@@ -106,11 +111,17 @@ func (s *Store) plan(q ListQuery) (*plan, error) {
 			p.inputs = append(p.inputs, in)
 		}
 		p.parts = parts
-		p.keyAttrs = []string{schema.AttrGSI1PK, schema.AttrGSI1SK, schema.AttrPK, schema.AttrSK}
+		p.keyAttrs = s.layout.CursorKeys(true)
 	default:
 		return nil, &InputError{Msg: fmt.Sprintf("unknown list direction %d", q.Direction)}
 	}
 	p.ident = queryIdentity(s.schema.Table.Name, index, rel.Name, q.Direction, p.key, q.WithEntity, shardsOf(rel))
+	if q.Descending {
+		p.desc, p.ident = true, descendingIdentity(p.ident)
+		for _, in := range p.inputs {
+			in.ScanIndexForward = aws.Bool(false)
+		}
+	}
 	return p, nil
 }
 
@@ -131,18 +142,24 @@ func (s *Store) consistentRefusal(rel *schema.Relation) string {
 // queryInput builds the Query of one partition. Forward: PK = key AND
 // begins_with(SK, edge prefix); with the entity, PK = key and a filter that
 // keeps the edges and the entity item. Reverse: GSI1PK = partition AND
-// begins_with(GSI1SK, from prefix); with the entity (unsharded only), the
-// partition and a filter likewise.
+// begins_with(GSI1SK, from prefix); with the entity (when the partition
+// holds it), the partition and a filter likewise. A layout without a type
+// attribute (inverted) has nothing to filter on: the whole partition comes
+// back and isEdge and isEntity keep what the list shows.
 func (s *Store) queryInput(dir Direction, rel *schema.Relation, part string, withEntity bool) (*dynamodb.QueryInput, error) {
 	b := expression.NewBuilder()
 	in := &dynamodb.QueryInput{TableName: aws.String(s.schema.Table.Name)}
-	pkName, skName, skPrefix := schema.AttrPK, schema.AttrSK, rel.EdgeSKPrefix()
+	l := s.layout
+	pkName, skName, skPrefix := l.PK, l.SK, rel.EdgeSKPrefix()
 	if dir == Reverse {
-		pkName, skName, skPrefix = schema.AttrGSI1PK, schema.AttrGSI1SK, rel.From.Prefix
+		pkName, skName, skPrefix = l.IndexPK, l.IndexSK, rel.From.Prefix
 		in.IndexName = aws.String(s.indexName())
 	}
 	keyCond := expression.Key(pkName).Equal(expression.Value(part))
-	if withEntity {
+	switch {
+	case withEntity && l.Type == "":
+		b = b.WithKeyCondition(keyCond)
+	case withEntity:
 		// DynamoDB refuses a filter on the queried keys ("Filter Expression can
 		// only contain non-primary key attributes"), so the edges and the
 		// entity item are told apart by their type attribute; isEdge and
@@ -151,9 +168,9 @@ func (s *Store) queryInput(dir Direction, rel *schema.Relation, part string, wit
 		if dir == Reverse {
 			entity = rel.To.Entity.Name
 		}
-		b = b.WithKeyCondition(keyCond).WithFilter(expression.Name(schema.AttrType).In(
+		b = b.WithKeyCondition(keyCond).WithFilter(expression.NameNoDotSplit(l.Type).In(
 			expression.Value(rel.Name), expression.Value(entity)))
-	} else {
+	default:
 		b = b.WithKeyCondition(keyCond.And(expression.Key(skName).BeginsWith(skPrefix)))
 	}
 	ex, err := b.Build()
@@ -171,7 +188,7 @@ func (s *Store) queryInput(dir Direction, rel *schema.Relation, part string, wit
 // of its relation (partitions may hold the entity item and other relations'
 // edges that share prefixes).
 func (p *plan) isEdge(it Item) bool {
-	pk, sk := sOf(it, schema.AttrPK), sOf(it, schema.AttrSK)
+	pk, sk := sOf(it, p.l.PK), sOf(it, p.l.SK)
 	if pk == sk {
 		return false
 	}
@@ -183,16 +200,25 @@ func (p *plan) isEdge(it Item) bool {
 
 // isEntity reports whether it is the list side's own item.
 func (p *plan) isEntity(it Item) bool {
-	return sOf(it, schema.AttrPK) == p.key && sOf(it, schema.AttrSK) == p.key
+	return sOf(it, p.l.PK) == p.key && sOf(it, p.l.SK) == p.key
 }
 
 // less orders items as the merged list shows them: index sort key, then the
-// table keys (reverse); the sort key (forward).
+// table keys (reverse); the sort key (forward); descending, the other way.
 func (p *plan) less(a, b Item) bool {
-	if p.dir == Forward {
-		return sOf(a, schema.AttrSK) < sOf(b, schema.AttrSK)
+	if p.desc {
+		return p.ascending(b, a)
 	}
-	for _, n := range []string{schema.AttrGSI1SK, schema.AttrPK, schema.AttrSK} {
+	return p.ascending(a, b)
+}
+
+// ascending is the order DynamoDB returns a partition in with
+// ScanIndexForward true.
+func (p *plan) ascending(a, b Item) bool {
+	if p.dir == Forward {
+		return sOf(a, p.l.SK) < sOf(b, p.l.SK)
+	}
+	for _, n := range []string{p.l.IndexSK, p.l.PK, p.l.SK} {
 		if x, y := sOf(a, n), sOf(b, n); x != y {
 			return x < y
 		}

@@ -116,6 +116,44 @@ func (p *TablePlan) add(c TableChange, steps ...applyStep) {
 	p.steps = append(p.steps, steps...)
 }
 
+// adoptAdvice is the way forward for a table whose keys differ from the
+// schema's: when the table has a layout adjl can serve, say how the schema
+// names it (adopting the table is a schema edit, not a migration), then
+// how to change the table instead.
+func (s *Store) adoptAdvice(live schema.Layout, index string, recognized bool, otherwise string) string {
+	if !recognized {
+		return otherwise
+	}
+	return adoptSchema(live, index) + "; to change the table instead: " + otherwise
+}
+
+// adoptSchema says how a schema names the layout live of a table whose
+// index is named index.
+func adoptSchema(live schema.Layout, index string) string {
+	fix := fmt.Sprintf("table: {keys: {pk: %s, sk: %s}, index: {name: %s, keys: {pk: %s, sk: %s}}}", live.PK, live.SK, index, live.IndexPK, live.IndexSK)
+	if live.Inverted() {
+		fix = fmt.Sprintf("table: {keys: {pk: %s, sk: %s}, index: {name: %s, layout: inverted}}", live.PK, live.SK, index)
+	}
+	return "to use the table as it is, name its layout in the schema: " + fix + " (adjl schema infer proposes a whole schema from its items)"
+}
+
+// AdoptHint is, for a live table whose key layout adjl can serve but the
+// schema names otherwise, how the schema names it; "" when the layouts
+// agree or the table's is not one adjl can serve.
+func (s *Store) AdoptHint(desc *types.TableDescription) string {
+	live, index, ok := tabledef.LayoutOf(desc, tabledef.IndexName(s.schema))
+	if !ok || sameLayout(live, s.layout) && index == tabledef.IndexName(s.schema) {
+		return ""
+	}
+	return adoptSchema(live, index)
+}
+
+// sameLayout compares what a table description can show: the kind and the
+// key names (not the type attribute, which no description names).
+func sameLayout(a, b schema.Layout) bool {
+	return a.Kind == b.Kind && a.PK == b.PK && a.SK == b.SK && a.IndexPK == b.IndexPK && a.IndexSK == b.IndexSK
+}
+
 // recreateAdvice is the way forward for what DynamoDB cannot change in place.
 const recreateAdvice = "DynamoDB cannot change this in place: give the schema another table.name, create that table (adjl table create), copy the items over (adjl export, then adjl import) and delete this table"
 
@@ -145,7 +183,7 @@ func (s *Store) PlanTable(ctx context.Context) (*TablePlan, error) {
 	}
 	// The recorded layout is an item under adjl's keys: a table with other
 	// keys (refused above) or one still being created cannot hold it.
-	if desc.TableStatus != types.TableStatusCreating && keySchemaString(desc.KeySchema) == keySchemaString(tabledef.TableKeySchema()) {
+	if desc.TableStatus != types.TableStatusCreating && keySchemaString(desc.KeySchema) == keySchemaString(tabledef.TableKeySchema(s.schema)) {
 		if err := s.planShards(ctx, p); err != nil {
 			return nil, err
 		}
@@ -196,14 +234,15 @@ func wantUnits(pt *types.ProvisionedThroughput) string {
 func (s *Store) planStructure(p *TablePlan, desc *types.TableDescription) {
 	want := tabledef.CreateTableInput(s.schema)
 	name := s.schema.Table.Name
+	live, liveIndex, recognized := tabledef.LayoutOf(desc, tabledef.IndexName(s.schema))
 	if has, wants := keySchemaString(desc.KeySchema), keySchemaString(want.KeySchema); has != wants {
-		p.add(TableChange{Field: "key schema", Has: has, Wants: wants, Kind: ChangeRefused, Action: recreateAdvice})
+		p.add(TableChange{Field: "key schema", Has: has, Wants: wants, Kind: ChangeRefused, Action: s.adoptAdvice(live, liveIndex, recognized, recreateAdvice)})
 	}
 	defTypes := map[string]string{}
 	for _, a := range desc.AttributeDefinitions {
 		defTypes[aws.ToString(a.AttributeName)] = string(a.AttributeType)
 	}
-	for _, a := range keyAttrs {
+	for _, a := range s.layout.KeyNames() {
 		if t, ok := defTypes[a]; ok && t != string(types.ScalarAttributeTypeS) {
 			p.add(TableChange{Field: "attribute " + a + " type", Has: t, Wants: "S", Kind: ChangeRefused, Action: recreateAdvice})
 		}
@@ -217,7 +256,7 @@ func (s *Store) planStructure(p *TablePlan, desc *types.TableDescription) {
 		switch {
 		case aws.ToString(g.IndexName) == ixName:
 			got = g
-		case keySchemaString(g.KeySchema) == keySchemaString(tabledef.IndexKeySchema()):
+		case keySchemaString(g.KeySchema) == keySchemaString(tabledef.IndexKeySchema(s.schema)):
 			previous = append(previous, aws.ToString(g.IndexName))
 		}
 	}
@@ -282,8 +321,13 @@ func (s *Store) planStructure(p *TablePlan, desc *types.TableDescription) {
 		p.add(TableChange{Field: "index " + ixName, Has: has, Wants: ixName, Kind: ChangeInPlace, Action: action}, steps...)
 	default:
 		if keySchemaString(got.KeySchema) != keySchemaString(wantIx.KeySchema) {
-			p.add(TableChange{Field: "index " + ixName + " keys", Has: keySchemaString(got.KeySchema), Wants: keySchemaString(wantIx.KeySchema),
-				Kind: ChangeRefused, Action: "an index's keys cannot change in place: give the index another name (table.index.name) and apply creates it beside this one (which adjl then leaves alone)"})
+			has, wants := keySchemaString(got.KeySchema), keySchemaString(wantIx.KeySchema)
+			if recognized {
+				has += " (the " + string(live.Kind) + " layout)"
+				wants += " (the " + string(s.layout.Kind) + " layout)"
+			}
+			p.add(TableChange{Field: "index " + ixName + " keys", Has: has, Wants: wants, Kind: ChangeRefused,
+				Action: s.adoptAdvice(live, liveIndex, recognized, "an index's keys cannot change in place: give the index another name (table.index.name) and apply creates it beside this one (which adjl then leaves alone)")})
 		}
 		proj, nonKey := "", []string(nil)
 		if got.Projection != nil {
@@ -649,7 +693,7 @@ func (s *Store) createIndexStep() applyStep {
 		}
 		_, err := admin.UpdateTable(ctx, &dynamodb.UpdateTableInput{
 			TableName:            aws.String(s.schema.Table.Name),
-			AttributeDefinitions: tabledef.IndexAttributeDefinitions(),
+			AttributeDefinitions: tabledef.IndexAttributeDefinitions(s.schema),
 			GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Create: &types.CreateGlobalSecondaryIndexAction{
 				IndexName: ix.IndexName, KeySchema: ix.KeySchema, Projection: ix.Projection, ProvisionedThroughput: ix.ProvisionedThroughput,
 			}}},
@@ -831,13 +875,14 @@ func (s *Store) applyCreateSettings(ctx context.Context) error {
 const applyHint = "adjl table apply --yes makes these changes in place (adjl table plan shows how)"
 
 // mismatchHint is the remedy for the structural differences of desc:
-// apply's when it can make all of them, else "" (the generic advice).
+// apply's when it can make all of them, else how to adopt the table when
+// its layout is one adjl serves, else "" (the generic advice).
 func (s *Store) mismatchHint(desc *types.TableDescription) string {
 	p := &TablePlan{}
 	s.planStructure(p, desc)
 	for _, c := range p.Changes {
 		if !c.setting && c.Kind != ChangeInPlace {
-			return ""
+			return s.AdoptHint(desc)
 		}
 	}
 	return applyHint

@@ -3,6 +3,7 @@ package ops
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -14,10 +15,12 @@ import (
 	"golang.org/x/sync/errgroup"
 )
 
-// scanAPI is the one operation reshard needs beyond API. It is deliberately
-// not part of API: no read of adjl may Scan. Reshard is an admin migration,
-// not a read: it must visit every edge of a relation, and no key condition
-// can name edges whose keys nobody knows. It is the only Scan adjl sends.
+// scanAPI is the one operation reshard and schema infer (Sample) need
+// beyond API. It is deliberately not part of API: no read of adjl may Scan.
+// Reshard is an admin migration, not a read: it must visit every edge of a
+// relation, and no key condition can name edges whose keys nobody knows;
+// schema infer reads a bounded sample of a table whose layout nobody has
+// described yet. They are the only Scans adjl sends.
 type scanAPI interface {
 	Scan(context.Context, *dynamodb.ScanInput, ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error)
 }
@@ -81,6 +84,9 @@ func (s *Store) Reshard(ctx context.Context, rel *schema.Relation, opt ReshardOp
 	if rel == nil {
 		return nil, &InputError{Msg: "reshard: no relation given"}
 	}
+	if s.layout.Inverted() {
+		return nil, &InputError{Msg: fmt.Sprintf("reshard %s: the table's index layout is inverted, which has no shards (the index partition of an edge is its own sort key); reverse-index shards need layout: generic", rel.Name)}
+	}
 	if opt.To < 1 || opt.To > schema.MaxShards {
 		return nil, &InputError{Msg: fmt.Sprintf("--to must be between 1 and %d, not %d (1 means unsharded)", schema.MaxShards, opt.To)}
 	}
@@ -105,38 +111,51 @@ func (s *Store) Reshard(ctx context.Context, rel *schema.Relation, opt ReshardOp
 	rep := &ReshardReport{Relation: rel.Name, To: opt.To, DryRun: opt.DryRun, Resumed: resuming}
 	r := &resharder{s: s, scan: scanner, rel: rel, opt: opt, rep: rep}
 
-	// Count: every edge, by to-key, noting the layouts the edges are in.
-	if err := r.scanEdges(ctx, "count", nil, r.countPage); err != nil {
-		return rep, err
-	}
 	// The layout the edges are in: the unfinished reshard's, the recorded
-	// one, else the one most edges say they are in (a table whose metadata
-	// item does not name the relation), else the schema's.
+	// one, else (a table whose metadata item does not name the relation)
+	// the one most edges say they are in, known after the count.
 	from, recorded := s.metaShards[rel.Name]
-	switch {
-	case resuming:
+	if resuming {
 		from = st.From
-	case !recorded:
-		from = r.commonLayout(shardsOf(rel))
 	}
-	rep.From = from
-	r.layouts = []int{from}
-	for _, n := range append(sortedKeys(r.seen), opt.To) {
-		if !slices.Contains(r.layouts, n) {
-			r.layouts = append(r.layouts, n)
-		}
-	}
-
-	// Record the reshard: until it finishes, a command that meets an edge or
-	// counter item in the other layout names the reshard in its error.
-	if !opt.DryRun {
+	// Record the reshard before any item gets the new count: until it
+	// finishes, a command that meets an edge or counter item in the other
+	// layout names the reshard in its error. When the layout is known now,
+	// it is recorded before the count, whose Scan then restamps the
+	// counter items early; else after it, and the move's Scan restamps them.
+	record := func() error {
 		if !resuming {
 			st = reshardState{From: from, To: opt.To}
 		}
 		if err := s.ensureMeta(ctx); err != nil {
+			return err
+		}
+		return s.saveReshard(ctx, rel.Name, st)
+	}
+	known := resuming || recorded
+	if known && !opt.DryRun {
+		if err := record(); err != nil {
 			return rep, err
 		}
-		if err := s.saveReshard(ctx, rel.Name, st); err != nil {
+		r.restampWhileCounting = true
+	}
+
+	// Count: every edge, by to-key, noting the layouts the edges are in.
+	if err := r.scanEdges(ctx, "count", nil, r.countPage); err != nil {
+		return rep, err
+	}
+	if !known {
+		from = r.commonLayout(shardsOf(rel))
+	}
+	rep.From = from
+	r.layouts = []int{from}
+	for _, n := range append(slices.Sorted(maps.Keys(r.seen)), opt.To) {
+		if !slices.Contains(r.layouts, n) {
+			r.layouts = append(r.layouts, n)
+		}
+	}
+	if !known && !opt.DryRun {
+		if err := record(); err != nil {
 			return rep, err
 		}
 	}
@@ -151,8 +170,8 @@ func (s *Store) Reshard(ctx context.Context, rel *schema.Relation, opt ReshardOp
 	}
 
 	// Move, page by page, recording progress.
-	err = r.scanEdges(ctx, "move", st.startKey(), r.movePage, func(last Item) error {
-		st.LastPK, st.LastSK = sOf(last, schema.AttrPK), sOf(last, schema.AttrSK)
+	err = r.scanEdges(ctx, "move", s.startKey(st), r.movePage, func(last Item) error {
+		st.LastPK, st.LastSK = sOf(last, s.layout.PK), sOf(last, s.layout.SK)
 		st.Moved += rep.Moved - r.savedMoved
 		r.savedMoved = rep.Moved
 		return s.saveReshard(ctx, rel.Name, st)
@@ -185,7 +204,10 @@ type resharder struct {
 	tableCount map[string]int // edges per to-key, as the counting Scan found them
 	expected   map[string]int // edges per partition of the new layout, likewise
 	savedMoved int
-	mu         sync.Mutex // guards rep's counters while a page moves in parallel
+	// restampWhileCounting makes the counting Scan record the new count on
+	// counter items: only once the reshard is recorded.
+	restampWhileCounting bool
+	mu                   sync.Mutex // guards rep's counters while a page moves in parallel
 }
 
 // layout is rel with another shard count, for key derivation.
@@ -198,17 +220,17 @@ func (r *resharder) layout(shards int) *schema.Relation {
 // isEdge tells the relation's edges from other items of the same type
 // (there are none unless written by hand) by their key shape.
 func (r *resharder) isEdge(it Item) bool {
-	pk, sk := sOf(it, schema.AttrPK), sOf(it, schema.AttrSK)
+	pk, sk := sOf(it, r.s.layout.PK), sOf(it, r.s.layout.SK)
 	return pk != sk && strings.HasPrefix(pk, r.rel.From.Prefix) && strings.HasPrefix(sk, r.rel.EdgeSKPrefix()) &&
-		sOf(it, schema.AttrGSI1SK) == pk
+		sOf(it, r.s.layout.IndexSK) == pk
 }
 
-func (r *resharder) toKey(it Item) string { return sOf(it, schema.AttrSK)[len(r.rel.Edge):] }
+func (r *resharder) toKey(it Item) string { return sOf(it, r.s.layout.SK)[len(r.rel.Edge):] }
 
 // target is the GSI1PK the new layout gives an edge.
 func (r *resharder) target(it Item) string {
 	l := r.layout(r.opt.To)
-	return l.ReversePartition(r.toKey(it), l.Shard(sOf(it, schema.AttrPK)))
+	return r.s.layout.ReversePartition(l, r.toKey(it), l.Shard(sOf(it, r.s.layout.PK)))
 }
 
 // scanEdges Scans the relation's edges from start, handing each page's edges
@@ -218,9 +240,9 @@ func (r *resharder) target(it Item) string {
 func (r *resharder) scanEdges(ctx context.Context, phase string, start Item, each func(ctx context.Context, edges, stamped []Item) error, pageDone ...func(Item) error) error {
 	stamp := expression.NameNoDotSplit(r.rel.ShardStamp())
 	ex, err := expression.NewBuilder().
-		WithFilter(expression.Name(schema.AttrType).Equal(expression.Value(r.rel.Name)).Or(expression.AttributeExists(stamp))).
-		WithProjection(expression.NamesList(expression.Name(schema.AttrPK), expression.Name(schema.AttrSK),
-			expression.Name(schema.AttrGSI1PK), expression.Name(schema.AttrGSI1SK), stamp)).Build()
+		WithFilter(expression.NameNoDotSplit(r.s.layout.Type).Equal(expression.Value(r.rel.Name)).Or(expression.AttributeExists(stamp))).
+		WithProjection(expression.NamesList(r.s.pkName(), expression.NameNoDotSplit(r.s.layout.SK),
+			expression.NameNoDotSplit(r.s.layout.IndexPK), expression.NameNoDotSplit(r.s.layout.IndexSK), stamp)).Build()
 	if err != nil {
 		return fmt.Errorf("build scan: %w", err)
 	}
@@ -270,11 +292,11 @@ func (r *resharder) scanEdges(ctx context.Context, phase string, start Item, eac
 }
 
 // countPage tallies a page of edges by to-key and by new partition and,
-// unless this is a dry run, records the new shard count on the page's
+// once the reshard is recorded, records the new shard count on the page's
 // counter items: from then on a link under the old schema that touches them
 // is refused by its own transaction.
 func (r *resharder) countPage(ctx context.Context, edges, stamped []Item) error {
-	if !r.opt.DryRun {
+	if r.restampWhileCounting {
 		if err := r.movePage(ctx, nil, stamped); err != nil {
 			return err
 		}
@@ -304,7 +326,7 @@ func (r *resharder) layoutOf(it Item) (int, bool) {
 	if n, ok := stampOf(it, r.rel.ShardStamp()); ok {
 		return n, true
 	}
-	if sOf(it, schema.AttrGSI1PK) == r.toKey(it) {
+	if sOf(it, r.s.layout.IndexPK) == r.toKey(it) {
 		return 1, true
 	}
 	return 0, false
@@ -313,7 +335,7 @@ func (r *resharder) layoutOf(it Item) (int, bool) {
 // commonLayout is the layout most edges were found in; def when none was.
 func (r *resharder) commonLayout(def int) int {
 	best, count := def, 0
-	for _, n := range sortedKeys(r.seen) {
+	for _, n := range slices.Sorted(maps.Keys(r.seen)) {
 		if r.seen[n] > count {
 			best, count = n, r.seen[n]
 		}
@@ -349,7 +371,7 @@ func (r *resharder) edgeStampUpdate(upd expression.UpdateBuilder) expression.Upd
 // inPlace reports whether an edge already has the new layout's GSI1PK and
 // stamp.
 func (r *resharder) inPlace(it Item) bool {
-	if sOf(it, schema.AttrGSI1PK) != r.target(it) {
+	if sOf(it, r.s.layout.IndexPK) != r.target(it) {
 		return false
 	}
 	n, stamped := stampOf(it, r.rel.ShardStamp())
@@ -364,15 +386,15 @@ func (r *resharder) restamp(ctx context.Context, it Item) error {
 	if n, ok := stampOf(it, r.rel.ShardStamp()); ok && n == r.opt.To {
 		return nil
 	}
-	pk, sk := sOf(it, schema.AttrPK), sOf(it, schema.AttrSK)
+	pk, sk := sOf(it, r.s.layout.PK), sOf(it, r.s.layout.SK)
 	ex, err := expression.NewBuilder().
 		WithUpdate(expression.Set(expression.NameNoDotSplit(r.rel.ShardStamp()), expression.Value(r.opt.To))).
-		WithCondition(expression.AttributeExists(expression.Name(schema.AttrPK))).Build()
+		WithCondition(expression.AttributeExists(r.s.pkName())).Build()
 	if err != nil {
 		return fmt.Errorf("build stamp update: %w", err)
 	}
 	_, err = r.s.updateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName: aws.String(r.s.schema.Table.Name), Key: keyOf(pk, sk),
+		TableName: aws.String(r.s.schema.Table.Name), Key: r.s.keyOf(pk, sk),
 		UpdateExpression: ex.Update(), ConditionExpression: ex.Condition(),
 		ExpressionAttributeNames: ex.Names(), ExpressionAttributeValues: ex.Values(),
 	})
@@ -385,21 +407,21 @@ func (r *resharder) restamp(ctx context.Context, it Item) error {
 // moveEdge rewrites the GSI1PK (and shard stamp) of one edge if it is not
 // in place yet.
 func (r *resharder) moveEdge(ctx context.Context, it Item) error {
-	old, want := sOf(it, schema.AttrGSI1PK), r.target(it)
+	old, want := sOf(it, r.s.layout.IndexPK), r.target(it)
 	if r.inPlace(it) {
 		return nil
 	}
-	pk, sk := sOf(it, schema.AttrPK), sOf(it, schema.AttrSK)
-	cond := expression.AttributeExists(expression.Name(schema.AttrPK)).
-		And(expression.Name(schema.AttrGSI1PK).Equal(expression.Value(old)))
+	pk, sk := sOf(it, r.s.layout.PK), sOf(it, r.s.layout.SK)
+	cond := expression.AttributeExists(r.s.pkName()).
+		And(expression.NameNoDotSplit(r.s.layout.IndexPK).Equal(expression.Value(old)))
 	ex, err := expression.NewBuilder().
-		WithUpdate(r.edgeStampUpdate(expression.Set(expression.Name(schema.AttrGSI1PK), expression.Value(want)))).
+		WithUpdate(r.edgeStampUpdate(expression.Set(expression.NameNoDotSplit(r.s.layout.IndexPK), expression.Value(want)))).
 		WithCondition(cond).Build()
 	if err != nil {
 		return fmt.Errorf("build edge move: %w", err)
 	}
 	_, err = r.s.updateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName: aws.String(r.s.schema.Table.Name), Key: keyOf(pk, sk),
+		TableName: aws.String(r.s.schema.Table.Name), Key: r.s.keyOf(pk, sk),
 		UpdateExpression: ex.Update(), ConditionExpression: ex.Condition(),
 		ExpressionAttributeNames: ex.Names(), ExpressionAttributeValues: ex.Values(),
 	})
@@ -414,7 +436,7 @@ func (r *resharder) moveEdge(ctx context.Context, it Item) error {
 	}
 	// The edge changed since the Scan read it: look at it now.
 	out, gerr := r.s.getItem(ctx, &dynamodb.GetItemInput{
-		TableName: aws.String(r.s.schema.Table.Name), Key: keyOf(pk, sk), ConsistentRead: aws.Bool(true),
+		TableName: aws.String(r.s.schema.Table.Name), Key: r.s.keyOf(pk, sk), ConsistentRead: aws.Bool(true),
 	})
 	switch {
 	case gerr != nil:
@@ -424,16 +446,16 @@ func (r *resharder) moveEdge(ctx context.Context, it Item) error {
 		r.rep.Vanished++
 		r.mu.Unlock()
 		return nil
-	case sOf(out.Item, schema.AttrGSI1PK) == want:
+	case sOf(out.Item, r.s.layout.IndexPK) == want:
 		return nil
 	}
 	return &ConflictError{Msg: fmt.Sprintf("edge %s %s was rewritten by someone else during the reshard (GSI1PK is now %s); stop other writers and rerun `adjl reshard %s --to %d --yes`",
-		pk, sk, sOf(out.Item, schema.AttrGSI1PK), r.rel.Name, r.opt.To), Err: err}
+		pk, sk, sOf(out.Item, r.s.layout.IndexPK), r.rel.Name, r.opt.To), Err: err}
 }
 
 // fill puts the per-key counts into the report, in key order.
 func (r *resharder) fill(before, after map[string]int) {
-	for _, k := range sortedKeys(r.tableCount) {
+	for _, k := range slices.Sorted(maps.Keys(r.tableCount)) {
 		kc := KeyCount{Key: k, Before: before[k], After: after[k]}
 		r.rep.Keys = append(r.rep.Keys, kc)
 		r.rep.Before += kc.Before

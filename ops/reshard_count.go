@@ -3,6 +3,7 @@ package ops
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -18,7 +19,7 @@ import (
 // right after the move may still see a few edges in their old partitions.
 const verifyAttempts = 6
 
-// scanPage sends one Scan page (reshard only; see scanAPI).
+// scanPage sends one Scan page (reshard and Sample only; see scanAPI).
 func (s *Store) scanPage(ctx context.Context, api scanAPI, in *dynamodb.ScanInput) (*dynamodb.ScanOutput, error) {
 	in.ReturnConsumedCapacity = s.rcc()
 	if s.explaining() {
@@ -27,6 +28,7 @@ func (s *Store) scanPage(ctx context.Context, api scanAPI, in *dynamodb.ScanInpu
 	}
 	out, err := api.Scan(ctx, in)
 	if err != nil {
+		s.reportAnswered("Scan", err)
 		return nil, s.classify(err)
 	}
 	s.report("Scan", out.ConsumedCapacity)
@@ -38,7 +40,7 @@ func (s *Store) scanPage(ctx context.Context, api scanAPI, in *dynamodb.ScanInpu
 func (r *resharder) partitions(toKey string, layouts []int) []string {
 	var out []string
 	for _, n := range layouts {
-		for _, p := range r.layout(n).ReversePartitions(toKey) {
+		for _, p := range r.s.layout.ReversePartitions(r.layout(n), toKey) {
 			if !slices.Contains(out, p) {
 				out = append(out, p)
 			}
@@ -52,7 +54,7 @@ func (r *resharder) partitions(toKey string, layouts []int) []string {
 // Select COUNT per partition (paged), at most Options.Parallel at once.
 func (r *resharder) countPartitions(ctx context.Context, layouts []int) (map[string]int, error) {
 	var parts []string
-	for _, k := range sortedKeys(r.tableCount) {
+	for _, k := range slices.Sorted(maps.Keys(r.tableCount)) {
 		parts = append(parts, r.partitions(k, layouts)...)
 	}
 	counts := make(map[string]int, len(parts))
@@ -131,7 +133,7 @@ func (r *resharder) verify(ctx context.Context) (map[string]int, error) {
 		}
 		problems = problems[:0]
 		after := map[string]int{}
-		for _, k := range sortedKeys(r.tableCount) {
+		for _, k := range slices.Sorted(maps.Keys(r.tableCount)) {
 			newParts := r.partitions(k, []int{r.opt.To})
 			for _, p := range r.partitions(k, r.layouts) {
 				want, isNew := r.expected[p], slices.Contains(newParts, p)

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/adjl/adjl/schema"
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -58,11 +57,11 @@ func nOfInt(v types.AttributeValue) int {
 }
 
 // startKey is where the Scan resumes; nil from the beginning.
-func (st reshardState) startKey() Item {
+func (s *Store) startKey(st reshardState) Item {
 	if st.LastPK == "" {
 		return nil
 	}
-	return keyOf(st.LastPK, st.LastSK)
+	return s.keyOf(st.LastPK, st.LastSK)
 }
 
 func (st reshardState) item() types.AttributeValue {
@@ -94,7 +93,7 @@ func (s *Store) ensureMeta(ctx context.Context) error {
 func (s *Store) saveReshard(ctx context.Context, rel string, st reshardState) error {
 	ex, err := expression.NewBuilder().
 		WithUpdate(expression.Set(expression.NameNoDotSplit(reshardAttr(rel)), expression.Value(st.item()))).
-		WithCondition(expression.AttributeExists(expression.Name(schema.AttrPK))).Build()
+		WithCondition(expression.AttributeExists(s.pkName())).Build()
 	if err != nil {
 		return fmt.Errorf("build reshard progress: %w", err)
 	}
@@ -111,7 +110,7 @@ func (s *Store) finishReshard(ctx context.Context, rel string, to int) error {
 	path := expression.Name(metaShardsAttr).AppendName(expression.NameNoDotSplit(rel))
 	ex, err := expression.NewBuilder().
 		WithUpdate(expression.Set(path, expression.Value(to)).Remove(expression.NameNoDotSplit(reshardAttr(rel)))).
-		WithCondition(expression.AttributeExists(expression.Name(schema.AttrPK))).Build()
+		WithCondition(expression.AttributeExists(s.pkName())).Build()
 	if err != nil {
 		return fmt.Errorf("build shard count update: %w", err)
 	}
@@ -125,7 +124,7 @@ func (s *Store) finishReshard(ctx context.Context, rel string, to int) error {
 
 func (s *Store) updateMeta(ctx context.Context, ex expression.Expression) error {
 	_, err := s.updateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName: aws.String(s.schema.Table.Name), Key: keyOf(MetaKey, MetaKey),
+		TableName: aws.String(s.schema.Table.Name), Key: s.keyOf(MetaKey, MetaKey),
 		UpdateExpression: ex.Update(), ConditionExpression: ex.Condition(),
 		ExpressionAttributeNames: ex.Names(), ExpressionAttributeValues: ex.Values(),
 	})

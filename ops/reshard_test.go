@@ -52,7 +52,7 @@ func edgesOutOfPlace(m *memAPI, shards int) []string {
 		if sOf(it, "type") != "follow" {
 			continue
 		}
-		if want := rel.EdgeKeys(sOf(it, "PK"), sOf(it, "SK")).GSI1PK; sOf(it, "GSI1PK") != want {
+		if want := schema.DefaultLayout.EdgeKeys(rel, sOf(it, "PK"), sOf(it, "SK")[len(rel.Edge):]).IndexPK; sOf(it, "GSI1PK") != want {
 			bad = append(bad, sOf(it, "PK")+"->"+sOf(it, "SK"))
 		}
 	}
@@ -184,7 +184,7 @@ func TestReshardResumesAfterInterruption(t *testing.T) {
 	seedFollowers(t, m, 2, map[string]int{"bob": 90})
 	var edgeUpdates atomic.Int32
 	m.inject = func(op string, in any) error {
-		if u, ok := in.(*dynamodb.UpdateItemInput); ok && isEdgeItem(u.Key) && sOf(u.Key, "PK") != MetaKey &&
+		if u, ok := in.(*dynamodb.UpdateItemInput); ok && sOf(u.Key, "PK") != sOf(u.Key, "SK") && sOf(u.Key, "PK") != MetaKey &&
 			!strings.HasPrefix(sOf(u.Key, "SK"), schema.CounterSKPrefix) && edgeUpdates.Add(1) == 40 {
 			return errors.New("connection reset")
 		}
@@ -448,4 +448,42 @@ func TestReshardProperty(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestReshardInterruptedWhileCountingLeavesTrueMessages checks a reshard
+// stopped during its counting Scan: every counter item it has restamped
+// with the new count is covered by a recorded reshard, so a link under the
+// table's actual count is either let through or told that a reshard is
+// unfinished, never that the table already has the new count.
+func TestReshardInterruptedWhileCountingLeavesTrueMessages(t *testing.T) {
+	m := newMem()
+	seedFollowers(t, m, 4, map[string]int{"bob": 30})
+	var scans atomic.Int32
+	m.inject = func(op string, in any) error {
+		if op == "Scan" && scans.Add(1) == 3 {
+			return errors.New("connection reset")
+		}
+		return nil
+	}
+	rel := social(8).Relations[0]
+	_, err := New(m, social(8), Options{}).Reshard(ctx, rel, ReshardOptions{To: 8, PageSize: 10})
+	if err == nil || !strings.Contains(err.Error(), "connection reset") {
+		t.Fatalf("interrupted reshard: %v", err)
+	}
+	m.inject = nil
+	old := social(4)
+	refused := 0
+	for i := range 30 {
+		_, _, err := New(m, old, Options{}).Link(ctx, old.Relations[0], fmt.Sprintf("f%03d", i), "carol", nil)
+		switch {
+		case err == nil:
+		case strings.Contains(err.Error(), "is being resharded from 4 to 8"):
+			refused++
+		default:
+			t.Errorf("link from f%03d under the table's count: %v", i, err)
+		}
+	}
+	if refused == 0 {
+		t.Error("no counter item was restamped before the interruption: the test shows nothing")
+	}
 }

@@ -149,6 +149,6 @@ func TestShardedReverseQueriesEveryShard(t *testing.T) {
 	}
 	// The edge itself lands on its stable shard.
 	_, k, _ := st.Link(ctx, rel, "alice", "bob", nil)
-	eq(t, "edge GSI1PK", k.GSI1PK, fmt.Sprintf("TARGET#bob#%d", rel.Shard("ACTOR#alice")))
+	eq(t, "edge GSI1PK", k.IndexPK, fmt.Sprintf("TARGET#bob#%d", rel.Shard("ACTOR#alice")))
 	_ = aws.String
 }

@@ -38,6 +38,8 @@ type Options struct {
 type Store struct {
 	api    API
 	schema *schema.Schema
+	// layout names every key attribute the Store reads or writes.
+	layout schema.Layout
 	opt    Options
 
 	mu sync.Mutex // serialises Explain and Capacity callbacks
@@ -59,7 +61,7 @@ func New(api API, s *schema.Schema, opt Options) *Store {
 	if opt.Parallel <= 0 {
 		opt.Parallel = 8
 	}
-	return &Store{api: api, schema: s, opt: opt, sleep: time.After}
+	return &Store{api: api, schema: s, layout: s.Layout(), opt: opt, sleep: time.After}
 }
 
 // Outcome says what a write did, so repeated commands can report "unchanged".

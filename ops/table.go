@@ -17,8 +17,6 @@ import (
 // waitLimit caps how long CreateTable and DeleteTable wait for the table.
 const waitLimit = 5 * time.Minute
 
-var keyAttrs = tabledef.KeyAttributes
-
 // createTableInput is the table the schema asks for (tabledef holds it, pure,
 // so that schema export renders the same definition).
 func (s *Store) createTableInput() *dynamodb.CreateTableInput {
@@ -94,7 +92,7 @@ func (s *Store) explainCreateTable(in *dynamodb.CreateTableInput, wait bool) err
 		return err
 	}
 	s.explainWhen("PutItem", meta, "only if the table was created: records each relation's shard count")
-	get := &dynamodb.GetItemInput{TableName: aws.String(s.schema.Table.Name), Key: keyOf(MetaKey, MetaKey), ConsistentRead: aws.Bool(true)}
+	get := &dynamodb.GetItemInput{TableName: aws.String(s.schema.Table.Name), Key: s.keyOf(MetaKey, MetaKey), ConsistentRead: aws.Bool(true)}
 	get.ReturnConsumedCapacity = s.rcc()
 	s.explainWhen("GetItem", get, "only if the table exists: reads the recorded shard counts to compare them with the schema")
 	s.explainCreateSettings()
@@ -140,14 +138,47 @@ func (s *Store) DescribeTable(ctx context.Context) (*types.TableDescription, err
 	return out.Table, nil
 }
 
-// Describe is DescribeTable for `adjl table describe`: under Explain it
-// hands the request over and returns (nil, nil), sending nothing.
-func (s *Store) Describe(ctx context.Context) (*types.TableDescription, error) {
+// DescribeAgainstSchema is the table as the backend describes it and how it
+// differs from the schema: Diff, and the shard counts (or an unfinished
+// reshard) that the metadata item records, read and never written. Under
+// Explain both requests are handed over and the description is nil.
+func (s *Store) DescribeAgainstSchema(ctx context.Context) (*types.TableDescription, []string, error) {
 	if s.explaining() {
 		s.explain("DescribeTable", &dynamodb.DescribeTableInput{TableName: aws.String(s.schema.Table.Name)})
-		return nil, nil
+		_, err := s.recordedShardDifferences(ctx)
+		return nil, nil, err
 	}
-	return s.DescribeTable(ctx)
+	desc, err := s.DescribeTable(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	diffs := s.Diff(desc)
+	pk, sk := tableKeyNames(desc)
+	if pk != s.layout.PK || sk != s.layout.SK {
+		// The metadata item's key is the schema's: not this table's.
+		return desc, diffs, nil
+	}
+	recorded, err := s.recordedShardDifferences(ctx)
+	if err != nil {
+		return desc, nil, err
+	}
+	for _, d := range recorded {
+		diffs = append(diffs, d.detail)
+	}
+	return desc, diffs, nil
+}
+
+// tableKeyNames are the partition and sort key attributes of a table.
+func tableKeyNames(d *types.TableDescription) (pk, sk string) {
+	for _, k := range d.KeySchema {
+		switch k.KeyType {
+		case types.KeyTypeHash:
+			pk = aws.ToString(k.AttributeName)
+		case types.KeyTypeRange:
+			sk = aws.ToString(k.AttributeName)
+		}
+	}
+	return pk, sk
 }
 
 // DeleteTable deletes the table; with wait it returns once DescribeTable no

@@ -9,11 +9,9 @@ import (
 
 	"github.com/adjl/adjl/schema"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
-
-// reserved are the attributes adjl owns on every item; --set may not touch them.
-var reserved = []string{schema.AttrPK, schema.AttrSK, schema.AttrGSI1PK, schema.AttrGSI1SK, schema.AttrType}
 
 // marshalValue turns one typed attribute value (as schema.ParseSets returns
 // it) into an AttributeValue: numbers as N, string lists as SS.
@@ -39,12 +37,12 @@ func marshalValue(name string, v any) (types.AttributeValue, error) {
 }
 
 // marshalAttrs marshals user attributes in name order (stable expressions)
-// and refuses adjl's own key attributes.
-func marshalAttrs(attrs map[string]any) ([]string, map[string]types.AttributeValue, error) {
+// and refuses the attributes the layout manages (keys, type).
+func (s *Store) marshalAttrs(attrs map[string]any) ([]string, map[string]types.AttributeValue, error) {
 	names := make([]string, 0, len(attrs))
 	out := make(map[string]types.AttributeValue, len(attrs))
 	for name, v := range attrs {
-		if slices.Contains(reserved, name) {
+		if slices.Contains(s.layout.Reserved(), name) {
 			return nil, nil, &InputError{Msg: fmt.Sprintf("attribute %s is managed by adjl and cannot be set", name)}
 		}
 		av, err := marshalValue(name, v)
@@ -62,9 +60,24 @@ func marshalAttrs(attrs map[string]any) ([]string, map[string]types.AttributeVal
 func str(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
 
 // keyOf is the primary key of an item with the given PK and SK.
-func keyOf(pk, sk string) Item {
-	return Item{schema.AttrPK: str(pk), schema.AttrSK: str(sk)}
+func (s *Store) keyOf(pk, sk string) Item {
+	return Item{s.layout.PK: str(pk), s.layout.SK: str(sk)}
 }
+
+// keyItem is the key attributes of an item with keys k, as the layout
+// names them: the table keys, and the index keys when the layout has its own.
+func (s *Store) keyItem(k schema.Keys) Item {
+	kv := s.layout.KeyValues(k)
+	it := make(Item, len(kv))
+	for _, v := range kv {
+		it[v.Name] = str(v.Value)
+	}
+	return it
+}
+
+// pkName is the table's partition key attribute, for conditions
+// (attribute_exists(PK)).
+func (s *Store) pkName() expression.NameBuilder { return expression.NameNoDotSplit(s.layout.PK) }
 
 // sOf reads a string attribute, "" when absent or of another type.
 func sOf(it Item, name string) string {
@@ -100,6 +113,16 @@ func sameValue(a, b types.AttributeValue) bool {
 		return slices.Equal(p, q)
 	}
 	return reflect.DeepEqual(a, b)
+}
+
+// holdsAny reports whether item has any of the named attributes.
+func holdsAny(item Item, names []string) bool {
+	for _, n := range names {
+		if _, ok := item[n]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 // unchangedBy reports whether every value in want already equals old's.

@@ -5,5 +5,5 @@ package schema
 var BuiltinCommands = []string{
 	"table", "schema", "put", "get", "delete", "link", "unlink", "check", "list",
 	"import", "export", "counters", "local", "completion", "help", "version", "reshard",
-	"init", "verify",
+	"init", "verify", "browse", "config", "exit-codes",
 }

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"hash/fnv"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -67,7 +68,7 @@ func (s *Schema) ShardedCounters(prefix string) []string {
 			if end == ToEnd {
 				sd = r.To
 			}
-			if name, n := r.Counter(end); name != "" && n > 1 && sd.Prefix == prefix && !contains(out, name) {
+			if name, n := r.Counter(end); name != "" && n > 1 && sd.Prefix == prefix && !slices.Contains(out, name) {
 				out = append(out, name)
 			}
 		}

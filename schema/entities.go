@@ -2,6 +2,7 @@ package schema
 
 import (
 	"fmt"
+	"slices"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -59,8 +60,8 @@ func (b *builder) attributes(ap pair, owner string) ([]Attribute, map[string]*ya
 	for _, p := range c.pairs(ap.val, what, "{name: string, credits: number}") {
 		name := p.name()
 		switch {
-		case contains(KeyAttributes, name):
-			c.addf(p.key.Line, p.key.Column, "%s: %q is a key attribute adjl manages (%s are reserved); rename the attribute", owner, name, joinNames(KeyAttributes))
+		case slices.Contains(b.s.Layout().Reserved(), name):
+			c.addf(p.key.Line, p.key.Column, "%s: %q is a key attribute adjl manages (%s are reserved); rename the attribute", owner, name, joinNames(b.s.Layout().Reserved()))
 			continue
 		case !attrRE.MatchString(name):
 			c.addf(p.key.Line, p.key.Column, "%s: attribute name %q must start with a letter and use only letters, digits, _ and - (no dots)", owner, name)
@@ -70,7 +71,7 @@ func (b *builder) attributes(ap pair, owner string) ([]Attribute, map[string]*ya
 		if !ok {
 			continue
 		}
-		if !contains(kindStrings(), kind) {
+		if !slices.Contains(kindStrings(), kind) {
 			c.addf(p.val.Line, p.val.Column, "%s: attribute %q has unknown kind %q; use one of %s", owner, name, kind, kindNames())
 			continue
 		}

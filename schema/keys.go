@@ -5,7 +5,6 @@ import (
 	"hash/fnv"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -44,7 +43,7 @@ func shortKey(s string) string {
 
 // FromKey returns the full from-side key from a bare id or a prefixed key.
 // Only the side's prefix is accepted, so `enroll CRS#x STU#y` fails before a
-// request is sent. The key is also the edge's GSI1SK, hence the sort-key limit.
+// request is sent. The key is also the edge's index sort key, hence the sort-key limit.
 func (r *Relation) FromKey(input string) (string, error) {
 	return r.prefixes.normalize(input, r.From.Prefix, MaxSortKeyBytes)
 }
@@ -183,26 +182,8 @@ func isPrefixWord(s string) bool {
 	return true
 }
 
-// ItemKeys are the keys of an entity (or role) item: the key in all four
-// attributes, so the item is returned by both a forward and a reverse Query of
-// its own partition ("profile + edges in one read").
-func ItemKeys(key string) Keys {
-	return Keys{PK: key, SK: key, GSI1PK: key, GSI1SK: key}
-}
-
 // EdgeSKPrefix is what every forward edge SK of the relation starts with.
 func (r *Relation) EdgeSKPrefix() string { return r.Edge + r.To.Prefix }
-
-// EdgeKeys derives the keys of the edge item between two full keys
-// (already normalised with From.Key and To.Key).
-func (r *Relation) EdgeKeys(fromKey, toKey string) Keys {
-	return Keys{
-		PK:     fromKey,
-		SK:     r.Edge + toKey,
-		GSI1PK: r.ReversePartition(toKey, r.Shard(fromKey)),
-		GSI1SK: fromKey,
-	}
-}
 
 // Shard is the stable shard of an edge: FNV-1a of the from-key mod Shards.
 // The same edge always lands on the same shard, so linking stays idempotent.
@@ -213,22 +194,4 @@ func (r *Relation) Shard(fromKey string) int {
 	h := fnv.New32a()
 	h.Write([]byte(fromKey))
 	return int(h.Sum32() % uint32(r.Shards))
-}
-
-// ReversePartition is the GSI1PK of shard k of toKey's reverse list.
-func (r *Relation) ReversePartition(toKey string, k int) string {
-	if r.Shards <= 1 {
-		return toKey
-	}
-	return toKey + Delimiter + strconv.Itoa(k)
-}
-
-// ReversePartitions lists every GSI1PK a reverse read of toKey must query.
-func (r *Relation) ReversePartitions(toKey string) []string {
-	n := max(r.Shards, 1)
-	out := make([]string, n)
-	for k := range n {
-		out[k] = r.ReversePartition(toKey, k)
-	}
-	return out
 }

@@ -29,18 +29,18 @@ func TestEnrollmentKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := r.EdgeKeys(from, to)
-	want := Keys{PK: "STU#a91", SK: "ENROLL#CRS#math204", GSI1PK: "CRS#math204", GSI1SK: "STU#a91"}
+	got := s.Layout().EdgeKeys(r, from, to)
+	want := Keys{PK: "STU#a91", SK: "ENROLL#CRS#math204", IndexPK: "CRS#math204", IndexSK: "STU#a91"}
 	if got != want {
 		t.Errorf("EdgeKeys = %+v, want %+v", got, want)
 	}
 	if p := r.EdgeSKPrefix(); p != "ENROLL#CRS#" {
 		t.Errorf("EdgeSKPrefix = %q", p)
 	}
-	if ik := ItemKeys("STU#a91"); ik != (Keys{"STU#a91", "STU#a91", "STU#a91", "STU#a91"}) {
+	if ik := s.Layout().ItemKeys("STU#a91"); ik != (Keys{"STU#a91", "STU#a91", "STU#a91", "STU#a91"}) {
 		t.Errorf("ItemKeys = %+v", ik)
 	}
-	if ps := r.ReversePartitions("CRS#math204"); len(ps) != 1 || ps[0] != "CRS#math204" {
+	if ps := s.Layout().ReversePartitions(r, "CRS#math204"); len(ps) != 1 || ps[0] != "CRS#math204" {
 		t.Errorf("ReversePartitions = %v", ps)
 	}
 }
@@ -58,19 +58,19 @@ func TestFollowKeysSharded(t *testing.T) {
 			t.Fatal(err)
 		}
 		k := fnv1a(from) % 4
-		want := Keys{PK: from, SK: to, GSI1PK: fmt.Sprintf("%s#%d", to, k), GSI1SK: from}
+		want := Keys{PK: from, SK: to, IndexPK: fmt.Sprintf("%s#%d", to, k), IndexSK: from}
 		if !strings.HasPrefix(from, "ACTOR#") || !strings.HasPrefix(to, "TARGET#") {
 			t.Fatalf("keys %q %q lack role prefixes", from, to)
 		}
-		if got := r.EdgeKeys(from, to); got != want {
+		if got := s.Layout().EdgeKeys(r, from, to); got != want {
 			t.Errorf("EdgeKeys(%s, %s) = %+v, want %+v", from, to, got, want)
 		}
-		if again := r.EdgeKeys(from, to); again.GSI1PK != want.GSI1PK {
+		if again := s.Layout().EdgeKeys(r, from, to); again.IndexPK != want.IndexPK {
 			t.Error("shard is not stable")
 		}
 	}
 	want := []string{"TARGET#bob#0", "TARGET#bob#1", "TARGET#bob#2", "TARGET#bob#3"}
-	if got := r.ReversePartitions("TARGET#bob"); fmt.Sprint(got) != fmt.Sprint(want) {
+	if got := s.Layout().ReversePartitions(r, "TARGET#bob"); fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("ReversePartitions = %v, want %v", got, want)
 	}
 }

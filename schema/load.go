@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -112,7 +111,7 @@ func expandedNodes(n *yaml.Node, memo map[*yaml.Node]int) int {
 	return total
 }
 
-var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+var yamlLineRE = newLazyRE(`^yaml: line (\d+): (.*)$`)
 
 // parserProblems are the YAML parser's (not scanner's) messages; the library
 // numbers their lines from 0, unlike every other message.

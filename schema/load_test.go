@@ -109,7 +109,7 @@ relations:
 		t.Fatal(err)
 	}
 	want := Table{Name: "t.x-1", Billing: BillingProvisioned, ReadUnits: 3, WriteUnits: 16,
-		Index: Index{Name: "GSI1", Projection: ProjectionInclude, Include: []string{"title", "type", "n"}}}
+		Index: Index{Name: "GSI1", Projection: ProjectionInclude, Include: []string{"title", "type", "n"}}, Layout: DefaultLayout}
 	if !reflect.DeepEqual(s.Table, want) {
 		t.Errorf("table = %+v, want %+v", s.Table, want)
 	}

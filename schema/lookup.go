@@ -213,16 +213,17 @@ type SideRef struct {
 // (a self-relation yields two). Deleting an entity with --cascade must remove
 // the edges of each: for a FromEnd, Query PK = Prefix+id and
 // begins_with(SK, Relation.EdgeSKPrefix()); for a ToEnd, Query the index at
-// each Relation.ReversePartitions(Prefix+id) with begins_with(GSI1SK,
+// each Layout().ReversePartitions(Relation, Prefix+id) with begins_with(index SK,
 // Relation.From.Prefix); and, when Prefix differs from the entity's own
-// prefix, delete the role item ItemKeys(Prefix+id) too.
+// prefix, delete the role item Layout().ItemKeys(Prefix+id) too.
 func (s *Schema) Sides(e *Entity) []SideRef {
 	var out []SideRef
+	same := func(x *Entity) bool { return x == e || x != nil && e != nil && x.Name == e.Name }
 	for _, r := range s.Relations {
-		if r.From.Entity == e {
+		if same(r.From.Entity) {
 			out = append(out, SideRef{Relation: r, End: FromEnd, Prefix: r.From.Prefix})
 		}
-		if r.To.Entity == e {
+		if same(r.To.Entity) {
 			out = append(out, SideRef{Relation: r, End: ToEnd, Prefix: r.To.Prefix})
 		}
 	}

@@ -22,12 +22,8 @@ var (
 	// "=" (it splits --set name=value).
 	attrRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
 	// tableRE is DynamoDB's rule for table and index names.
-	tableRE = regexp.MustCompile(`^[a-zA-Z0-9_.-]{3,255}$`)
+	tableRE = nameRule{min: 3, max: 255, extra: "_.-"}
 )
-
-// KeyAttributes are the attributes adjl manages on every item; users cannot
-// declare or --set them.
-var KeyAttributes = []string{AttrPK, AttrSK, AttrGSI1PK, AttrGSI1SK, AttrType}
 
 // Kinds lists every attribute kind, in the order messages show them.
 var Kinds = []AttrKind{KindString, KindNumber, KindBool, KindDate, KindDatetime, KindStrings}

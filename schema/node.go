@@ -2,7 +2,7 @@ package schema
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -76,7 +76,7 @@ func (c *collect) pairs(n *yaml.Node, what, example string) []pair {
 func (c *collect) fields(n *yaml.Node, what, example string, allowed ...string) map[string]pair {
 	out := make(map[string]pair)
 	for _, p := range c.pairs(n, what, example) {
-		if !contains(allowed, p.name()) {
+		if !slices.Contains(allowed, p.name()) {
 			c.addf(p.key.Line, p.key.Column, "unknown field %q in %s; allowed fields: %s", p.name(), what, strings.Join(allowed, ", "))
 			continue
 		}
@@ -183,25 +183,6 @@ func describe(n *yaml.Node) string {
 		return fmt.Sprintf("%q", n.Value)
 	}
 	return "an alias"
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-// sortedKeys is used for stable "one of: ..." lists in messages.
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // Node kinds, shortened for switch statements.

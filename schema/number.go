@@ -2,7 +2,6 @@ package schema
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 )
@@ -19,7 +18,7 @@ const (
 	maxNumberExp    = 125
 )
 
-var numberRE = regexp.MustCompile(`^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$`)
+var numberRE = newLazyRE(`^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$`)
 
 // ParseNumber validates s as a DynamoDB number.
 func ParseNumber(s string) (Number, error) {

@@ -28,6 +28,7 @@ type Pattern struct {
 // relation, its forward and reverse lists (bare and with the entity item),
 // point check, link and unlink, in schema order.
 func (s *Schema) AccessPatterns() []Pattern {
+	l := s.Layout()
 	var out []Pattern
 	for _, e := range s.Entities {
 		key := e.Prefix + "<id>"
@@ -35,7 +36,7 @@ func (s *Schema) AccessPatterns() []Pattern {
 			Name:         e.Name + ": get",
 			Command:      "adjl get " + key,
 			Operation:    "GetItem",
-			KeyCondition: fmt.Sprintf("PK = %s, SK = %s", key, key),
+			KeyCondition: fmt.Sprintf("%s = %s, %s = %s", l.PK, key, l.SK, key),
 			Notes:        "strongly consistent with --consistent",
 			Kind:         PatternGet, Entity: e,
 		})
@@ -47,6 +48,7 @@ func (s *Schema) AccessPatterns() []Pattern {
 }
 
 func (s *Schema) relationPatterns(r *Relation) []Pattern {
+	l := s.Layout()
 	from, to := r.From.Prefix+"<id>", r.To.Prefix+"<id>"
 	ix := s.Table.Index.Name
 	cmd := func(k VerbKind, generic string, args ...string) string {
@@ -59,44 +61,64 @@ func (s *Schema) relationPatterns(r *Relation) []Pattern {
 	if r.Verbs.Reverse == "" {
 		reverseCmd = fmt.Sprintf("adjl list %s %s --reverse", r.Name, to)
 	}
+	// Without a type attribute (inverted layout) nothing can filter: the
+	// whole partition comes back and adjl keeps the items by their keys.
 	typeFilter := func(sd Side) string {
-		owner := sd.Entity.Name
-		return fmt.Sprintf("type IN (%q, %q)", owner, r.Name)
+		if l.Type == "" {
+			return ""
+		}
+		return fmt.Sprintf("%s IN (%q, %q)", l.Type, sd.Entity.Name, r.Name)
 	}
-	reverseKey := fmt.Sprintf("GSI1PK = %s AND begins_with(GSI1SK, %q)", to, r.From.Prefix)
+	entityNote := func(sd Side) string {
+		if l.Type == "" {
+			return "the " + sd.Prefix + " item and its edges in one read; the layout has no type attribute, so other relations' items in the partition come back too and adjl keeps this relation's by their keys"
+		}
+		return "the " + sd.Prefix + " item and its edges in one read"
+	}
+	part := l.ReversePartition(r, to, 0)
+	reverseKey := fmt.Sprintf("%s = %s AND begins_with(%s, %q)", l.IndexPK, part, l.IndexSK, r.From.Prefix)
 	reverseNotes := "eventually consistent (global index): --consistent is refused"
 	if r.Shards > 1 {
-		reverseKey = fmt.Sprintf("GSI1PK = %s#k AND begins_with(GSI1SK, %q), for k = 0..%d", to, r.From.Prefix, r.Shards-1)
-		reverseNotes = fmt.Sprintf("%d Queries in parallel, one per shard, merged in GSI1SK order behind one cursor; %s", r.Shards, reverseNotes)
+		reverseKey = fmt.Sprintf("%s = %s#k AND begins_with(%s, %q), for k = 0..%d", l.IndexPK, to, l.IndexSK, r.From.Prefix, r.Shards-1)
+		reverseNotes = fmt.Sprintf("%d Queries in parallel, one per shard, merged in %s order behind one cursor; %s", r.Shards, l.IndexSK, reverseNotes)
 	}
 	entityReverse := Pattern{
 		Name: r.Name + ": reverse list with entity", Command: reverseCmd + " --with-entity", Operation: "Query", Index: ix,
-		KeyCondition: "GSI1PK = " + to, Filter: typeFilter(r.To),
-		Notes: "the " + r.To.Prefix + " item and its edges in one read; " + reverseNotes,
+		KeyCondition: l.IndexPK + " = " + part, Filter: typeFilter(r.To),
+		Notes: entityNote(r.To) + "; " + reverseNotes,
 		Kind:  PatternReverseEntity, Relation: r,
 	}
+	itemGet := fmt.Sprintf("GetItem %s = %s = %s", l.PK, l.SK, to)
 	switch {
 	case r.Shards > 1:
 		// No shard partition holds the item itself: it is one GetItem more.
 		entityReverse.KeyCondition, entityReverse.Filter = reverseKey, ""
-		entityReverse.Notes = fmt.Sprintf("the %d shard Queries, plus GetItem PK = SK = %s for the item itself; %s", r.Shards, to, reverseNotes)
+		entityReverse.Notes = fmt.Sprintf("the %d shard Queries, plus %s for the item itself; %s", r.Shards, itemGet, reverseNotes)
+	case !l.ReverseHoldsEntity(r):
+		// The edges are indexed under Edge+key, the item under its key.
+		entityReverse.KeyCondition, entityReverse.Filter = reverseKey, ""
+		entityReverse.Notes = fmt.Sprintf("the Query, plus %s for the item itself (indexed under its own key, the edges under %s); %s", itemGet, part, reverseNotes)
 	case s.Table.Index.Projection != "" && s.Table.Index.Projection != ProjectionAll:
 		// The index holds only some of the item's attributes: the item
 		// itself is read from the table.
 		entityReverse.KeyCondition, entityReverse.Filter = reverseKey, ""
-		entityReverse.Notes = fmt.Sprintf("the Query, plus GetItem PK = SK = %s for the whole item (the index projects %s); %s", to, s.Table.Index.Projection, reverseNotes)
+		entityReverse.Notes = fmt.Sprintf("the Query, plus %s for the whole item (the index projects %s); %s", itemGet, s.Table.Index.Projection, reverseNotes)
+	}
+	forwardEntityNote := entityNote(r.From)
+	if l.Type != "" {
+		forwardEntityNote += "; the filter drops other relations' edges (key attributes cannot be filtered)"
 	}
 	out := []Pattern{
 		{
 			Name: r.Name + ": forward list", Command: cmd(VerbForward, "list", from), Operation: "Query",
-			KeyCondition: fmt.Sprintf("PK = %s AND begins_with(SK, %q)", from, r.EdgeSKPrefix()),
+			KeyCondition: fmt.Sprintf("%s = %s AND begins_with(%s, %q)", l.PK, from, l.SK, r.EdgeSKPrefix()),
 			Notes:        "base table: may be strongly consistent with --consistent",
 			Kind:         PatternForward, Relation: r,
 		},
 		{
 			Name: r.Name + ": forward list with entity", Command: cmd(VerbForward, "list", from) + " --with-entity", Operation: "Query",
-			KeyCondition: "PK = " + from, Filter: typeFilter(r.From),
-			Notes: "the " + r.From.Prefix + " item and its edges in one read; the filter drops other relations' edges (key attributes cannot be filtered)",
+			KeyCondition: l.PK + " = " + from, Filter: typeFilter(r.From),
+			Notes: forwardEntityNote,
 			Kind:  PatternForwardEntity, Relation: r,
 		},
 		{
@@ -107,12 +129,12 @@ func (s *Schema) relationPatterns(r *Relation) []Pattern {
 		entityReverse,
 		{
 			Name: r.Name + ": check", Command: cmd(VerbCheck, "check", from, to), Operation: "GetItem",
-			KeyCondition: fmt.Sprintf("PK = %s, SK = %s", from, r.Edge+to),
+			KeyCondition: fmt.Sprintf("%s = %s, %s = %s", l.PK, from, l.SK, r.Edge+to),
 			Notes:        "exit 0 if linked, 1 if not",
 			Kind:         PatternCheck, Relation: r,
 		},
-		r.writePattern(cmd(VerbLink, "link", from, to), true, from, to),
-		r.writePattern(cmd(VerbUnlink, "unlink", from, to), false, from, to),
+		l.writePattern(r, cmd(VerbLink, "link", from, to), true, from, to),
+		l.writePattern(r, cmd(VerbUnlink, "unlink", from, to), false, from, to),
 	}
 	for _, end := range []End{FromEnd, ToEnd} {
 		name, n := r.Counter(end)
@@ -125,7 +147,7 @@ func (s *Schema) relationPatterns(r *Relation) []Pattern {
 		}
 		out = append(out, Pattern{
 			Name: r.Name + ": " + name + " (sharded counter)", Command: "adjl get " + key, Operation: "Query",
-			KeyCondition: fmt.Sprintf("PK = %s AND begins_with(SK, %q)", key, CounterSKPrefix),
+			KeyCondition: fmt.Sprintf("%s = %s AND begins_with(%s, %q)", l.PK, key, l.SK, CounterSKPrefix),
 			Notes:        fmt.Sprintf("after the GetItem of the item: one Query reads its %d counter items and adjl shows their sum as %s", n, name),
 			Kind:         PatternCounterGet, Relation: r, End: end,
 		})
@@ -135,12 +157,12 @@ func (s *Schema) relationPatterns(r *Relation) []Pattern {
 
 // writePattern describes link (add) or unlink: the edge write plus, when the
 // relation keeps counters, ADD on each side's item in the same transaction.
-func (r *Relation) writePattern(command string, add bool, from, to string) Pattern {
-	name, op, cond, delta := r.Name+": link", "Put", "attribute_not_exists(PK)", "1"
+func (l Layout) writePattern(r *Relation, command string, add bool, from, to string) Pattern {
+	name, op, cond, delta := r.Name+": link", "Put", "attribute_not_exists("+l.PK+")", "1"
 	if !add {
-		name, op, cond, delta = r.Name+": unlink", "Delete", "attribute_exists(PK)", "-1"
+		name, op, cond, delta = r.Name+": unlink", "Delete", "attribute_exists("+l.PK+")", "-1"
 	}
-	key := fmt.Sprintf("PK = %s, SK = %s", from, r.Edge+to)
+	key := fmt.Sprintf("%s = %s, %s = %s", l.PK, from, l.SK, r.Edge+to)
 	p := Pattern{Name: name, Command: command, KeyCondition: key, Kind: PatternLink, Relation: r}
 	if !add {
 		p.Kind = PatternUnlink
@@ -154,8 +176,8 @@ func (r *Relation) writePattern(command string, add bool, from, to string) Patte
 		switch {
 		case counter == "":
 		case n > 1:
-			counters = append(counters, fmt.Sprintf("ADD %s %s on PK = %s, SK = %s (j = hash of %s mod %d)",
-				counter, delta, c.key, CounterSKPrefix+counter+Delimiter+"j", c.peer, n))
+			counters = append(counters, fmt.Sprintf("ADD %s %s on %s = %s, %s = %s (j = hash of %s mod %d)",
+				counter, delta, l.PK, c.key, l.SK, CounterSKPrefix+counter+Delimiter+"j", c.peer, n))
 		default:
 			counters = append(counters, fmt.Sprintf("ADD %s %s on %s", counter, delta, c.key))
 		}

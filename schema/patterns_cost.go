@@ -74,7 +74,7 @@ func (s *Schema) Requests(p Pattern) []Request {
 		return []Request{{Operation: "Query", Index: ix, Count: max(r.Shards, 1)}}
 	case PatternReverseEntity:
 		out := []Request{{Operation: "Query", Index: ix, Count: max(r.Shards, 1)}}
-		if r.Shards > 1 || s.Table.Index.Projection != "" && s.Table.Index.Projection != ProjectionAll {
+		if !s.Layout().ReverseHoldsEntity(r) || s.Table.Index.Projection != "" && s.Table.Index.Projection != ProjectionAll {
 			out = append(out, one("GetItem", ""))
 		}
 		return append(out, counters(r.To.Prefix)...)

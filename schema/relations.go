@@ -2,6 +2,7 @@ package schema
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -82,9 +83,12 @@ func (b *builder) relation(rp pair) {
 	}
 	if p, ok := f["shards"]; ok {
 		if n, ok := c.integer(p, what+" shards"); ok {
-			if n < 1 || n > MaxShards {
+			switch {
+			case n < 1 || n > MaxShards:
 				c.addf(p.val.Line, p.val.Column, "%s: shards must be between 1 and %d, not %d (1 means unsharded)", what, MaxShards, n)
-			} else {
+			case n > 1 && b.s.Layout().Inverted():
+				c.addf(p.val.Line, p.val.Column, "%s: shards: %d needs the generic index layout: the inverted layout's index partition key is the edge's own sort key, which cannot carry a shard number; use shards: 1, or layout: generic", what, n)
+			default:
 				r.Shards = int(n)
 			}
 		}
@@ -190,9 +194,12 @@ func (b *builder) counters(cp pair, r *Relation, src *relationSrc, what string) 
 			c.require(cf, v, sw, [2]string{"name", "name: <counter attribute>"})
 			if sp, ok := cf["shards"]; ok {
 				if n, ok := c.integer(sp, sw+" shards"); ok {
-					if n < 1 || n > MaxCounterShards {
+					switch {
+					case n < 1 || n > MaxCounterShards:
 						c.addf(sp.val.Line, sp.val.Column, "%s: counter shards must be between 1 and %d, not %d (1 keeps the counter on the item itself)", what, MaxCounterShards, n)
-					} else {
+					case n > 1 && b.s.Layout().Inverted():
+						c.addf(sp.val.Line, sp.val.Column, "%s: counter shards: %d needs the generic index layout: the inverted index is keyed on every item's sort key, so the counter items of every key (sort keys %sNAME#0..%d) would pile into the same %d index partitions, the hot spot sharding is meant to avoid; keep the counter on the item (shards: 1), or use layout: generic", what, n, CounterSKPrefix, n-1, n)
+					default:
 						*side.shards = int(n)
 					}
 				}
@@ -208,8 +215,8 @@ func (b *builder) counters(cp pair, r *Relation, src *relationSrc, what string) 
 			continue
 		}
 		switch {
-		case contains(KeyAttributes, v):
-			c.addf(p.val.Line, p.val.Column, "%s: counter %q is a key attribute adjl manages (%s are reserved); choose another name", what, v, joinNames(KeyAttributes))
+		case slices.Contains(b.s.Layout().Reserved(), v):
+			c.addf(p.val.Line, p.val.Column, "%s: counter %q is a key attribute adjl manages (%s are reserved); choose another name", what, v, joinNames(b.s.Layout().Reserved()))
 		case !attrRE.MatchString(v):
 			c.addf(p.val.Line, p.val.Column, "%s: counter name %q must start with a letter and use only letters, digits, _ and - (no dots)", what, v)
 		default:

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -12,8 +13,9 @@ import (
 // by the declarations in attrs: string, date and datetime give string;
 // number gives Number; bool gives bool; strings gives []string (comma
 // separated, trimmed, duplicates dropped, since DynamoDB sets refuse them).
-// Every failure is an *InputError naming the argument and what to do.
-func ParseSets(attrs []Attribute, sets []string) (map[string]any, error) {
+// Every failure is an *InputError naming the argument and what to do; a key
+// attribute of the schema's layout is refused as such.
+func (s *Schema) ParseSets(attrs []Attribute, sets []string) (map[string]any, error) {
 	out := make(map[string]any, len(sets))
 	for _, set := range sets {
 		if i := invalidUTF8At(set); i >= 0 {
@@ -26,7 +28,7 @@ func ParseSets(attrs []Attribute, sets []string) (map[string]any, error) {
 		if !ok || name == "" {
 			return nil, &InputError{Msg: fmt.Sprintf("--set %q: expected name=value", set)}
 		}
-		if contains(KeyAttributes, name) {
+		if slices.Contains(s.Layout().Reserved(), name) {
 			return nil, &InputError{Msg: fmt.Sprintf("--set %q: %s is a key attribute adjl manages; it cannot be set", set, name)}
 		}
 		a, found := findAttribute(attrs, name)
@@ -108,7 +110,7 @@ func parseValue(kind AttrKind, value string) (any, error) {
 		var out []string
 		for _, s := range strings.Split(value, ",") {
 			s = strings.TrimSpace(s)
-			if s != "" && !contains(out, s) {
+			if s != "" && !slices.Contains(out, s) {
 				out = append(out, s)
 			}
 		}

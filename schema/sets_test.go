@@ -13,7 +13,7 @@ var setAttrs = []Attribute{
 }
 
 func TestParseSets(t *testing.T) {
-	got, err := ParseSets(setAttrs, []string{
+	got, err := (&Schema{}).ParseSets(setAttrs, []string{
 		"name=Ana = B", "credits=-1.5e3", "active=true", "on=2025-09-01",
 		"at=2025-09-01T10:00:00.5+02:00", "tags= a, b,a ,,c",
 	})
@@ -27,10 +27,10 @@ func TestParseSets(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("ParseSets = %#v\nwant %#v", got, want)
 	}
-	if got, err := ParseSets(setAttrs, []string{"name="}); err != nil || got["name"] != "" {
+	if got, err := (&Schema{}).ParseSets(setAttrs, []string{"name="}); err != nil || got["name"] != "" {
 		t.Errorf("empty string: %v %v", got, err)
 	}
-	if got, err := ParseSets(setAttrs, nil); err != nil || len(got) != 0 {
+	if got, err := (&Schema{}).ParseSets(setAttrs, nil); err != nil || len(got) != 0 {
 		t.Errorf("no sets: %v %v", got, err)
 	}
 }
@@ -56,17 +56,17 @@ func TestParseSetsErrors(t *testing.T) {
 		{"na\x80me=x", "byte 0x80 at position 3 is not UTF-8"},
 	}
 	for _, tc := range cases {
-		_, err := ParseSets(setAttrs, []string{tc.set})
+		_, err := (&Schema{}).ParseSets(setAttrs, []string{tc.set})
 		var ie *InputError
 		if !errors.As(err, &ie) || !strings.Contains(ie.Error(), tc.msg) {
 			t.Errorf("ParseSets(%q) = %v, want *InputError containing %q", tc.set, err, tc.msg)
 		}
 	}
-	_, err := ParseSets(setAttrs, []string{"name=a", "name=b"})
+	_, err := (&Schema{}).ParseSets(setAttrs, []string{"name=a", "name=b"})
 	if err == nil || !strings.Contains(err.Error(), "name is set twice") {
 		t.Errorf("set twice: %v", err)
 	}
-	_, err = ParseSets(nil, []string{"x=1"})
+	_, err = (&Schema{}).ParseSets(nil, []string{"x=1"})
 	if err == nil || !strings.Contains(err.Error(), "declared: (none)") {
 		t.Errorf("no attributes: %v", err)
 	}

@@ -21,7 +21,7 @@ const DefaultIndexName = "GSI1"
 
 func (b *builder) table(tp pair) {
 	c, t := b.c, &b.s.Table
-	f := c.fields(tp.val, "table", `{name: school, billing: PAY_PER_REQUEST}`, append([]string{"name", "billing", "capacity", "index"}, settingFields...)...)
+	f := c.fields(tp.val, "table", `{name: school, billing: PAY_PER_REQUEST}`, append([]string{"name", "billing", "capacity", "keys", "index"}, settingFields...)...)
 	at := deref(tp.val)
 	if at == nil || at.Kind != mappingKind {
 		return
@@ -60,10 +60,54 @@ func (b *builder) table(tp pair) {
 		b.capacity(capacity)
 	}
 	b.s.Table.Index = Index{Name: DefaultIndexName, Projection: ProjectionAll}
-	if p, ok := f["index"]; ok {
-		b.index(p)
+	pk, sk := DefaultPK, DefaultSK
+	keys, hasKeys := f["keys"]
+	if hasKeys {
+		pk, sk = b.keyNames(keys, "table keys", pk, sk)
 	}
+	layout := GenericLayout(pk, sk, DefaultIndexPK, DefaultIndexSK)
+	if p, ok := f["index"]; ok {
+		layout = b.index(p, pk, sk)
+	}
+	if hasKeys && pk == sk {
+		c.addf(keys.key.Line, keys.key.Column, "table keys: pk and sk are both %q; the partition and sort keys need two attributes", pk)
+	}
+	if !layout.Inverted() && hasKeys && (pk == layout.Type || sk == layout.Type) {
+		c.addf(keys.key.Line, keys.key.Column, "table keys: %q is the attribute where the generic layout records each item's entity or relation; name the keys otherwise, or use index layout: inverted", layout.Type)
+	}
+	b.s.Table.Layout = layout
 	b.settings(f)
+}
+
+// keyNames reads `keys: {pk: NAME, sk: NAME}`; a name that cannot be used
+// keeps its default (an error is reported).
+func (b *builder) keyNames(kp pair, what, pk, sk string) (string, string) {
+	c := b.c
+	f := c.fields(kp.val, what, "{pk: pk, sk: sk}", "pk", "sk")
+	at := deref(kp.val)
+	if at == nil || at.Kind != mappingKind {
+		return pk, sk
+	}
+	c.require(f, at, what, [2]string{"pk", "pk: <partition key attribute>"}, [2]string{"sk", "sk: <sort key attribute>"})
+	for _, k := range []struct {
+		field string
+		dst   *string
+	}{{"pk", &pk}, {"sk", &sk}} {
+		p, ok := f[k.field]
+		if !ok {
+			continue
+		}
+		name, ok := c.str(p, what+" "+k.field)
+		if !ok {
+			continue
+		}
+		if !attrRE.MatchString(name) || len(name) > 255 {
+			c.addf(p.val.Line, p.val.Column, "%s: %s %q is not an attribute name adjl can use: start with a letter, then up to 255 letters, digits, _ or - (no dots)", what, k.field, name)
+			continue
+		}
+		*k.dst = name
+	}
+	return pk, sk
 }
 
 func (b *builder) capacity(cp pair) {
@@ -91,9 +135,12 @@ func (b *builder) capacity(cp pair) {
 	}
 }
 
-func (b *builder) index(ip pair) {
+// index reads the index block and returns the key layout it gives a table
+// keyed pk, sk.
+func (b *builder) index(ip pair, pk, sk string) Layout {
 	c, ix := b.c, &b.s.Table.Index
-	f := c.fields(ip.val, "index", "{name: GSI1, projection: ALL}", "name", "projection", "include")
+	f := c.fields(ip.val, "index", "{name: GSI1, projection: ALL}", "name", "projection", "include", "layout", "keys")
+	layout := b.indexLayout(f, pk, sk)
 	if p, ok := f["name"]; ok {
 		if name, ok := c.str(p, "index name"); ok {
 			if !tableRE.MatchString(name) {
@@ -140,4 +187,46 @@ func (b *builder) index(ip pair) {
 			b.include = append(b.include, nodes[i])
 		}
 	}
+	return layout
+}
+
+// indexLayout reads index.layout and index.keys.
+func (b *builder) indexLayout(f map[string]pair, pk, sk string) Layout {
+	c := b.c
+	kind := LayoutGeneric
+	if p, ok := f["layout"]; ok {
+		if v, ok := c.str(p, "index layout"); ok {
+			switch LayoutKind(strings.ToLower(v)) {
+			case LayoutGeneric:
+			case LayoutInverted:
+				kind = LayoutInverted
+			default:
+				c.addf(p.val.Line, p.val.Column, "unknown index layout %q; use generic (the index has keys of its own, keys: {pk: GSI1PK, sk: GSI1SK}) or inverted (the index is keyed on the table's sort and partition keys)", v)
+			}
+		}
+	}
+	keys, hasKeys := f["keys"]
+	if kind == LayoutInverted {
+		if hasKeys {
+			c.addf(keys.key.Line, keys.key.Column, "index keys: the inverted layout's index is keyed on the table's own keys (partition %s, sort %s); remove keys, or use layout: generic", sk, pk)
+		}
+		return InvertedLayout(pk, sk)
+	}
+	ipk, isk := DefaultIndexPK, DefaultIndexSK
+	if !hasKeys {
+		return GenericLayout(pk, sk, ipk, isk)
+	}
+	ipk, isk = b.keyNames(keys, "index keys", ipk, isk)
+	l := GenericLayout(pk, sk, ipk, isk)
+	switch {
+	case ipk == sk && isk == pk:
+		c.addf(keys.key.Line, keys.key.Column, "index keys {pk: %s, sk: %s} are the table's keys swapped: that is layout: inverted; write layout: inverted instead of keys", ipk, isk)
+	case ipk == isk:
+		c.addf(keys.key.Line, keys.key.Column, "index keys: pk and sk are both %q; the index needs two attributes", ipk)
+	case slices.Contains([]string{pk, sk}, ipk) || slices.Contains([]string{pk, sk}, isk):
+		c.addf(keys.key.Line, keys.key.Column, "index keys {pk: %s, sk: %s} share an attribute with the table keys (%s, %s); the generic layout's index keys are attributes of their own", ipk, isk, pk, sk)
+	case ipk == l.Type || isk == l.Type:
+		c.addf(keys.key.Line, keys.key.Column, "index keys: %q is the attribute where the generic layout records each item's entity or relation; choose another name", l.Type)
+	}
+	return l
 }

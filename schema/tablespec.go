@@ -1,7 +1,7 @@
 package schema
 
 import (
-	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -51,7 +51,7 @@ const (
 	ttlExample     = "ttl: expiresAt (the attribute holding the expiry time, in epoch seconds), or ttl: false"
 )
 
-var tagCharsRE = regexp.MustCompile(`^[\p{L}\p{Z}\p{N}_.:/=+\-@]*$`)
+var tagCharsRE = newLazyRE(`^[\p{L}\p{Z}\p{N}_.:/=+\-@]*$`)
 
 // Table setting field names, as written in the schema.
 const (
@@ -81,8 +81,8 @@ func (b *builder) settings(f map[string]pair) {
 				switch {
 				case !attrRE.MatchString(name) || len(name) > 255:
 					c.addf(v.Line, v.Column, "ttl attribute %q is not a valid attribute name: start with a letter, then letters, digits, _ or -", name)
-				case contains(KeyAttributes, name):
-					c.addf(v.Line, v.Column, "ttl attribute %q is one of adjl's key attributes (%s); name an attribute of your items, e.g. expiresAt", name, strings.Join(KeyAttributes, ", "))
+				case slices.Contains(b.s.Layout().Reserved(), name):
+					c.addf(v.Line, v.Column, "ttl attribute %q is one of adjl's key attributes (%s); name an attribute of your items, e.g. expiresAt", name, strings.Join(b.s.Layout().Reserved(), ", "))
 				default:
 					st.TTL = &TTL{Attribute: name}
 					b.ttl = v

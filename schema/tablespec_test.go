@@ -87,7 +87,7 @@ func TestParseTableSettingsErrors(t *testing.T) {
 		want []string
 	}{
 		{"unknown setting", withTable("table: {name: school, timeToLive: x}\n"),
-			[]string{`2:23: unknown field "timeToLive" in table; allowed fields: name, billing, capacity, index, ttl, tags, deletionProtection, pointInTimeRecovery`}},
+			[]string{`2:23: unknown field "timeToLive" in table; allowed fields: name, billing, capacity, keys, index, ttl, tags, deletionProtection, pointInTimeRecovery`}},
 		{"ttl true", withTable("table: {name: school, ttl: true}\n"), []string{"2:28: ttl names the attribute"}},
 		{"ttl list", withTable("table: {name: school, ttl: [a]}\n"), []string{"2:28: ttl must be a single value, not a list"}},
 		{"ttl bad name", withTable("table: {name: school, ttl: expires.at}\n"), []string{`2:28: ttl attribute "expires.at" is not a valid attribute name`}},

@@ -3,17 +3,6 @@
 // schema file, so every key layout decision can be unit-tested in isolation.
 package schema
 
-// Generic key attribute names shared by every item in an adjacency-list table.
-const (
-	AttrPK     = "PK"
-	AttrSK     = "SK"
-	AttrGSI1PK = "GSI1PK"
-	AttrGSI1SK = "GSI1SK"
-	// AttrType names the entity or relation an item belongs to, so a reader of
-	// the raw table (or an export) can tell items apart without parsing keys.
-	AttrType = "type"
-)
-
 // Billing modes accepted in table.billing.
 const (
 	BillingOnDemand    = "PAY_PER_REQUEST"
@@ -44,10 +33,13 @@ type Table struct {
 	ReadUnits  int64  // provisioned only; also used for the index
 	WriteUnits int64  // provisioned only; also used for the index
 	Index      Index
-	Settings   Settings // TTL, tags, deletion protection, PITR (tablespec.go)
+	// Layout names the key attributes of the table and the index (layout.go).
+	// Read it through Schema.Layout, which gives hand-built schemas the default.
+	Layout   Layout
+	Settings Settings // TTL, tags, deletion protection, PITR (tablespec.go)
 }
 
-// Index is the inverted global secondary index (GSI1PK/GSI1SK).
+// Index is the inverted global secondary index.
 type Index struct {
 	Name       string   // default "GSI1"
 	Projection string   // ProjectionAll, ProjectionKeysOnly or ProjectionInclude
@@ -132,9 +124,11 @@ type Relation struct {
 	prefixes prefixOwners // every prefix of the schema, for key messages
 }
 
-// Keys are the four key attributes of an item.
+// Keys are the key values of an item: its table keys and its index keys.
+// Which attributes hold them is the Layout's business (Layout.KeyValues):
+// in the inverted layout the index keys are the table keys themselves.
 type Keys struct {
-	PK, SK, GSI1PK, GSI1SK string
+	PK, SK, IndexPK, IndexSK string
 }
 
 // DynamoDB key size limits, in bytes of UTF-8.

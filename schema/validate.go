@@ -1,6 +1,8 @@
 package schema
 
 import (
+	"maps"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -82,8 +84,11 @@ type skPrefix struct {
 // Edge+ToPrefix+id). In the index, the partition of T+id holds the item
 // itself (GSI1SK T+id) and the reverse edges of every relation to T (GSI1SK
 // FromPrefix+id). No two of those sort-key prefixes may overlap (one a prefix
-// of the other), or begins_with would return the wrong items.
+// of the other), or begins_with would return the wrong items. In the
+// inverted layout an edge is indexed under its own sort key, Edge+T+id: the
+// item T+id shares that partition only when the edge prefix is empty.
 func (b *builder) checkPartitions() {
+	inverted := b.s.Layout().Inverted()
 	base := make(map[string][]skPrefix)
 	index := make(map[string][]skPrefix)
 	var order []string
@@ -93,7 +98,7 @@ func (b *builder) checkPartitions() {
 		}
 		src := b.rel[r]
 		for _, p := range []string{r.From.Prefix, r.To.Prefix} {
-			if !contains(order, p) {
+			if !slices.Contains(order, p) {
 				order = append(order, p)
 				base[p] = []skPrefix{{prefix: p}}
 				index[p] = []skPrefix{{prefix: p}}
@@ -101,7 +106,14 @@ func (b *builder) checkPartitions() {
 		}
 		edgeNode := src.edge
 		base[r.From.Prefix] = b.addSK(base[r.From.Prefix], skPrefix{r.EdgeSKPrefix(), r, edgeNode}, r.From.Prefix, "base table")
-		index[r.To.Prefix] = b.addSK(index[r.To.Prefix], skPrefix{r.From.Prefix, r, src.from}, r.To.Prefix, "index")
+		part := r.To.Prefix
+		if inverted {
+			part = r.EdgeSKPrefix()
+			if _, ok := index[part]; !ok {
+				index[part] = nil
+			}
+		}
+		index[part] = b.addSK(index[part], skPrefix{r.From.Prefix, r, src.from}, part, "index")
 	}
 }
 
@@ -156,7 +168,7 @@ func (b *builder) checkVerbs() {
 				continue
 			}
 			switch {
-			case contains(BuiltinCommands, v):
+			case slices.Contains(BuiltinCommands, v):
 				b.c.addf(node.Line, node.Column, "relation %q: verb %s: %q collides with the built-in command %q; choose another name", r.Name, k, v, v)
 			case b.s.Relation(v) != nil && v != r.Name:
 				b.c.addf(node.Line, node.Column, "relation %q: verb %s: %q is also the name of relation %q; choose another name", r.Name, k, v, v)
@@ -220,7 +232,11 @@ func (e *Entity) hasAttribute(name string) bool {
 // checkInclude: an INCLUDE projection naming an undeclared attribute is
 // almost always a typo, and DynamoDB would accept it silently.
 func (b *builder) checkInclude() {
-	known := map[string]bool{AttrType: true}
+	l := b.s.Layout()
+	known := map[string]bool{}
+	if l.Type != "" {
+		known[l.Type] = true
+	}
 	for _, e := range b.s.Entities {
 		for _, a := range e.Attributes {
 			known[a.Name] = true
@@ -235,10 +251,10 @@ func (b *builder) checkInclude() {
 	delete(known, "")
 	for _, n := range b.include {
 		switch {
-		case contains(KeyAttributes[:4], n.Value):
+		case slices.Contains(l.KeyNames(), n.Value):
 			b.c.addf(n.Line, n.Column, "index include: %q is a key attribute, always projected; remove it", n.Value)
 		case !known[n.Value]:
-			b.c.addf(n.Line, n.Column, "index include: %q is not a declared attribute or counter; declared: %s", n.Value, strings.Join(sortedKeys(known), ", "))
+			b.c.addf(n.Line, n.Column, "index include: %q is not a declared attribute or counter; declared: %s", n.Value, strings.Join(slices.Sorted(maps.Keys(known)), ", "))
 		}
 	}
 }

@@ -73,7 +73,7 @@ func TestParseErrors(t *testing.T) {
 		{"table missing name", with("{name: school}", "{billing: PAY_PER_REQUEST}"),
 			[]string{`2:8: table is missing the required field "name"; add name: <DynamoDB table name>`}},
 		{"table unknown field", with("{name: school}", "{name: school, region: eu-west-1}"),
-			[]string{`2:23: unknown field "region" in table; allowed fields: name, billing, capacity, index`}},
+			[]string{`2:23: unknown field "region" in table; allowed fields: name, billing, capacity, keys, index`}},
 		{"unknown billing", with("{name: school}", "{name: school, billing: FREE}"),
 			[]string{`2:32: unknown billing "FREE"; use PAY_PER_REQUEST (on-demand) or PROVISIONED`}},
 		{"provisioned without capacity", with("{name: school}", "{name: school, billing: PROVISIONED}"),

@@ -15,10 +15,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// KeyAttributes are the four string key attributes every adjl table defines:
-// the table's PK/SK and the inverted index's GSI1PK/GSI1SK.
-var KeyAttributes = []string{schema.AttrPK, schema.AttrSK, schema.AttrGSI1PK, schema.AttrGSI1SK}
-
 // IndexName is the inverted index's name (GSI1 unless the schema says otherwise).
 func IndexName(s *schema.Schema) string {
 	if s.Table.Index.Name == "" {
@@ -36,26 +32,31 @@ func Projection(s *schema.Schema) string {
 	return s.Table.Index.Projection
 }
 
-// TableKeySchema is PK (hash) and SK (range).
-func TableKeySchema() []types.KeySchemaElement {
+// TableKeySchema is the layout's table keys: PK (hash) and SK (range).
+func TableKeySchema(s *schema.Schema) []types.KeySchemaElement {
+	l := s.Layout()
 	return []types.KeySchemaElement{
-		{AttributeName: aws.String(schema.AttrPK), KeyType: types.KeyTypeHash},
-		{AttributeName: aws.String(schema.AttrSK), KeyType: types.KeyTypeRange},
+		{AttributeName: aws.String(l.PK), KeyType: types.KeyTypeHash},
+		{AttributeName: aws.String(l.SK), KeyType: types.KeyTypeRange},
 	}
 }
 
-// IndexKeySchema is GSI1PK (hash) and GSI1SK (range).
-func IndexKeySchema() []types.KeySchemaElement {
+// IndexKeySchema is the layout's index keys: GSI1PK (hash) and GSI1SK
+// (range) in the generic layout, SK and PK in the inverted one.
+func IndexKeySchema(s *schema.Schema) []types.KeySchemaElement {
+	l := s.Layout()
 	return []types.KeySchemaElement{
-		{AttributeName: aws.String(schema.AttrGSI1PK), KeyType: types.KeyTypeHash},
-		{AttributeName: aws.String(schema.AttrGSI1SK), KeyType: types.KeyTypeRange},
+		{AttributeName: aws.String(l.IndexPK), KeyType: types.KeyTypeHash},
+		{AttributeName: aws.String(l.IndexSK), KeyType: types.KeyTypeRange},
 	}
 }
 
-// AttributeDefinitions define the four key attributes as strings.
-func AttributeDefinitions() []types.AttributeDefinition {
-	out := make([]types.AttributeDefinition, len(KeyAttributes))
-	for i, a := range KeyAttributes {
+// AttributeDefinitions define the layout's key attributes as strings: four
+// in the generic layout, two in the inverted one (its index reuses them).
+func AttributeDefinitions(s *schema.Schema) []types.AttributeDefinition {
+	names := s.Layout().KeyNames()
+	out := make([]types.AttributeDefinition, len(names))
+	for i, a := range names {
 		out[i] = types.AttributeDefinition{AttributeName: aws.String(a), AttributeType: types.ScalarAttributeTypeS}
 	}
 	return out
@@ -63,8 +64,13 @@ func AttributeDefinitions() []types.AttributeDefinition {
 
 // IndexAttributeDefinitions define the index's two key attributes, as
 // UpdateTable's index Create needs them.
-func IndexAttributeDefinitions() []types.AttributeDefinition {
-	return AttributeDefinitions()[2:]
+func IndexAttributeDefinitions(s *schema.Schema) []types.AttributeDefinition {
+	l := s.Layout()
+	out := make([]types.AttributeDefinition, 0, 2)
+	for _, a := range []string{l.IndexPK, l.IndexSK} {
+		out = append(out, types.AttributeDefinition{AttributeName: aws.String(a), AttributeType: types.ScalarAttributeTypeS})
+	}
+	return out
 }
 
 // Throughput is the schema's provisioned throughput, or nil on demand. The
@@ -90,7 +96,7 @@ func BillingMode(s *schema.Schema) types.BillingMode {
 func Index(s *schema.Schema) types.GlobalSecondaryIndex {
 	g := types.GlobalSecondaryIndex{
 		IndexName:  aws.String(IndexName(s)),
-		KeySchema:  IndexKeySchema(),
+		KeySchema:  IndexKeySchema(s),
 		Projection: &types.Projection{ProjectionType: types.ProjectionType(Projection(s))},
 	}
 	if Projection(s) == schema.ProjectionInclude {
@@ -102,14 +108,14 @@ func Index(s *schema.Schema) types.GlobalSecondaryIndex {
 	return g
 }
 
-// CreateTableInput is the table the schema asks for: generic string keys,
-// the inverted index with the schema's projection, the billing mode, and
+// CreateTableInput is the table the schema asks for: string keys named by
+// its layout, the inverted index with the schema's projection, the billing mode, and
 // the tags and deletion protection the schema manages.
 func CreateTableInput(s *schema.Schema) *dynamodb.CreateTableInput {
 	in := &dynamodb.CreateTableInput{
 		TableName:              aws.String(s.Table.Name),
-		AttributeDefinitions:   AttributeDefinitions(),
-		KeySchema:              TableKeySchema(),
+		AttributeDefinitions:   AttributeDefinitions(s),
+		KeySchema:              TableKeySchema(s),
 		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{Index(s)},
 		BillingMode:            BillingMode(s),
 		ProvisionedThroughput:  Throughput(s),
@@ -153,4 +159,44 @@ func PointInTimeRecovery(s *schema.Schema) *types.PointInTimeRecoverySpecificati
 		return nil
 	}
 	return &types.PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: aws.Bool(true)}
+}
+
+// LayoutOf recognises the key layout of a described table: its keys and
+// those of the global index named index or, when it has none by that name,
+// of its only global index. ok is false when the table has no sort key, no
+// such index, or an index that is neither generic nor inverted (see
+// schema.RecognizeLayout). indexName is the index it read.
+func LayoutOf(desc *types.TableDescription, index string) (l schema.Layout, indexName string, ok bool) {
+	if desc == nil {
+		return l, "", false
+	}
+	var g *types.GlobalSecondaryIndexDescription
+	for i := range desc.GlobalSecondaryIndexes {
+		if aws.ToString(desc.GlobalSecondaryIndexes[i].IndexName) == index {
+			g = &desc.GlobalSecondaryIndexes[i]
+		}
+	}
+	if g == nil && len(desc.GlobalSecondaryIndexes) == 1 {
+		g = &desc.GlobalSecondaryIndexes[0]
+	}
+	if g == nil {
+		return l, "", false
+	}
+	pk, sk := KeyNames(desc.KeySchema)
+	ipk, isk := KeyNames(g.KeySchema)
+	l, ok = schema.RecognizeLayout(pk, sk, ipk, isk)
+	return l, aws.ToString(g.IndexName), ok
+}
+
+// KeyNames are the partition and sort key attributes of a key schema.
+func KeyNames(ks []types.KeySchemaElement) (partition, sort string) {
+	for _, k := range ks {
+		switch k.KeyType {
+		case types.KeyTypeHash:
+			partition = aws.ToString(k.AttributeName)
+		case types.KeyTypeRange:
+			sort = aws.ToString(k.AttributeName)
+		}
+	}
+	return partition, sort
 }

@@ -1,6 +1,7 @@
 package tabledef
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/adjl/adjl/schema"
@@ -81,5 +82,59 @@ func TestSettings(t *testing.T) {
 	}
 	if TimeToLive(off) != nil || PointInTimeRecovery(off) != nil {
 		t.Error("off: TTL or PITR specification returned")
+	}
+}
+
+// keyString renders a key schema as "name HASH, name RANGE".
+func keyString(ks []types.KeySchemaElement) string {
+	out := ""
+	for i, k := range ks {
+		if i > 0 {
+			out += ", "
+		}
+		out += aws.ToString(k.AttributeName) + " " + string(k.KeyType)
+	}
+	return out
+}
+
+func defNames(defs []types.AttributeDefinition) []string {
+	var out []string
+	for _, d := range defs {
+		out = append(out, aws.ToString(d.AttributeName)+":"+string(d.AttributeType))
+	}
+	return out
+}
+
+// TestCreateTableInputLayouts: the table and index keys follow the
+// schema's names; the inverted index is keyed on the table's keys swapped
+// and defines no attributes of its own.
+func TestCreateTableInputLayouts(t *testing.T) {
+	cases := []struct {
+		table, keys, index, defs string
+	}{
+		{"{name: legacy, keys: {pk: pk, sk: sk}, index: {name: gsi1, keys: {pk: gsi1pk, sk: gsi1sk}}}",
+			"pk HASH, sk RANGE", "gsi1pk HASH, gsi1sk RANGE", "[pk:S sk:S gsi1pk:S gsi1sk:S]"},
+		{"{name: legacy, keys: {pk: pk, sk: sk}, index: {name: inverted, layout: inverted}}",
+			"pk HASH, sk RANGE", "sk HASH, pk RANGE", "[pk:S sk:S]"},
+		{"{name: legacy, index: {layout: inverted}}",
+			"PK HASH, SK RANGE", "SK HASH, PK RANGE", "[PK:S SK:S]"},
+	}
+	for _, c := range cases {
+		s := parse(t, c.table)
+		in := CreateTableInput(s)
+		if got := keyString(in.KeySchema); got != c.keys {
+			t.Errorf("%s: table keys %s, want %s", c.table, got, c.keys)
+		}
+		if got := keyString(in.GlobalSecondaryIndexes[0].KeySchema); got != c.index {
+			t.Errorf("%s: index keys %s, want %s", c.table, got, c.index)
+		}
+		if got := fmt.Sprint(defNames(in.AttributeDefinitions)); got != c.defs {
+			t.Errorf("%s: attribute definitions %s, want %s", c.table, got, c.defs)
+		}
+		ix := defNames(IndexAttributeDefinitions(s))
+		want := []string{aws.ToString(in.GlobalSecondaryIndexes[0].KeySchema[0].AttributeName) + ":S", aws.ToString(in.GlobalSecondaryIndexes[0].KeySchema[1].AttributeName) + ":S"}
+		if fmt.Sprint(ix) != fmt.Sprint(want) {
+			t.Errorf("%s: index attribute definitions %v, want %v", c.table, ix, want)
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/adjl/adjl/internal/examplelayouts"
 	"github.com/adjl/adjl/local"
 	"github.com/adjl/adjl/schema"
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -74,6 +75,44 @@ func TestRunExamples(t *testing.T) {
 					t.Errorf("scratch table %s left behind", rep.Table)
 				}
 			})
+		}
+	}
+}
+
+// TestRunExampleLayouts: every pattern of both examples also holds in the
+// layouts of existing tables (generic under lower-case names, inverted), on
+// the embedded engine with capacity and on the reference server.
+func TestRunExampleLayouts(t *testing.T) {
+	for _, b := range backends(t) {
+		for _, name := range []string{"school", "social"} {
+			data, err := os.ReadFile(filepath.Join("..", "examples", name+".yaml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, v := range examplelayouts.Variants {
+				t.Run(b.name+"/"+name+"/"+v.Name, func(t *testing.T) {
+					out, err := examplelayouts.Rewrite(data, v)
+					if err != nil {
+						t.Fatal(err)
+					}
+					s, err := schema.Parse(name+".yaml", out)
+					if err != nil {
+						t.Fatal(err)
+					}
+					rep, err := Run(ctx, b.client, s, Options{SkipCapacity: b.name != "embedded"})
+					if err != nil {
+						t.Fatal(err)
+					}
+					for _, r := range rep.Results {
+						if !r.OK() {
+							t.Errorf("%s: sent %s: %s", r.Pattern.Name, strings.Join(r.Sent, ","), strings.Join(r.Problems, "; "))
+						}
+					}
+					if len(rep.Results) != len(s.AccessPatterns()) {
+						t.Errorf("%d results for %d patterns", len(rep.Results), len(s.AccessPatterns()))
+					}
+				})
+			}
 		}
 	}
 }

@@ -148,7 +148,7 @@ func (w *world) do(ctx context.Context, p schema.Pattern) []string {
 		for _, id := range linked("f1", true) {
 			want = append(want, r.Edge+r.To.Prefix+id)
 		}
-		probs := listProblems(page, schema.AttrSK, want)
+		probs := listProblems(page, w.s.Layout().SK, want)
 		if p.Kind == schema.PatternForwardEntity {
 			probs = append(probs, w.checkSideItem(page.Entity, r, schema.FromEnd)...)
 		}
@@ -162,7 +162,7 @@ func (w *world) do(ctx context.Context, p schema.Pattern) []string {
 		for _, id := range linked("t1", false) {
 			want = append(want, r.From.Prefix+id)
 		}
-		probs := listProblems(page, schema.AttrPK, want)
+		probs := listProblems(page, w.s.Layout().PK, want)
 		if p.Kind == schema.PatternReverseEntity {
 			probs = append(probs, w.checkSideItem(page.Entity, r, schema.ToEnd)...)
 		}
@@ -220,14 +220,15 @@ func listProblems(page *ops.Page, keyAttr string, want []string) []string {
 	return out
 }
 
-// checkEntity checks an entity item read back: its type and the generated
-// string attributes.
+// checkEntity checks an entity item read back: its type (where the layout
+// records one) and the generated string attributes.
 func (w *world) checkEntity(it ops.Item, e *schema.Entity, id string) []string {
 	if len(it) == 0 {
 		return []string{"no item " + e.Prefix + id}
 	}
 	var out []string
-	if got := str(it, schema.AttrType); got != e.Name {
+	if t := w.s.Layout().Type; t != "" && str(it, t) != e.Name {
+		got := str(it, t)
 		out = append(out, fmt.Sprintf("item %s%s has type %q, want %q", e.Prefix, id, got, e.Name))
 	}
 	for _, a := range e.Attributes {
@@ -254,8 +255,8 @@ func (w *world) checkSideItem(it ops.Item, r *schema.Relation, end schema.End) [
 		return []string{"no " + side.Prefix + id + " item with the list"}
 	case len(it) == 0:
 		return nil // a role item without counters is never written
-	case str(it, schema.AttrPK) != side.Prefix+id:
-		return []string{fmt.Sprintf("the item with the list is %s, want %s%s", str(it, schema.AttrPK), side.Prefix, id)}
+	case str(it, w.s.Layout().PK) != side.Prefix+id:
+		return []string{fmt.Sprintf("the item with the list is %s, want %s%s", str(it, w.s.Layout().PK), side.Prefix, id)}
 	case counter != "" && num(it, counter) != "2":
 		return []string{fmt.Sprintf("%s of %s%s is %q, want 2", counter, side.Prefix, id, num(it, counter))}
 	}

@@ -347,3 +347,29 @@ func TestPaddedZeroPadsToWidth(t *testing.T) {
 		t.Errorf("padded allocates %.0f times, want 1", n)
 	}
 }
+
+// TestStartupBaselineBuildsAndRuns: the hello world the start-up section
+// compares against builds, prints its line, and is timed as a process.
+func TestStartupBaselineBuildsAndRuns(t *testing.T) {
+	dir := t.TempDir()
+	hello, err := buildHello(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := runCaptured(context.Background(), dir, hello)
+	if err != nil || string(out) != "hello, world\n" {
+		t.Fatalf("hello world printed %q, %v", out, err)
+	}
+	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer null.Close()
+	wall, cpu, err := timeProcess(context.Background(), dir, null, hello)
+	if err != nil || wall <= 0 || cpu < 0 || wall > 10*time.Second {
+		t.Errorf("timeProcess: wall %s, cpu %s, %v", wall, cpu, err)
+	}
+	if _, _, err := timeProcess(context.Background(), dir, null, hello+"-missing"); err == nil {
+		t.Error("timing a missing binary did not fail")
+	}
+}

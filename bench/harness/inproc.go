@@ -10,7 +10,11 @@ import (
 	"net/http"
 	"path/filepath"
 
+	"time"
+
 	"github.com/adjl/adjl/local"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // engineLinked reports whether this harness was built with the engine.
@@ -77,4 +81,21 @@ func enginePaging(ctx context.Context, n int, stderr io.Writer) (pagingResult, e
 	}
 	defer eng.Close()
 	return benchPaging(ctx, eng.HTTPClient(), n, stderr)
+}
+
+// engineFileLoad writes items 0..n-1 into table of the data file with a
+// hand-written loop of parallel BatchWriteItem calls through the engine in
+// this process, as `adjl import` reaches it, and returns the time from open
+// to close (the close folds the log into the file, as adjl's exit does).
+func engineFileLoad(ctx context.Context, dataFile, table string, n, workers int, item func(i int) map[string]types.AttributeValue) (time.Duration, error) {
+	start := time.Now()
+	eng, err := local.Open(dataFile, local.Options{})
+	if err != nil {
+		return 0, err
+	}
+	err = writeBatches(ctx, newInProcessClient(eng.HTTPClient()), table, n, workers, item)
+	if cerr := eng.Close(); err == nil {
+		err = cerr
+	}
+	return time.Since(start), err
 }

@@ -6,6 +6,9 @@ import (
 	"context"
 	"errors"
 	"io"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // engineLinked reports whether this harness was built with the engine; the
@@ -22,4 +25,8 @@ func engineIngest(context.Context, string, bool, int, int) (ingestResult, error)
 
 func enginePaging(context.Context, int, io.Writer) (pagingResult, error) {
 	return pagingResult{}, errNoEngine
+}
+
+func engineFileLoad(context.Context, string, string, int, int, func(int) map[string]types.AttributeValue) (time.Duration, error) {
+	return 0, errNoEngine
 }

@@ -27,25 +27,30 @@ import (
 
 // config is the harness's flags, with the budgets of the chosen mode.
 type config struct {
-	quick        bool
-	adjlMode     string // auto, serve, inproc
-	targets      string
-	clients      int
-	rounds       int
-	otherEdges   int
-	warm, run    budget
-	ingestItems  int
-	ingestWorker int
-	shardEdges   int
-	rssEdges     int
-	listRuns     int // --all runs per layout; first-page runs are 2n+1
-	memItems     int // items in the partition paged for engine memory
-	sections     string
-	clientModes  []string // HTTP client modes; the first one's ratios are the verdicts
-	build        bool
-	outDir       string
-	cpuProfile   string
-	root         string // repository root
+	quick         bool
+	adjlMode      string // auto, serve, inproc
+	targets       string
+	clients       int
+	rounds        int
+	otherEdges    int
+	warm, run     budget
+	ingestItems   int
+	ingestWorker  int
+	shardEdges    int
+	rssEdges      int
+	listRuns      int    // --all runs per layout; first-page runs are 2n+1
+	memItems      int    // items in the partition paged for engine memory
+	bulkEdges     int    // edges of the large import into the data file
+	bulkHTTPEdges int    // edges imported into adjl local serve, against the raw loop
+	bulkMotoEdges int    // the same into moto
+	startupRuns   int    // interleaved runs of each start-up command
+	startupOther  string // another adjl binary measured alongside (before/after)
+	sections      string
+	clientModes   []string // HTTP client modes; the first one's ratios are the verdicts
+	build         bool
+	outDir        string
+	cpuProfile    string
+	root          string // repository root
 }
 
 func main() {
@@ -61,9 +66,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	// Hard stops, well above what the budgets add up to on an idle machine
-	// (bench/results/ has run times): a machine busy with other work is
-	// reported, not hung on.
-	limit := 15 * time.Minute
+	// (bench/results/ has run times; the bulk section's 1,000,000-edge import
+	// is most of a full run): a machine busy with other work is reported, not
+	// hung on.
+	limit := 25 * time.Minute
 	if cfg.quick {
 		limit = 3 * time.Minute
 	}
@@ -130,6 +136,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if want(cfg.sections, "shard") {
 		benchShard(ctx, cfg, bin, binOK, rep, stderr)
 	}
+	if want(cfg.sections, "bulk") {
+		benchBulk(ctx, cfg, bin, binOK, rep, stderr)
+	}
+	if want(cfg.sections, "startup") {
+		benchStartup(ctx, cfg, bin, binOK, rep, stderr)
+	}
 	if ctx.Err() != nil {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("run stopped early: %v (figures after that point are missing)", context.Cause(ctx)))
 	}
@@ -155,7 +167,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.BoolVar(&cfg.quick, "quick", false, "CI smoke mode: small budgets, finishes in under 60 s")
 	fs.StringVar(&cfg.adjlMode, "adjl", "auto", "how to run adjl: serve (`adjl local serve --in-memory`), inproc (engine inside the harness), auto (serve if the binary has it)")
 	fs.StringVar(&cfg.targets, "targets", "adjl,moto,dynalite", "HTTP targets to measure")
-	fs.StringVar(&cfg.sections, "only", "http,ingest,gobench,memory,shard", "sections to run")
+	fs.StringVar(&cfg.sections, "only", "http,ingest,gobench,memory,shard,bulk,startup", "sections to run")
 	fs.IntVar(&cfg.clients, "clients", 4, "concurrent clients for the HTTP workloads")
 	clientFlag := fs.String("client", "", "HTTP load generator: raw (pre-built JSON over net/http), sdk (aws-sdk-go-v2), or a list such as raw,sdk whose first mode gives the verdicts (default raw,sdk; quick raw)")
 	fs.IntVar(&cfg.rounds, "rounds", 0, "rounds over all targets; each figure is the median round (default 3, quick 1)")
@@ -166,6 +178,11 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.IntVar(&cfg.shardEdges, "shard-edges", 0, "edges for the sharded listing (default 100000, quick 5000)")
 	fs.IntVar(&cfg.rssEdges, "rss-edges", 0, "edges for the streaming peak-memory run (default 1000000; quick mode and negative values skip it)")
 	fs.IntVar(&cfg.memItems, "mem-items", 0, "items in the partition paged for the engine-memory check (default 1000000; quick mode and negative values skip it)")
+	fs.IntVar(&cfg.bulkEdges, "bulk-edges", 0, "edges of the large import into the embedded data file (default 1000000, quick 20000)")
+	fs.IntVar(&cfg.bulkHTTPEdges, "bulk-http-edges", 0, "edges imported into adjl local serve against the raw BatchWriteItem loop (default 200000, quick 10000; negative skips)")
+	fs.IntVar(&cfg.bulkMotoEdges, "bulk-moto-edges", 0, "the same into moto (default 5000, quick 1000; negative skips)")
+	fs.IntVar(&cfg.startupRuns, "startup-runs", 0, "interleaved runs of each start-up command; the figures are medians (default 101, quick 21)")
+	fs.StringVar(&cfg.startupOther, "startup-compare", "", "another adjl `BINARY` (say, a build of main) whose start-up is measured in the same runs, for before/after figures")
 	fs.BoolVar(&cfg.build, "build", true, "build bench/out/adjl from the repository before measuring")
 	fs.StringVar(&cfg.outDir, "out", "", "output directory (default <repo>/bench/out)")
 	fs.StringVar(&cfg.cpuProfile, "cpuprofile", "", "write the harness's CPU profile here (with -adjl inproc it includes the engine)")
@@ -189,6 +206,10 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		cfg.ingestItems = orDefault(cfg.ingestItems, 20_000)
 		cfg.shardEdges = orDefault(cfg.shardEdges, 5_000)
 		cfg.listRuns = 3
+		cfg.bulkEdges = orDefault(cfg.bulkEdges, 20_000)
+		cfg.bulkHTTPEdges = zeroDefault(cfg.bulkHTTPEdges, 10_000)
+		cfg.bulkMotoEdges = zeroDefault(cfg.bulkMotoEdges, 1_000)
+		cfg.startupRuns = orDefault(cfg.startupRuns, 21)
 	} else {
 		cfg.rounds = orDefault(cfg.rounds, 3)
 		cfg.otherEdges = 1000
@@ -197,6 +218,10 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		cfg.ingestItems = orDefault(cfg.ingestItems, 500_000)
 		cfg.shardEdges = orDefault(cfg.shardEdges, 100_000)
 		cfg.listRuns = 5
+		cfg.bulkEdges = orDefault(cfg.bulkEdges, 1_000_000)
+		cfg.bulkHTTPEdges = zeroDefault(cfg.bulkHTTPEdges, 200_000)
+		cfg.bulkMotoEdges = zeroDefault(cfg.bulkMotoEdges, 5_000)
+		cfg.startupRuns = orDefault(cfg.startupRuns, 101)
 		if cfg.rssEdges == 0 {
 			cfg.rssEdges = 1_000_000
 		}
@@ -238,6 +263,14 @@ func orDefault(v, d int) int {
 		return v
 	}
 	return d
+}
+
+// zeroDefault is d when v is unset (0); a negative v is kept (it skips).
+func zeroDefault(v, d int) int {
+	if v == 0 {
+		return d
+	}
+	return v
 }
 
 func want(list, s string) bool {

@@ -23,6 +23,8 @@ type area string
 const (
 	areaEngine   area = "engine"   // the embedded engine (local/)
 	areaSharding area = "sharding" // sharded relations through the CLI
+	areaBulk     area = "bulk"     // import, export and counters through the CLI
+	areaStartup  area = "startup"  // the CLI's process start-up
 )
 
 // check is one performance target with what was measured.
@@ -121,7 +123,7 @@ func (r *report) write(w io.Writer) {
 		fmt.Fprintf(tw, "  %s\t%s\t%s\n", f.Name, f.Value, f.Detail)
 	}
 	tw.Flush()
-	fmt.Fprintln(w, "\n== Targets (engine: the embedded engine, sharding: sharded relations through the CLI)")
+	fmt.Fprintln(w, "\n== Targets (engine: the embedded engine, sharding: sharded relations through the CLI, startup: whole adjl processes)")
 	counts := map[verdict]int{}
 	for _, c := range r.Checks {
 		counts[c.Verdict]++

@@ -295,12 +295,15 @@ func (c *cliRunner) loadEdges(ctx context.Context, schemaFile string, n int) err
 	cl := newClient(c.endpoint, &http.Client{Transport: tr})
 	err = writeBatches(ctx, cl, s.Table.Name, n, 4, func(i int) map[string]types.AttributeValue {
 		from, _ := rel.FromKey(fmt.Sprintf("u%08d", i))
-		k := rel.EdgeKeys(from, to)
-		return map[string]types.AttributeValue{
-			schema.AttrPK: sv(k.PK), schema.AttrSK: sv(k.SK),
-			schema.AttrGSI1PK: sv(k.GSI1PK), schema.AttrGSI1SK: sv(k.GSI1SK),
-			schema.AttrType: sv(rel.Name),
+		l := s.Layout()
+		item := map[string]types.AttributeValue{}
+		for _, kv := range l.KeyValues(l.EdgeKeys(rel, from, to)) {
+			item[kv.Name] = sv(kv.Value)
 		}
+		if l.Type != "" {
+			item[l.Type] = sv(rel.Name)
+		}
+		return item
 	})
 	if err != nil {
 		return fmt.Errorf("load edges: %w", err)

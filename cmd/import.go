@@ -1,0 +1,518 @@
+package cmd
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/adjl/adjl/ops"
+	"github.com/adjl/adjl/rowfile"
+	"github.com/adjl/adjl/schema"
+	"github.com/spf13/cobra"
+)
+
+// importChunkRows is the size of a resume chunk: a resume writes at most the
+// chunks in flight again (a few thousand rows), and the journal gets a line
+// per chunk.
+const importChunkRows = 1000
+
+// importOpts are the flags of `adjl import`.
+type importOpts struct {
+	format      string
+	unlink      bool
+	skipInvalid bool
+	rejects     string
+	resume      bool
+	quiet       bool
+	workers     int
+	maxErrors   int
+}
+
+func (a *app) newImportCmd() *cobra.Command {
+	var o importOpts
+	c := &cobra.Command{
+		Use:     "import NAME [FILE|-] [--format csv|ndjson]",
+		GroupID: "data",
+		Short:   "Load a relation's edges or an entity's items from CSV or NDJSON",
+		Long: `Load a file into NAME: a relation (one edge per row: from,to,<edge attributes>)
+or an entity (one item per row: id,<attributes>). CSV needs a header line and
+may quote fields as RFC 4180 does; NDJSON is one object per line
+({"from":"STU#a91","to":"CRS#math204","grade":"A"}). The format comes from the
+extension (.csv, .ndjson, .jsonl) or --format; FILE - (or none) reads stdin.
+Keys may be bare or prefixed and are checked as the relation verbs check them;
+values are typed by the schema.
+
+The whole file is checked first: every bad line is printed as FILE:LINE:
+message and the import exits 2 with nothing written. --skip-invalid imports
+the good lines instead, writes the bad ones to --rejects FILE and exits 8.
+
+Edges are written with BatchWriteItem, 25 to a request, by --workers writers;
+throttled or unprocessed writes are retried with backoff. A row is the edge:
+an existing edge is replaced by its row (so importing a file twice changes
+nothing). --unlink deletes the listed edges instead; an absent one changes
+nothing. Then the counters of every entity the file names are recounted
+(Select COUNT) and corrected with conditional writes, so they are exact
+whatever they held before.
+
+An interrupted import (Ctrl-C, a kill, a lost connection) can be run again:
+with --resume it skips the rows an earlier run finished, recorded in
+.adjl/imports/; either way the result is that of one clean run.`,
+		Example: withExamples(
+			"adjl import enrollment enrollments.csv",
+			"adjl import student students.ndjson",
+			"adjl import enrollment dropped.csv --unlink",
+			"adjl import enrollment big.csv --skip-invalid --rejects bad.csv",
+			"adjl import follow - --format csv --resume < follows.csv",
+		),
+		Args: func(c *cobra.Command, args []string) error {
+			switch {
+			case len(args) == 0:
+				return usagef(c, "missing NAME (a relation or an entity of the schema)")
+			case len(args) > 2:
+				return usagef(c, "unexpected argument %q (want NAME [FILE|-])", args[2])
+			}
+			return nil
+		},
+		ValidArgsFunction: a.completeNames,
+		RunE: func(c *cobra.Command, args []string) error {
+			file := "-"
+			if len(args) == 2 {
+				file = args[1]
+			}
+			return a.importRun(c, args[0], file, o)
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&o.format, "format", "", "input format: csv or ndjson (default: from the file's extension)")
+	f.BoolVar(&o.unlink, "unlink", false, "delete the listed edges instead of writing them (relations only)")
+	f.BoolVar(&o.skipInvalid, "skip-invalid", false, "import the valid lines and reject the others (exit 8)")
+	f.StringVar(&o.rejects, "rejects", "", "with --skip-invalid, write the rejected lines to `FILE` (CSV keeps the header)")
+	f.BoolVar(&o.resume, "resume", false, "skip the rows an interrupted run of the same import already wrote")
+	f.BoolVar(&o.quiet, "quiet", false, "no progress on stderr")
+	f.IntVar(&o.workers, "workers", 8, "concurrent writers")
+	f.IntVar(&o.maxErrors, "max-errors", 100, "bad lines printed at most (all are counted)")
+	c.RegisterFlagCompletionFunc("format", fixedCompletion("csv", "ndjson"))
+	return c
+}
+
+// completeNames offers the schema's relations and entities.
+func (a *app) completeNames(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+	if len(args) > 0 || a.sch == nil {
+		return nil, cobra.ShellCompDirectiveDefault
+	}
+	var out []string
+	for _, r := range a.sch.Relations {
+		out = append(out, r.Name)
+	}
+	for _, e := range a.sch.Entities {
+		out = append(out, e.Name)
+	}
+	return out, cobra.ShellCompDirectiveNoFileComp
+}
+
+// targetArg resolves NAME to a relation or an entity.
+func (a *app) targetArg(c *cobra.Command, name string) (rowfile.Target, error) {
+	s, err := a.schema()
+	if err != nil {
+		return rowfile.Target{}, err
+	}
+	if r := s.Relation(name); r != nil {
+		return rowfile.Target{Relation: r}, nil
+	}
+	if e := s.Entity(name); e != nil {
+		return rowfile.Target{Entity: e}, nil
+	}
+	var names []string
+	for _, r := range s.Relations {
+		names = append(names, r.Name)
+	}
+	for _, e := range s.Entities {
+		names = append(names, e.Name)
+	}
+	return rowfile.Target{}, usagef(c, "unknown relation or entity %q (the schema has: %s)", name, strings.Join(names, ", "))
+}
+
+// importInput is the file an import reads twice: once to check every line,
+// once to write. Standard input is copied to a temporary file first.
+type importInput struct {
+	name   string // as errors quote it
+	path   string
+	format rowfile.Format
+	temp   bool
+	size   int64
+	mtime  time.Time
+}
+
+func (in *importInput) open() (*os.File, error) {
+	f, err := os.Open(in.path)
+	if err != nil {
+		return nil, &usageError{err: fmt.Errorf("cannot read %s: %w", in.name, unwrapPath(err))}
+	}
+	return f, nil
+}
+
+func (a *app) importInputOf(c *cobra.Command, file, format string) (*importInput, error) {
+	in := &importInput{name: file, path: file}
+	if format != "" {
+		f, err := rowfile.ParseFormat(format)
+		if err != nil {
+			return nil, usagef(c, "--format: %v", err)
+		}
+		in.format = f
+	} else if f, ok := rowfile.FormatOf(file); ok {
+		in.format = f
+	} else if file == "-" {
+		return nil, usagef(c, "give --format csv or --format ndjson to read stdin")
+	} else {
+		return nil, usagef(c, "cannot tell the format of %s from its name: give --format csv or --format ndjson", file)
+	}
+	if file == "-" {
+		in.name = "stdin"
+		tmp, err := os.CreateTemp("", "adjl-import-*")
+		if err != nil {
+			return nil, fmt.Errorf("spool stdin: %w", err)
+		}
+		in.path, in.temp = tmp.Name(), true
+		_, err = io.Copy(tmp, a.io.In)
+		if cerr := tmp.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			os.Remove(in.path)
+			return nil, fmt.Errorf("spool stdin: %w", err)
+		}
+	}
+	st, err := os.Stat(in.path)
+	if err != nil {
+		return nil, &usageError{err: fmt.Errorf("cannot read %s: %w", in.name, unwrapPath(err))}
+	}
+	if st.IsDir() {
+		return nil, usagef(c, "%s is a directory; give a CSV or NDJSON file", in.name)
+	}
+	in.size, in.mtime = st.Size(), st.ModTime()
+	return in, nil
+}
+
+// checkResult is what the checking pass found.
+type checkResult struct {
+	rows, bad int
+	took      time.Duration
+	hash      string // sha256 of the input's bytes
+	header    string // CSV header, for the rejects file
+}
+
+// checkInput reads the whole input once: counts the rows, prints every bad
+// line (up to maxErrors) and, with a rejects file, copies the bad lines to it.
+func (a *app) checkInput(in *importInput, t rowfile.Target, o importOpts) (*checkResult, error) {
+	f, err := in.open()
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	r, err := rowfile.NewReader(io.TeeReader(f, h), in.name, in.format, t)
+	if err != nil {
+		return nil, lineErr(err)
+	}
+	res := &checkResult{header: r.Header()}
+	var rejects *os.File
+	if o.rejects != "" && o.skipInvalid {
+		if rejects, err = os.Create(o.rejects); err != nil {
+			return nil, &usageError{err: fmt.Errorf("cannot write --rejects %s: %w", o.rejects, unwrapPath(err))}
+		}
+		defer rejects.Close()
+		if res.header != "" {
+			fmt.Fprintln(rejects, res.header)
+		}
+	}
+	for {
+		_, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		var le *rowfile.LineError
+		if err != nil && (!errors.As(err, &le) || le.Fatal) {
+			return nil, lineErr(err)
+		}
+		if err != nil {
+			res.bad++
+			if res.bad <= o.maxErrors {
+				fmt.Fprintln(a.io.ErrOut, le.Error())
+			}
+			if rejects != nil {
+				fmt.Fprintln(rejects, le.Raw)
+			}
+			continue
+		}
+		res.rows++
+	}
+	if res.bad > o.maxErrors {
+		fmt.Fprintf(a.io.ErrOut, "... and %d more invalid %s (--max-errors %d)\n", res.bad-o.maxErrors, plural(res.bad-o.maxErrors, "line", "lines"), o.maxErrors)
+	}
+	io.Copy(h, f) // a fatal error stops early; hash whatever follows too
+	res.hash = hex.EncodeToString(h.Sum(nil))
+	return res, nil
+}
+
+// lineErr makes a fatal file error (a bad header) an input error, exit 2.
+func lineErr(err error) error {
+	var le *rowfile.LineError
+	if errors.As(err, &le) {
+		return &usageError{err: le, hint: "fix the file (see 'adjl import --help' for its format)"}
+	}
+	return err
+}
+
+// importKey names an import for its journal: everything that decides what
+// it writes.
+func (a *app) importKey(t rowfile.Target, in *importInput, res *checkResult, o importOpts) string {
+	data := a.set.Data
+	if abs, err := filepath.Abs(data); err == nil {
+		data = abs
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%t\x00%t\x00%s\x00%s\x00%s\x00%s", res.hash, t.Name(), in.format, o.unlink, o.skipInvalid,
+		a.sch.Table.Name, a.set.Endpoint, data, a.set.Region)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func (a *app) importRun(c *cobra.Command, name, file string, o importOpts) error {
+	ctx := c.Context()
+	t, err := a.targetArg(c, name)
+	if err != nil {
+		return err
+	}
+	switch {
+	case o.unlink && t.Relation == nil:
+		return usagef(c, "--unlink applies to relations; %s is an entity", name)
+	case o.rejects != "" && !o.skipInvalid:
+		return usagef(c, "--rejects needs --skip-invalid (without it a bad line stops the import)")
+	case o.workers < 1 || o.workers > 256:
+		return usagef(c, "--workers must be between 1 and 256, not %d", o.workers)
+	case o.maxErrors < 0:
+		return usagef(c, "--max-errors must not be negative")
+	}
+	in, err := a.importInputOf(c, file, o.format)
+	if err != nil {
+		return err
+	}
+	if in.temp {
+		defer os.Remove(in.path)
+	}
+	start := time.Now()
+	res, err := a.checkInput(in, t, o)
+	if err != nil {
+		return err
+	}
+	res.took = time.Since(start)
+	if res.bad > 0 && !o.skipInvalid {
+		return &usageError{err: fmt.Errorf("%s has %d invalid %s; nothing was written", in.name, res.bad, plural(res.bad, "line", "lines")),
+			hint: "fix them, or import the valid lines with --skip-invalid --rejects FILE"}
+	}
+	st, err := a.storeFor(ctx)
+	if err != nil {
+		return err
+	}
+
+	// Resume: the journal of the same import says how many chunks are done.
+	key := a.importKey(t, in, res, o)
+	var prev journalState
+	if !a.explaining() {
+		prev = readJournal(key, importChunkRows)
+		if prev.found && !o.resume {
+			fmt.Fprintf(a.io.ErrOut, "note: an earlier run of this import was interrupted after %s rows; starting again (--resume skips them)\n", commas(int64(min(prev.done*importChunkRows, res.rows))))
+			prev.done = 0
+		}
+	}
+	var journal *importJournal
+	if !a.explaining() {
+		if journal, err = createJournal(key, importChunkRows); err != nil {
+			// The import itself does not need it: a rerun is still exact.
+			fmt.Fprintf(a.io.ErrOut, "note: %v; a rerun after an interruption will write every row again\n", err)
+		}
+	}
+	if journal != nil {
+		if prev.fresh != ops.FreshUnknown {
+			journal.freshness(prev.fresh == ops.FreshYes)
+		}
+		if prev.done > 0 {
+			journal.done(prev.done)
+		}
+	}
+	skip := prev.done
+
+	// Write.
+	f, err := in.open()
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && !in.temp && (fi.Size() != in.size || !fi.ModTime().Equal(in.mtime)) {
+		return &usageError{err: fmt.Errorf("%s changed while it was being checked; nothing was written", in.name)}
+	}
+	r, err := rowfile.NewReader(f, in.name, in.format, t)
+	if err != nil {
+		return lineErr(err)
+	}
+	src := func() (rowfile.Row, error) {
+		for {
+			row, err := r.Next()
+			var le *rowfile.LineError
+			if errors.As(err, &le) && !le.Fatal {
+				continue // reported by the check
+			}
+			return row, err
+		}
+	}
+	prog := a.newProgress(o.quiet)
+	what := "import " + t.Name()
+	if o.unlink {
+		what = "unlink " + t.Name()
+	}
+	prog.phase(what, "rows", int64(res.rows))
+	counting := false
+	opt := ops.ImportOptions{
+		Unlink: o.unlink, Workers: o.workers, ChunkRows: importChunkRows, SkipChunks: skip,
+		// Called from one goroutine at a time, writes before counters.
+		Progress: func(p ops.ImportProgress) {
+			if p.Phase == "counters" {
+				if !counting {
+					counting = true
+					prog.phase("counters", "counters", int64(p.Total))
+				}
+				prog.set(int64(p.Counters))
+				return
+			}
+			prog.set(int64(p.Rows))
+		},
+	}
+	opt.IndexSettle, opt.BatchFixes = a.recountSettings()
+	opt.ExpectedRows, opt.Fresh = res.rows, prev.fresh
+	if journal != nil {
+		opt.ChunksDone, opt.FreshChecked = journal.done, journal.freshness
+	}
+	var rel *schema.Relation
+	var ent *schema.Entity
+	if t.Relation != nil {
+		rel = t.Relation
+	} else {
+		ent = t.Entity
+	}
+	rep, err := st.Import(ctx, rel, ent, src, opt)
+	prog.finish()
+	if journal != nil {
+		journal.close(err == nil)
+	}
+	if err != nil || a.explaining() {
+		if err != nil && journal != nil && !errors.Is(err, context.Canceled) {
+			err = withHint(err, "run the same command with --resume to finish it")
+		}
+		if errors.Is(err, context.Canceled) {
+			fmt.Fprintln(a.io.ErrOut, "import interrupted; run the same command with --resume to finish it")
+		}
+		return err
+	}
+	if err := a.printImport(t, in, rep, res, o, time.Since(start)); err != nil {
+		return err
+	}
+	if res.bad > 0 {
+		return &statusError{code: ExitRejected}
+	}
+	return nil
+}
+
+// recountSettings tune counter recounts for the backend. On DynamoDB, GSI1
+// is updated asynchronously: reverse-side counts are repeated until two a
+// second apart agree. On the embedded engine counter fixes go 100 to a
+// TransactWriteItems, one disk commit instead of 100; elsewhere one
+// UpdateItem each, in parallel: a transactional write costs twice the
+// capacity on DynamoDB, and moto copies every table it holds for each
+// transaction (seconds per request).
+func (a *app) recountSettings() (settle time.Duration, batch bool) {
+	if a.set.Endpoint == "aws" {
+		settle = time.Second
+	}
+	return settle, a.set.Endpoint == "local"
+}
+
+// hintedError adds a hint to an error without changing its exit code.
+type hintedError struct {
+	err  error
+	hint string
+}
+
+func (e *hintedError) Error() string { return e.err.Error() }
+func (e *hintedError) Unwrap() error { return e.err }
+
+func withHint(err error, h string) error { return &hintedError{err: err, hint: h} }
+
+func (a *app) printImport(t rowfile.Target, in *importInput, rep *ops.ImportReport, res *checkResult, o importOpts, took time.Duration) error {
+	rate := float64(rep.Rows) / max(took.Seconds(), 1e-9)
+	corrected := 0
+	for _, f := range rep.Fixed {
+		if f.Fixed {
+			corrected++
+		}
+	}
+	if a.set.Output != "table" {
+		rec := orderedObject{{"name", t.Name()}, {"file", in.name}, {"unlink", o.unlink},
+			{"rows", rep.Rows}, {"skipped", rep.Skipped}, {"written", rep.Written}}
+		if t.Relation != nil {
+			if rep.Created >= 0 {
+				k1, k2 := "created", "unchanged"
+				if o.unlink {
+					k1, k2 = "deleted", "absent"
+				}
+				rec = append(rec, field{k1, rep.Created}, field{k2, rep.Unchanged})
+			}
+			rec = append(rec, field{"counters", rep.Counters}, field{"corrected", corrected})
+		} else {
+			rec = append(rec, field{"created", rep.Created}, field{"updated", rep.Updated}, field{"unchanged", rep.Unchanged})
+		}
+		rec = append(rec, field{"rejected", res.bad}, field{"seconds", took.Seconds()}, field{"rowsPerSecond", int64(rate)},
+			field{"phases", orderedObject{{"check", res.took.Seconds()}, {"write", rep.WriteTime.Seconds()}, {"counters", rep.CounterTime.Seconds()}}},
+			field{"requests", rep.Requests})
+		return a.printer().object(rec)
+	}
+	w := a.io.Out
+	verb := "imported"
+	if o.unlink {
+		verb = "unlinked"
+	}
+	fmt.Fprintf(w, "%s %s from %s: %s %s in %s (%s rows/s)\n", verb, t.Name(), in.name, commas(int64(rep.Rows)), plural(rep.Rows, "row", "rows"),
+		took.Round(time.Millisecond), commas(int64(rate)))
+	if rep.Skipped > 0 {
+		fmt.Fprintf(w, "resumed: %s rows an earlier run had written were skipped\n", commas(int64(rep.Skipped)))
+	}
+	switch {
+	case t.Entity != nil:
+		fmt.Fprintf(w, "items: %s written: %s created, %s updated, %s unchanged\n", commas(int64(rep.Written)),
+			commas(int64(rep.Created)), commas(int64(rep.Updated)), commas(int64(rep.Unchanged)))
+	case o.unlink && rep.Created >= 0:
+		fmt.Fprintf(w, "edges: %s deleted, %s absent\n", commas(int64(rep.Created)), commas(int64(rep.Unchanged)))
+	case o.unlink:
+		fmt.Fprintf(w, "edges: %s deletes sent\n", commas(int64(rep.Written)))
+	case rep.Created >= 0:
+		fmt.Fprintf(w, "edges: %s written: %s new, %s already there\n", commas(int64(rep.Written)), commas(int64(rep.Created)), commas(int64(rep.Unchanged)))
+	default:
+		fmt.Fprintf(w, "edges: %s written\n", commas(int64(rep.Written)))
+	}
+	if t.Relation != nil && rep.Counters > 0 {
+		fmt.Fprintf(w, "counters: %s recounted, %s corrected\n", commas(int64(rep.Counters)), commas(int64(corrected)))
+	}
+	if res.bad > 0 {
+		where := ""
+		if o.rejects != "" {
+			where = " (written to " + o.rejects + ")"
+		}
+		fmt.Fprintf(w, "rejected: %s invalid %s%s\n", commas(int64(res.bad)), plural(res.bad, "line", "lines"), where)
+	}
+	return nil
+}

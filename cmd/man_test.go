@@ -1,0 +1,104 @@
+package cmd
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spf13/cobra/doc"
+)
+
+// manDir holds the generated man pages of adjl's built-in commands;
+// absolute, as tests chdir into temp directories.
+var manDir = func() string {
+	d, err := filepath.Abs(filepath.Join("..", "man"))
+	if err != nil {
+		panic(err)
+	}
+	return d
+}()
+
+// TestManPagesAreCurrent generates the man pages with cobra's doc package
+// (built-in commands: relation verbs depend on the schema and are listed
+// by adjl --help) and compares them with man/; go test ./cmd -run
+// TestManPagesAreCurrent -update rewrites man/.
+func TestManPagesAreCurrent(t *testing.T) {
+	isolate(t)
+	r := adjl(t, runOpts{}, "version")
+	if r.code != 0 {
+		t.Fatal(r.err)
+	}
+	root := r.app.root
+	root.DisableAutoGenTag = true
+	// Without a schema the root help says none was found; a man page says
+	// where the schema's own verbs are listed instead.
+	root.Long, _, _ = strings.Cut(root.Long, "\n\nNote:")
+	root.Long += "\n\nRelation verbs (enroll, members, ...) come from the schema: adjl --help lists\nthose of yours, adjl VERB --help documents each."
+	gen := t.TempDir()
+	date := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	header := &doc.GenManHeader{Title: "ADJL", Section: "1", Source: "adjl", Manual: "adjl manual", Date: &date}
+	if err := doc.GenManTree(root, header, gen); err != nil {
+		t.Fatal(err)
+	}
+	got := readDir(t, gen)
+	if *update {
+		os.RemoveAll(manDir)
+		if err := os.MkdirAll(manDir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for name, body := range got {
+			if err := os.WriteFile(filepath.Join(manDir, name), body, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return
+	}
+	want := readDir(t, manDir)
+	for name, body := range got {
+		if w, ok := want[name]; !ok {
+			t.Errorf("man/%s is missing (run go test ./cmd -run TestManPagesAreCurrent -update)", name)
+		} else if string(w) != string(body) {
+			t.Errorf("man/%s is stale (run go test ./cmd -run TestManPagesAreCurrent -update)", name)
+		}
+	}
+	for name := range want {
+		if _, ok := got[name]; !ok {
+			t.Errorf("man/%s is for no command (run go test ./cmd -run TestManPagesAreCurrent -update)", name)
+		}
+	}
+	for _, page := range []string{"adjl.1", "adjl-browse.1", "adjl-config-show.1", "adjl-put.1"} {
+		if _, ok := got[page]; !ok {
+			t.Errorf("no %s among %v", page, slices.Sorted(mapsKeys(got)))
+		}
+	}
+}
+
+func readDir(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	out := map[string][]byte{}
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[e.Name()] = b
+	}
+	return out
+}
+
+func mapsKeys(m map[string][]byte) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}

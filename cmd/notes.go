@@ -1,0 +1,17 @@
+package cmd
+
+import "io"
+
+// notes is where hints, notes and progress go: stderr, or nowhere under
+// --quiet. What --quiet leaves on stderr: errors (with their hint line),
+// warnings, and what --verbose, --debug and --capacity ask for. What it
+// drops: the next-page command of a list, progress (applying: ..., reshard
+// counts, waiting for a locked data file, local engine stopped), notes
+// (note: ...), dry-run reminders, verify's summary line, and the try:/next:
+// suggestions local serve and init print after their output.
+func (a *app) notes() io.Writer {
+	if a.set != nil && a.set.Quiet {
+		return io.Discard
+	}
+	return a.io.ErrOut
+}

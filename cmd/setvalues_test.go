@@ -1,0 +1,118 @@
+package cmd
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/adjl/adjl/schema"
+)
+
+func TestReadSetFiles(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	bio := write("bio.txt", "line one\nline two\n")
+	crlf := write("crlf.txt", "value\r\n")
+	two := write("two.txt", "kept\n\n")
+	cases := []struct {
+		sets  []string
+		stdin string
+		want  []string
+		err   string
+	}{
+		{sets: []string{"bio=@" + bio}, want: []string{"bio=line one\nline two"}},
+		{sets: []string{"bio=@" + crlf}, want: []string{"bio=value"}},
+		{sets: []string{"bio=@" + two}, want: []string{"bio=kept\n"}},
+		{sets: []string{"bio=@-", "name=Ana"}, stdin: "from stdin\n", want: []string{"bio=from stdin", "name=Ana"}},
+		{sets: []string{"handle=@@ana"}, want: []string{"handle=@ana"}},
+		{sets: []string{"mail=ana@example.com"}, want: []string{"mail=ana@example.com"}},
+		{sets: []string{"a=@-", "b=@-"}, stdin: "x", err: "standard input is already read"},
+		{sets: []string{"a=@"}, err: "@ needs a file name"},
+		{sets: []string{"a=@" + filepath.Join(dir, "missing")}, err: "no such file"},
+		{sets: []string{"a=@" + write("big", strings.Repeat("x", maxValueFile+1))}, err: "over 400 KB"},
+	}
+	for _, c := range cases {
+		got, err := readSetFiles(c.sets, strings.NewReader(c.stdin))
+		if c.err != "" {
+			var u *usageError
+			if err == nil || !strings.Contains(err.Error(), c.err) || !errors.As(err, &u) {
+				t.Errorf("%q: err %v, want a usage error with %q", c.sets, err, c.err)
+			}
+			continue
+		}
+		if err != nil || strings.Join(got, "|") != strings.Join(c.want, "|") {
+			t.Errorf("%q: %q, %v; want %q", c.sets, got, err, c.want)
+		}
+	}
+}
+
+func TestCheckUnsets(t *testing.T) {
+	attrs := []schema.Attribute{{Name: "grade", Kind: schema.KindString}, {Name: "enrolledOn", Kind: schema.KindDate}}
+	for _, c := range []struct {
+		unsets []string
+		sets   map[string]any
+		err    string
+	}{
+		{unsets: []string{"grade", "enrolledOn"}},
+		{unsets: []string{"PK"}, err: "key attribute"},
+		{unsets: []string{"courseCount"}, err: `unknown attribute "courseCount"; declared: grade, enrolledOn`},
+		{unsets: []string{"grade", "grade"}, err: "given twice"},
+		{unsets: []string{"grade"}, sets: map[string]any{"grade": "A"}, err: "both set (--set) and removed"},
+	} {
+		err := checkUnsets(schema.DefaultLayout.Reserved(), attrs, c.unsets, c.sets)
+		if (err == nil) != (c.err == "") || err != nil && !strings.Contains(err.Error(), c.err) {
+			t.Errorf("%v: %v, want %q", c.unsets, err, c.err)
+		}
+	}
+}
+
+// TestSetFromFileAndUnsetThroughRun: put and a link verb read a value from
+// a file and from stdin, and --unset removes attributes from the item and
+// the edge.
+func TestSetFromFileAndUnsetThroughRun(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	school := example(t, "school.yaml")
+	writeFile(t, filepath.Join(dir, "title.txt"), "Linear Algebra\n")
+	run := func(args ...string) result {
+		t.Helper()
+		r := adjl(t, runOpts{dir: dir}, append([]string{"--schema", school}, args...)...)
+		if r.code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, r.code, r.err)
+		}
+		return r
+	}
+	run("table", "create")
+	run("put", "course", "math204", "--set", "title=@title.txt", "--set", "credits=5")
+	run("enroll", "a91", "math204", "--set", "grade=A", "--set", "enrolledOn=2026-09-01")
+	if r := run("get", "CRS#math204", "-o", "json"); !strings.Contains(r.out, `"title": "Linear Algebra",`) {
+		t.Errorf("title from the file: %s", r.out)
+	}
+	if r := run("put", "course", "math204", "--unset", "credits"); r.out != "updated CRS#math204\n" {
+		t.Errorf("put --unset: %q", r.out)
+	}
+	if r := run("get", "CRS#math204", "-o", "json"); strings.Contains(r.out, "credits") {
+		t.Errorf("credits not removed: %s", r.out)
+	}
+	if r := run("enroll", "a91", "math204", "--unset", "grade"); r.out != "updated enrollment STU#a91 -> CRS#math204\n" {
+		t.Errorf("enroll --unset: %q", r.out)
+	}
+	if r := run("enrolled", "a91", "math204", "-o", "json"); strings.Contains(r.out, "grade") || !strings.Contains(r.out, "enrolledOn") {
+		t.Errorf("edge after --unset grade: %s", r.out)
+	}
+	if r := run("get", "CRS#math204", "-o", "json"); !strings.Contains(r.out, `"studentCount": 1`) {
+		t.Errorf("the relink counted: %s", r.out)
+	}
+	r := adjl(t, runOpts{dir: dir}, "--schema", school, "put", "course", "math204", "--set", "title=@nope.txt")
+	if r.code != ExitUsage || !strings.Contains(r.err, "nope.txt") {
+		t.Errorf("a missing file: exit %d, %s", r.code, r.err)
+	}
+}

@@ -1,0 +1,123 @@
+package ops
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	smithyhttp "github.com/aws/smithy-go/transport/http"
+)
+
+// The wrappers of the batch operations bulk commands send (import, export,
+// counters), in the style of calls.go: Explain, consumed capacity and error
+// classification in one place.
+
+func (s *Store) batchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItemInput) (*dynamodb.BatchWriteItemOutput, error) {
+	in.ReturnConsumedCapacity = s.rcc()
+	if s.explaining() {
+		s.explain("BatchWriteItem", in)
+		return &dynamodb.BatchWriteItemOutput{}, nil
+	}
+	out, err := s.api.BatchWriteItem(ctx, in)
+	if err != nil {
+		return nil, s.classify(err)
+	}
+	s.report("BatchWriteItem", ccList(out.ConsumedCapacity)...)
+	return out, nil
+}
+
+func (s *Store) batchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInput) (*dynamodb.BatchGetItemOutput, error) {
+	in.ReturnConsumedCapacity = s.rcc()
+	if s.explaining() {
+		s.explain("BatchGetItem", in)
+		return &dynamodb.BatchGetItemOutput{}, nil
+	}
+	out, err := s.api.BatchGetItem(ctx, in)
+	if err != nil {
+		return nil, s.classify(err)
+	}
+	s.report("BatchGetItem", ccList(out.ConsumedCapacity)...)
+	return out, nil
+}
+
+func ccList(cc []types.ConsumedCapacity) []*types.ConsumedCapacity {
+	out := make([]*types.ConsumedCapacity, len(cc))
+	for i := range cc {
+		out[i] = &cc[i]
+	}
+	return out
+}
+
+// backoff paces the retries of one bulk request: exponential backoff with
+// full jitter (a random wait between 0 and min(cap, base·2^n)), as AWS
+// recommends for BatchWriteItem's UnprocessedItems, and a deadline measured
+// from the last progress, so a slow but moving import never gives up and a
+// stuck one ends with the last error.
+type backoff struct {
+	base, cap time.Duration
+	giveUp    time.Duration // without progress
+	attempt   int
+	since     time.Time
+	sleep     func(ctx context.Context, d time.Duration) error
+}
+
+func newBackoff(giveUp time.Duration) *backoff {
+	if giveUp <= 0 {
+		giveUp = 2 * time.Minute
+	}
+	return &backoff{base: 20 * time.Millisecond, cap: 5 * time.Second, giveUp: giveUp, since: time.Now(), sleep: sleepCtx}
+}
+
+// progressed resets the backoff after a request that did some work.
+func (r *backoff) progressed() { r.attempt, r.since = 0, time.Now() }
+
+// wait sleeps before the next attempt; it returns last (or the context's
+// error) when the deadline has passed.
+func (r *backoff) wait(ctx context.Context, last error) error {
+	if time.Since(r.since) > r.giveUp {
+		return last
+	}
+	d := min(r.cap, r.base<<min(r.attempt, 20))
+	r.attempt++
+	return r.sleep(ctx, time.Duration(rand.Int64N(int64(d)+1)))
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// retryable reports errors a bulk request is sent again for: throttling
+// still there after the SDK's own retries, a conflicting transaction, and
+// server errors (5xx).
+func retryable(err error) bool {
+	var thr *ThrottledError
+	if errors.As(err, &thr) {
+		return true
+	}
+	var tce *types.TransactionCanceledException
+	if errors.As(err, &tce) {
+		for _, r := range tce.CancellationReasons {
+			if c := aws.ToString(r.Code); c == "TransactionConflict" || c == "ThrottlingError" || c == "ProvisionedThroughputExceeded" {
+				return true
+			}
+		}
+	}
+	switch errorCode(err) {
+	case "TransactionConflictException", "TransactionInProgressException", "InternalServerError",
+		"ServiceUnavailable", "InternalFailure":
+		return true
+	}
+	var re *smithyhttp.ResponseError
+	return errors.As(err, &re) && re.HTTPStatusCode() >= 500
+}

@@ -1,0 +1,302 @@
+package rowfile
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+)
+
+// Reader reads rows one at a time, in file order, holding one row in memory.
+type Reader interface {
+	// Next returns the next valid row, a *LineError for a row that cannot
+	// be imported (reading may go on unless it is Fatal), or io.EOF.
+	Next() (Row, error)
+	// Header is the CSV header line as read ("" for NDJSON), to head a
+	// rejects file that can be fixed and imported again.
+	Header() string
+}
+
+// NewReader returns a reader of format over r; name is the file name that
+// errors quote. A CSV reader reads the header at once and reports a bad
+// one as a Fatal *LineError.
+func NewReader(r io.Reader, name string, format Format, t Target) (Reader, error) {
+	switch format {
+	case CSV:
+		return newCSVReader(r, name, t)
+	case NDJSON:
+		return &ndjsonReader{r: bufio.NewReaderSize(r, 64<<10), name: name, t: t}, nil
+	}
+	return nil, fmt.Errorf("unknown format %q", format)
+}
+
+// csvReader reads RFC 4180 CSV: a header naming the columns, then one record
+// per row. Quoted fields may hold commas, quotes ("") and line breaks.
+type csvReader struct {
+	r    *csv.Reader
+	name string
+	t    Target
+	cols []string
+	at   []int // the record index of each known column (-1: not in the file)
+	rec  []string
+	cell func(i int) (any, bool)
+}
+
+func newCSVReader(r io.Reader, name string, t Target) (*csvReader, error) {
+	cr := csv.NewReader(bufio.NewReaderSize(r, 64<<10))
+	cr.FieldsPerRecord = -1 // checked here, with a better message
+	cr.ReuseRecord = true
+	head, err := cr.Read()
+	switch {
+	case errors.Is(err, io.EOF):
+		return nil, &LineError{File: name, Line: 1, Msg: fmt.Sprintf("empty file: want a header line such as %s", strings.Join(exampleHeader(t), ",")), Fatal: true}
+	case err != nil:
+		return nil, csvError(name, err, true)
+	}
+	head = slices.Clone(head)
+	if len(head) > 0 {
+		head[0] = strings.TrimPrefix(head[0], "\ufeff") // a byte-order mark from spreadsheet exports
+	}
+	for i := range head {
+		head[i] = strings.TrimSpace(head[i])
+	}
+	if msg := checkHeader(t, head); msg != "" {
+		return nil, &LineError{File: name, Line: 1, Msg: msg, Fatal: true}
+	}
+	c := &csvReader{r: cr, name: name, t: t, cols: head}
+	for _, k := range exampleHeader(t) {
+		c.at = append(c.at, slices.Index(head, k))
+	}
+	c.cell = func(i int) (any, bool) {
+		if c.at[i] < 0 {
+			return nil, false
+		}
+		return c.rec[c.at[i]], true
+	}
+	return c, nil
+}
+
+// exampleHeader is the header of a file holding every declared attribute.
+func exampleHeader(t Target) []string {
+	h := t.KeyColumns()
+	for _, a := range t.Attributes() {
+		h = append(h, a.Name)
+	}
+	return h
+}
+
+// checkHeader refuses unknown, missing and repeated columns.
+func checkHeader(t Target, head []string) string {
+	known := exampleHeader(t)
+	seen := map[string]bool{}
+	for _, c := range head {
+		switch {
+		case c == "":
+			return "the header has an empty column name"
+		case !slices.Contains(known, c):
+			return fmt.Sprintf("unknown column %q; %s %s takes %s", c, kindWord(t), t.Name(), strings.Join(known, ","))
+		case seen[c]:
+			return fmt.Sprintf("column %q appears twice in the header", c)
+		}
+		seen[c] = true
+	}
+	for _, k := range t.KeyColumns() {
+		if !seen[k] {
+			return fmt.Sprintf("the header has no %q column; %s %s takes %s", k, kindWord(t), t.Name(), strings.Join(known, ","))
+		}
+	}
+	return ""
+}
+
+func kindWord(t Target) string {
+	if t.Relation != nil {
+		return "relation"
+	}
+	return "entity"
+}
+
+func (c *csvReader) Next() (Row, error) {
+	rec, err := c.r.Read()
+	if errors.Is(err, io.EOF) {
+		return Row{}, io.EOF
+	}
+	if err != nil {
+		var pe *csv.ParseError
+		if errors.As(err, &pe) {
+			return Row{}, csvError(c.name, err, false)
+		}
+		return Row{}, &LineError{File: c.name, Line: c.line(), Msg: err.Error(), Fatal: true}
+	}
+	line, _ := c.r.FieldPos(0)
+	if len(rec) != len(c.cols) {
+		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
+			return c.Next() // a line of blanks
+		}
+		return Row{}, &LineError{File: c.name, Line: line, Raw: encodeCSV(rec),
+			Msg: fmt.Sprintf("%d fields, but the header has %d (%s); quote a value that holds a comma", len(rec), len(c.cols), strings.Join(c.cols, ","))}
+	}
+	c.rec = rec
+	row, msg := c.t.row(line, c.cell)
+	if msg != "" {
+		return Row{}, &LineError{File: c.name, Line: line, Msg: msg, Raw: encodeCSV(rec)}
+	}
+	return row, nil
+}
+
+func (c *csvReader) Header() string { return encodeCSV(c.cols) }
+
+func (n *ndjsonReader) Header() string { return "" }
+
+func (c *csvReader) line() int {
+	l, _ := c.r.FieldPos(0)
+	return l
+}
+
+// csvError turns encoding/csv's error into FILE:LINE: message.
+func csvError(name string, err error, fatal bool) *LineError {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		msg := pe.Err.Error()
+		switch {
+		case errors.Is(pe.Err, csv.ErrBareQuote):
+			msg = `a quote (") inside an unquoted field; quote the whole field and double the quote ("a ""b"" c")`
+		case errors.Is(pe.Err, csv.ErrQuote):
+			msg = `a quoted field is not closed, or text follows its closing quote`
+		}
+		return &LineError{File: name, Line: pe.StartLine, Msg: msg, Fatal: fatal}
+	}
+	return &LineError{File: name, Line: 1, Msg: err.Error(), Fatal: true}
+}
+
+func encodeCSV(rec []string) string {
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	w.Write(rec)
+	w.Flush()
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// maxLineBytes bounds an NDJSON line: DynamoDB items are at most 400 KB.
+const maxLineBytes = 1 << 20
+
+// ndjsonReader reads one JSON object per line; blank lines are skipped.
+type ndjsonReader struct {
+	r    *bufio.Reader
+	name string
+	t    Target
+	line int
+	buf  []byte
+}
+
+// jsonNumber is a JSON number kept as its text, so no digit is lost.
+type jsonNumber = json.Number
+
+func (n *ndjsonReader) Next() (Row, error) {
+	for {
+		line, err := n.readLine()
+		if err != nil {
+			return Row{}, err
+		}
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		dec := json.NewDecoder(bytes.NewReader(line))
+		dec.UseNumber()
+		var obj map[string]any
+		if err := dec.Decode(&obj); err != nil || obj == nil {
+			return Row{}, n.bad(line, fmt.Sprintf("not a JSON object: %s", jsonMessage(err)))
+		}
+		if dec.More() {
+			return Row{}, n.bad(line, "more than one JSON value on the line")
+		}
+		known := exampleHeader(n.t)
+		for k := range obj {
+			if !slices.Contains(known, k) {
+				return Row{}, n.bad(line, fmt.Sprintf("unknown field %q; %s %s takes %s", k, kindWord(n.t), n.t.Name(), strings.Join(known, ", ")))
+			}
+		}
+		row, msg := n.t.row(n.line, func(i int) (any, bool) {
+			v, ok := obj[known[i]]
+			return v, ok
+		})
+		if msg != "" {
+			return Row{}, n.bad(line, msg)
+		}
+		return row, nil
+	}
+}
+
+func (n *ndjsonReader) bad(line []byte, msg string) *LineError {
+	return &LineError{File: n.name, Line: n.line, Msg: msg, Raw: string(bytes.TrimRight(line, "\r\n"))}
+}
+
+// readLine returns the next line without its end, or io.EOF.
+func (n *ndjsonReader) readLine() ([]byte, error) {
+	n.buf = n.buf[:0]
+	for {
+		part, err := n.r.ReadSlice('\n')
+		n.buf = append(n.buf, part...)
+		if len(n.buf) > maxLineBytes {
+			n.line++
+			// Skip the rest of the line, then report it.
+			for errors.Is(err, bufio.ErrBufferFull) {
+				_, err = n.r.ReadSlice('\n')
+			}
+			return nil, &LineError{File: n.name, Line: n.line, Msg: fmt.Sprintf("line longer than %d bytes; DynamoDB items are at most 400 KB", maxLineBytes)}
+		}
+		switch {
+		case err == nil:
+			n.line++
+			return bytes.TrimRight(n.buf, "\r\n"), nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case errors.Is(err, io.EOF):
+			if len(n.buf) == 0 {
+				return nil, io.EOF
+			}
+			n.line++
+			return n.buf, nil
+		default:
+			return nil, &LineError{File: n.name, Line: n.line + 1, Msg: err.Error(), Fatal: true}
+		}
+	}
+}
+
+func jsonMessage(err error) string {
+	if err == nil {
+		return "null"
+	}
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return fmt.Sprintf("%v (at byte %d)", se, se.Offset)
+	}
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return "got a JSON " + te.Value
+	}
+	return err.Error()
+}
+
+// jsonKind names a decoded JSON value's type for messages.
+func jsonKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return "a string"
+	case json.Number:
+		return "a number"
+	case bool:
+		return "true/false"
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	}
+	return fmt.Sprintf("%T", v)
+}

@@ -1,0 +1,241 @@
+// Package rowfile reads and writes the files `adjl import` and `adjl export`
+// exchange: CSV with a header line (RFC 4180 quoting) or NDJSON (one JSON
+// object per line), one row per edge of a relation or per item of an entity.
+// Keys are checked exactly as the relation verbs check them and values are
+// typed by the schema, so a file that reads without error can be written
+// without a request being refused for its content. It does no I/O beyond the
+// reader and writer it is given, and knows nothing of DynamoDB.
+package rowfile
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/adjl/adjl/schema"
+)
+
+// Format is a file format.
+type Format string
+
+// Formats.
+const (
+	CSV    Format = "csv"
+	NDJSON Format = "ndjson"
+)
+
+// FormatOf picks the format from a file name's extension (.csv, .ndjson,
+// .jsonl, .json); ok is false when the extension says nothing.
+func FormatOf(name string) (Format, bool) {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".csv":
+		return CSV, true
+	case ".ndjson", ".jsonl", ".json":
+		return NDJSON, true
+	}
+	return "", false
+}
+
+// ParseFormat checks a --format value.
+func ParseFormat(s string) (Format, error) {
+	switch Format(strings.ToLower(s)) {
+	case CSV:
+		return CSV, nil
+	case NDJSON, "jsonl":
+		return NDJSON, nil
+	}
+	return "", fmt.Errorf("unknown format %q: want csv or ndjson", s)
+}
+
+// Target is what the rows hold: the edges of a relation or the items of an
+// entity. Exactly one of the fields is set.
+type Target struct {
+	Relation *schema.Relation
+	Entity   *schema.Entity
+}
+
+// Name is the relation's or entity's name.
+func (t Target) Name() string {
+	if t.Relation != nil {
+		return t.Relation.Name
+	}
+	return t.Entity.Name
+}
+
+// Attributes are the declared attributes a row may carry.
+func (t Target) Attributes() []schema.Attribute {
+	if t.Relation != nil {
+		return t.Relation.Attributes
+	}
+	return t.Entity.Attributes
+}
+
+// KeyColumns are the columns naming the item: from and to for an edge, id
+// for an entity item.
+func (t Target) KeyColumns() []string {
+	if t.Relation != nil {
+		return []string{"from", "to"}
+	}
+	return []string{"id"}
+}
+
+// Row is one valid row: full (prefixed) keys and typed attribute values, of
+// the types schema.ParseSets gives (string, schema.Number, bool, []string).
+// An attribute missing from Attrs is absent from the item.
+type Row struct {
+	Line     int    // first line of the row in the file (1-based)
+	From, To string // edge rows
+	ID       string // entity rows: the full key, e.g. STU#a91
+	Attrs    map[string]any
+}
+
+// LineError is a row that cannot be imported, or a header that cannot be
+// read: FILE:LINE: message.
+type LineError struct {
+	File string
+	Line int
+	Msg  string
+	// Raw is the row's text as read (CSV: the record re-encoded; NDJSON: the
+	// line), for a rejects file. Empty for header errors.
+	Raw string
+	// Fatal: reading cannot go on (a bad header, an unreadable file).
+	Fatal bool
+}
+
+func (e *LineError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }
+
+// maxItemBytes is DynamoDB's item size limit.
+const maxItemBytes = 400 * 1024
+
+// row builds a Row from the cells of a row, checking keys and values. cell
+// returns the cell of known column i (see exampleHeader: the key columns,
+// then the declared attributes), a string (CSV) or a decoded JSON value
+// (NDJSON); ok is false when the file has no such column.
+func (t Target) row(line int, cell func(i int) (v any, ok bool)) (Row, string) {
+	r := Row{Line: line}
+	size := 0
+	key := func(i int, col string, norm func(string) (string, error)) (string, string) {
+		v, ok := cell(i)
+		s, isStr := v.(string)
+		switch {
+		case !ok || v == nil || isStr && s == "":
+			return "", fmt.Sprintf("%s is empty", col)
+		case !isStr:
+			return "", fmt.Sprintf("%s must be a string key, not %s", col, jsonKind(v))
+		}
+		k, err := norm(s)
+		if err != nil {
+			return "", fmt.Sprintf("%s: %v", col, err)
+		}
+		size += len(k)
+		return k, ""
+	}
+	var msg string
+	nkeys := 1
+	if rel := t.Relation; rel != nil {
+		nkeys = 2
+		if r.From, msg = key(0, "from", rel.FromKey); msg != "" {
+			return r, msg
+		}
+		if r.To, msg = key(1, "to", rel.ToKey); msg != "" {
+			return r, msg
+		}
+		if rel.Edge == "" && r.From == r.To {
+			return r, fmt.Sprintf("relation %s cannot link %s to itself: the edge would be the entity item", rel.Name, r.From)
+		}
+	} else if r.ID, msg = key(0, "id", t.Entity.Key); msg != "" {
+		return r, msg
+	}
+	attrs := t.Attributes()
+	for i, a := range attrs {
+		v, ok := cell(nkeys + i)
+		if !ok || v == nil {
+			continue
+		}
+		typed, absent, err := typedValue(a.Kind, v)
+		if err != nil {
+			return r, fmt.Sprintf("%s is a %s: %v", a.Name, a.Kind, err)
+		}
+		if absent {
+			continue
+		}
+		if r.Attrs == nil {
+			r.Attrs = make(map[string]any, len(attrs))
+		}
+		r.Attrs[a.Name] = typed
+		size += len(a.Name) + valueSize(typed)
+	}
+	if r.Attrs == nil {
+		r.Attrs = noAttrs
+	}
+	if size > maxItemBytes-200 { // 200: adjl's own attributes
+		return r, fmt.Sprintf("the item would be about %d bytes, over DynamoDB's 400 KB item limit", size+200)
+	}
+	return r, ""
+}
+
+// noAttrs is the Attrs of every row without attribute values: readers of a
+// Row never write to it.
+var noAttrs = map[string]any{}
+
+// typedValue converts a cell to the attribute's type. An empty CSV cell (or
+// JSON null) is an absent attribute. JSON values may be of the attribute's
+// own JSON type (number, true/false, an array of strings) or the text a CSV
+// cell would hold.
+func typedValue(kind schema.AttrKind, v any) (any, bool, error) {
+	switch x := v.(type) {
+	case string:
+		if x == "" {
+			return nil, true, nil
+		}
+		out, err := schema.ParseValue(kind, x)
+		return out, false, err
+	case jsonNumber:
+		if kind != schema.KindNumber {
+			return nil, false, fmt.Errorf("got the number %s; write it as a string", x)
+		}
+		out, err := schema.ParseValue(kind, string(x))
+		return out, false, err
+	case bool:
+		if kind != schema.KindBool {
+			return nil, false, fmt.Errorf("got %t; give a %s", x, kind)
+		}
+		return x, false, nil
+	case []any:
+		if kind != schema.KindStrings {
+			return nil, false, fmt.Errorf("got an array; only strings attributes take one")
+		}
+		var out []string
+		for _, e := range x {
+			s, ok := e.(string)
+			if !ok {
+				return nil, false, fmt.Errorf("array element %s is not a string", jsonKind(e))
+			}
+			if s != "" && !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+		}
+		if len(out) == 0 {
+			return nil, false, fmt.Errorf("the array has no elements; DynamoDB string sets cannot be empty")
+		}
+		return out, false, nil
+	}
+	return nil, false, fmt.Errorf("got %s", jsonKind(v))
+}
+
+func valueSize(v any) int {
+	switch x := v.(type) {
+	case string:
+		return len(x)
+	case schema.Number:
+		return len(x)/2 + 1
+	case []string:
+		n := 0
+		for _, s := range x {
+			n += len(s)
+		}
+		return n
+	}
+	return 1
+}

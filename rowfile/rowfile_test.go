@@ -1,0 +1,279 @@
+package rowfile
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/adjl/adjl/schema"
+)
+
+func school() (*schema.Relation, *schema.Entity) {
+	stu := &schema.Entity{Name: "student", Prefix: "STU#", Attributes: []schema.Attribute{
+		{Name: "name", Kind: schema.KindString}, {Name: "age", Kind: schema.KindNumber},
+		{Name: "active", Kind: schema.KindBool}, {Name: "tags", Kind: schema.KindStrings},
+		{Name: "born", Kind: schema.KindDate}, {Name: "seen", Kind: schema.KindDatetime}}}
+	crs := &schema.Entity{Name: "course", Prefix: "CRS#"}
+	rel := &schema.Relation{Name: "enrollment", From: schema.Side{Entity: stu, Prefix: "STU#"},
+		To: schema.Side{Entity: crs, Prefix: "CRS#"}, Edge: "ENROLL#", Shards: 1,
+		Attributes: []schema.Attribute{{Name: "grade", Kind: schema.KindString}, {Name: "credits", Kind: schema.KindNumber}}}
+	return rel, stu
+}
+
+// readAll reads every row and every line error.
+func readAll(t *testing.T, format Format, tg Target, in string) ([]Row, []*LineError) {
+	t.Helper()
+	r, err := NewReader(strings.NewReader(in), "in."+string(format), format, tg)
+	if err != nil {
+		var le *LineError
+		if errors.As(err, &le) {
+			return nil, []*LineError{le}
+		}
+		t.Fatal(err)
+	}
+	var rows []Row
+	var bad []*LineError
+	for {
+		row, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			return rows, bad
+		}
+		var le *LineError
+		if err != nil && !errors.As(err, &le) {
+			t.Fatalf("not a line error: %v", err)
+		}
+		if err != nil {
+			bad = append(bad, le)
+			if le.Fatal {
+				return rows, bad
+			}
+			continue
+		}
+		rows = append(rows, row)
+	}
+}
+
+func TestCSVQuotingRFC4180(t *testing.T) {
+	rel, _ := school()
+	in := "from,to,grade\n" +
+		"a91,math204,\"A, with honours\"\n" +
+		"STU#b02,CRS#art1,\"say \"\"hi\"\"\"\n" +
+		"c03,bio2,\"two\nlines\"\n" +
+		"d04,x,B\n"
+	rows, bad := readAll(t, CSV, Target{Relation: rel}, in)
+	if len(bad) != 0 {
+		t.Fatalf("errors: %v", bad)
+	}
+	want := []Row{
+		{Line: 2, From: "STU#a91", To: "CRS#math204", Attrs: map[string]any{"grade": "A, with honours"}},
+		{Line: 3, From: "STU#b02", To: "CRS#art1", Attrs: map[string]any{"grade": `say "hi"`}},
+		{Line: 4, From: "STU#c03", To: "CRS#bio2", Attrs: map[string]any{"grade": "two\nlines"}},
+		{Line: 6, From: "STU#d04", To: "CRS#x", Attrs: map[string]any{"grade": "B"}},
+	}
+	if !reflect.DeepEqual(rows, want) {
+		t.Fatalf("rows:\n got %#v\nwant %#v", rows, want)
+	}
+}
+
+func TestCSVBadLinesReportFileAndLine(t *testing.T) {
+	rel, _ := school()
+	in := "to,from,credits\r\n" + // any column order, CRLF line ends
+		"math204,a91,5\r\n" +
+		"math204,CRS#a91,5\r\n" + // wrong prefix for the from side
+		"math204,a92,five\r\n" + // not a number
+		"math204,a93\r\n" + // too few fields
+		"math204,a\"94,1\r\n" + // bare quote
+		",a95,1\r\n" + // empty key
+		"math204,a96,1e400\r\n" // out of DynamoDB's range
+	rows, bad := readAll(t, CSV, Target{Relation: rel}, in)
+	if len(rows) != 1 || rows[0].From != "STU#a91" || rows[0].Attrs["credits"] != schema.Number("5") {
+		t.Fatalf("rows: %#v", rows)
+	}
+	var got []string
+	for _, e := range bad {
+		got = append(got, e.Error())
+	}
+	want := []string{
+		`in.csv:3: from: key "CRS#a91": prefix "CRS#" does not belong here (expected STU#<id> or <id>)`,
+		`in.csv:4: credits is a number: "five" is not a number`,
+		`in.csv:5: 2 fields, but the header has 3 (to,from,credits); quote a value that holds a comma`,
+		`in.csv:6: a quote (") inside an unquoted field; quote the whole field and double the quote ("a ""b"" c")`,
+		`in.csv:7: to is empty`,
+		`in.csv:8: credits is a number: "1e400" is outside DynamoDB's number range (1E-130 to 9.9E+125 in magnitude)`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("errors:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if bad[0].Raw != "math204,CRS#a91,5" {
+		t.Errorf("raw of a rejected line: %q", bad[0].Raw)
+	}
+}
+
+func TestCSVHeaderErrorsAreFatal(t *testing.T) {
+	rel, _ := school()
+	for in, want := range map[string]string{
+		"":                        `in.csv:1: empty file: want a header line such as from,to,grade,credits`,
+		"from,to,colour\n":        `in.csv:1: unknown column "colour"; relation enrollment takes from,to,grade,credits`,
+		"from,grade\n":            `in.csv:1: the header has no "to" column; relation enrollment takes from,to,grade,credits`,
+		"from,to,to\n":            `in.csv:1: column "to" appears twice in the header`,
+		"\ufefffrom,to\na,b\n":    "",
+		"from,to,grade\n\na,b,\n": "",
+	} {
+		_, bad := readAll(t, CSV, Target{Relation: rel}, in)
+		got := ""
+		if len(bad) > 0 {
+			got = bad[0].Error()
+			if !bad[0].Fatal {
+				t.Errorf("%q: not fatal", in)
+			}
+		}
+		if got != want {
+			t.Errorf("%q:\n got %s\nwant %s", in, got, want)
+		}
+	}
+}
+
+func TestNDJSONTypedValues(t *testing.T) {
+	_, stu := school()
+	in := `{"id":"a91","name":"Ana","age":12345678901234567890123,"active":true,"tags":["x","y","x"],"born":"2010-02-03","seen":"2026-01-01T10:00:00Z"}
+{"id":"STU#b02","age":"7","active":"false","tags":"p, q"}
+
+{"id":"c03","name":null}
+`
+	rows, bad := readAll(t, NDJSON, Target{Entity: stu}, in)
+	if len(bad) != 0 {
+		t.Fatalf("errors: %v", bad)
+	}
+	want := []Row{
+		{Line: 1, ID: "STU#a91", Attrs: map[string]any{"name": "Ana", "age": schema.Number("12345678901234567890123"), "active": true,
+			"tags": []string{"x", "y"}, "born": "2010-02-03", "seen": "2026-01-01T10:00:00Z"}},
+		{Line: 2, ID: "STU#b02", Attrs: map[string]any{"age": schema.Number("7"), "active": false, "tags": []string{"p", "q"}}},
+		{Line: 4, ID: "STU#c03", Attrs: map[string]any{}},
+	}
+	if !reflect.DeepEqual(rows, want) {
+		t.Fatalf("rows:\n got %#v\nwant %#v", rows, want)
+	}
+}
+
+func TestNDJSONBadLines(t *testing.T) {
+	_, stu := school()
+	in := `{"id":"a1"}
+{"id":"a2","colour":"red"}
+{"id":"a3","age":true}
+not json
+{"id":5}
+{"id":"a6","tags":[]}
+{"id":"a7","born":"2010-13-40"}
+["a8"]
+{"id":"a9"} {"id":"a10"}
+{"id":"a11","active":1}
+`
+	rows, bad := readAll(t, NDJSON, Target{Entity: stu}, in)
+	if len(rows) != 1 {
+		t.Fatalf("rows: %#v", rows)
+	}
+	var got []string
+	for _, e := range bad {
+		got = append(got, e.Error())
+	}
+	want := []string{
+		`in.ndjson:2: unknown field "colour"; entity student takes id, name, age, active, tags, born, seen`,
+		`in.ndjson:3: age is a number: got true; give a number`,
+		`in.ndjson:4: not a JSON object: invalid character 'o' in literal null (expecting 'u') (at byte 2)`,
+		`in.ndjson:5: id must be a string key, not a number`,
+		`in.ndjson:6: tags is a strings: the array has no elements; DynamoDB string sets cannot be empty`,
+		`in.ndjson:7: born is a date: "2010-13-40" is not a date like 2025-09-01`,
+		`in.ndjson:8: not a JSON object: got a JSON array`,
+		`in.ndjson:9: more than one JSON value on the line`,
+		`in.ndjson:10: active is a bool: got the number 1; write it as a string`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("errors:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestSelfEdgeWithoutEdgePrefixRefused(t *testing.T) {
+	user := &schema.Entity{Name: "user", Prefix: "USER#"}
+	rel := &schema.Relation{Name: "knows", From: schema.Side{Entity: user, Prefix: "USER#"}, To: schema.Side{Entity: user, Prefix: "USER#"}, Shards: 1}
+	_, bad := readAll(t, CSV, Target{Relation: rel}, "from,to\nann,ann\n")
+	if len(bad) != 1 || !strings.Contains(bad[0].Msg, "cannot link USER#ann to itself") {
+		t.Fatalf("got %v", bad)
+	}
+}
+
+func TestOversizedItemRefused(t *testing.T) {
+	rel, _ := school()
+	_, bad := readAll(t, CSV, Target{Relation: rel}, "from,to,grade\na,b,"+strings.Repeat("x", 410_000)+"\n")
+	if len(bad) != 1 || !strings.Contains(bad[0].Msg, "over DynamoDB's 400 KB item limit") {
+		t.Fatalf("got %v", bad)
+	}
+}
+
+// TestWriteThenReadGivesTheSameRows is the file half of import(export(x)) = x.
+func TestWriteThenReadGivesTheSameRows(t *testing.T) {
+	_, stu := school()
+	rows := []Row{
+		{ID: "STU#a91", Attrs: map[string]any{"name": `Ana "A", Jr.` + "\nsecond line", "age": schema.Number("-1.5E+3"), "active": false,
+			"tags": []string{"z", "a"}, "born": "2010-02-03", "seen": "2026-01-01T10:00:00.123+02:00"}},
+		{ID: "STU#b,02", Attrs: map[string]any{"age": schema.Number("99999999999999999999999999999999999999")}},
+		{ID: "STU#c03", Attrs: map[string]any{}},
+	}
+	for _, f := range []Format{CSV, NDJSON} {
+		var b bytes.Buffer
+		w, err := NewWriter(&b, f, Target{Entity: stu})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rows {
+			if err := w.Write(r); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		got, bad := readAll(t, f, Target{Entity: stu}, b.String())
+		if len(bad) > 0 {
+			t.Fatalf("%s: %v\n%s", f, bad, b.String())
+		}
+		for i := range got {
+			got[i].Line = 0
+		}
+		want := []Row{rows[0], rows[1], rows[2]}
+		want[0].Attrs = map[string]any{}
+		for k, v := range rows[0].Attrs {
+			want[0].Attrs[k] = v
+		}
+		want[0].Attrs["tags"] = []string{"a", "z"}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s:\n got %#v\nwant %#v\nfile:\n%s", f, got, want, b.String())
+		}
+	}
+}
+
+func TestCSVWriterRefusesWhatItCannotCarry(t *testing.T) {
+	_, stu := school()
+	for _, attrs := range []map[string]any{{"name": ""}, {"tags": []string{"a,b"}}, {"tags": []string{" a"}}} {
+		w, _ := NewWriter(io.Discard, CSV, Target{Entity: stu})
+		err := w.Write(Row{ID: "STU#x", Attrs: attrs})
+		if err == nil || !strings.Contains(err.Error(), "export with -o ndjson") {
+			t.Errorf("%v: got %v", attrs, err)
+		}
+		w2, _ := NewWriter(io.Discard, NDJSON, Target{Entity: stu})
+		if err := w2.Write(Row{ID: "STU#x", Attrs: attrs}); err != nil {
+			t.Errorf("ndjson %v: %v", attrs, err)
+		}
+	}
+}
+
+func TestFormatOf(t *testing.T) {
+	for name, want := range map[string]Format{"a.csv": CSV, "b.CSV": CSV, "c.ndjson": NDJSON, "d.jsonl": NDJSON, "e.json": NDJSON, "f.txt": "", "-": ""} {
+		got, _ := FormatOf(name)
+		if got != want {
+			t.Errorf("%s: %q, want %q", name, got, want)
+		}
+	}
+}

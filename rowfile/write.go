@@ -1,0 +1,171 @@
+package rowfile
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/adjl/adjl/schema"
+)
+
+// Writer writes rows in the format Reader reads, so that reading what was
+// written gives the same rows: every declared attribute is a column (CSV)
+// or a field (NDJSON), numbers keep their digits, sets are sorted.
+type Writer struct {
+	t      Target
+	format Format
+	w      *bufio.Writer
+	csv    *csv.Writer
+	cols   []string
+	rec    []string
+}
+
+// NewWriter starts a file of format on w; a CSV file gets its header now.
+func NewWriter(w io.Writer, format Format, t Target) (*Writer, error) {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	out := &Writer{t: t, format: format, w: bw, cols: exampleHeader(t)}
+	switch format {
+	case CSV:
+		out.csv = csv.NewWriter(bw)
+		out.rec = make([]string, len(out.cols))
+		if err := out.csv.Write(out.cols); err != nil {
+			return nil, err
+		}
+	case NDJSON:
+	default:
+		return nil, fmt.Errorf("unknown format %q", format)
+	}
+	return out, nil
+}
+
+// Write writes one row. A value CSV cannot carry so that it reads back the
+// same (an empty string, a set element holding a comma or edge spaces) is
+// an error that names NDJSON, which can.
+func (w *Writer) Write(r Row) error {
+	if w.format == NDJSON {
+		return w.writeJSON(r)
+	}
+	keys := []string{r.ID}
+	if w.t.Relation != nil {
+		keys = []string{r.From, r.To}
+	}
+	copy(w.rec, keys)
+	for i, a := range w.t.Attributes() {
+		cell, err := csvCell(a, r.Attrs[a.Name])
+		if err != nil {
+			return fmt.Errorf("%s: %w; export with -o ndjson, which keeps it", rowName(r, w.t), err)
+		}
+		w.rec[len(keys)+i] = cell
+	}
+	return w.csv.Write(w.rec)
+}
+
+func rowName(r Row, t Target) string {
+	if t.Relation != nil {
+		return r.From + " -> " + r.To
+	}
+	return r.ID
+}
+
+func csvCell(a schema.Attribute, v any) (string, error) {
+	switch x := v.(type) {
+	case nil:
+		return "", nil
+	case string:
+		if x == "" {
+			return "", fmt.Errorf("attribute %s is an empty string, which a CSV cell cannot tell from no value", a.Name)
+		}
+		return x, nil
+	case schema.Number:
+		return string(x), nil
+	case bool:
+		if x {
+			return "true", nil
+		}
+		return "false", nil
+	case []string:
+		for _, e := range x {
+			if strings.Contains(e, ",") || strings.TrimSpace(e) != e || e == "" {
+				return "", fmt.Errorf("set %s has the element %q, which a comma-separated cell cannot carry", a.Name, e)
+			}
+		}
+		s := slices.Clone(x)
+		slices.Sort(s)
+		return strings.Join(s, ","), nil
+	}
+	return "", fmt.Errorf("attribute %s: unsupported value %T", a.Name, v)
+}
+
+func (w *Writer) writeJSON(r Row) error {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	field := func(name string, v any) error {
+		if b.Len() > 1 {
+			b.WriteByte(',')
+		}
+		enc, err := marshal(name)
+		if err != nil {
+			return err
+		}
+		b.Write(enc)
+		b.WriteByte(':')
+		if n, ok := v.(schema.Number); ok {
+			v = json.Number(n)
+		}
+		if s, ok := v.([]string); ok {
+			s = slices.Clone(s)
+			slices.Sort(s)
+			v = s
+		}
+		enc, err = marshal(v)
+		if err != nil {
+			return err
+		}
+		b.Write(enc)
+		return nil
+	}
+	if w.t.Relation != nil {
+		field("from", r.From)
+		field("to", r.To)
+	} else {
+		field("id", r.ID)
+	}
+	for _, a := range w.t.Attributes() {
+		if v, ok := r.Attrs[a.Name]; ok && v != nil {
+			if err := field(a.Name, v); err != nil {
+				return fmt.Errorf("%s: attribute %s: %w", rowName(r, w.t), a.Name, err)
+			}
+		}
+	}
+	b.WriteString("}\n")
+	_, err := w.w.Write(b.Bytes())
+	return err
+}
+
+// marshal is json.Marshal without HTML escaping, so keys such as STU#a91
+// and values with < or & read as written.
+func marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(b.Bytes(), "\n"), nil
+}
+
+// Flush writes what is buffered.
+func (w *Writer) Flush() error {
+	if w.csv != nil {
+		w.csv.Flush()
+		if err := w.csv.Error(); err != nil {
+			return err
+		}
+	}
+	return w.w.Flush()
+}
