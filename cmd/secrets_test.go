@@ -94,6 +94,9 @@ func leakyServers(t *testing.T) map[string]string {
 	return urls
 }
 
+// echoesEverything are the leaky servers every output flag is tried on.
+var echoesEverything = map[string]bool{"400 echoing Authorization": true, "local serve --auth, another secret": true}
+
 // leakCommands are command lines covering every path to a backend: table
 // administration, entity and edge writes, reads, lists, verify and
 // reshard, with the school example.
@@ -109,9 +112,10 @@ var leakCommands = [][]string{
 // TestSecretsNeverPrinted runs every command against endpoints that refuse
 // or echo what they were sent, with credentials from the environment, from
 // a profile's files, and for the aws backend (redirected to the test
-// servers by AWS_ENDPOINT_URL), plain, --verbose, --capacity and --debug
-// (when adjl has it), and fails if a credential, session token or
-// signature appears on stdout or stderr.
+// servers by AWS_ENDPOINT_URL): plain on each server, and with --verbose,
+// --capacity, --explain and --debug (when adjl has it) on the two that echo
+// the most. It fails if a credential, session token or signature appears
+// on adjl's stdout or stderr, or on the process's own.
 func TestSecretsNeverPrinted(t *testing.T) {
 	home := isolate(t)
 	awsDir := filepath.Join(home, ".aws")
@@ -160,8 +164,14 @@ func TestSecretsNeverPrinted(t *testing.T) {
 		}
 	}
 	for name, endpoint := range leakyServers(t) {
+		vs := variants[:1]
+		if echoesEverything[name] {
+			// The output flags on the servers that echo the most; every
+			// server gets every command plain.
+			vs = variants
+		}
 		for _, cmd := range leakCommands {
-			for _, v := range variants {
+			for _, v := range vs {
 				base := append([]string{"--schema", schema}, v...)
 				args := append(append(append([]string{}, base...), "--endpoint", endpoint), cmd...)
 				check(name+" env: "+strings.Join(args, " "), adjl(t, runOpts{}, args...))
