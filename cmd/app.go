@@ -41,6 +41,8 @@ type app struct {
 	expl     *explainer
 	capacity *capacityPrinter // --capacity: per request, and the total at the end
 	where    string           // the backend, for messages: "the embedded engine (data file ...)"
+	// secrets are the credentials of this run, hidden from all it prints.
+	secrets *secrets
 	// requestSink, when set, receives the request log instead of stderr
 	// (browse shows it in the view).
 	requestSink io.Writer
@@ -213,8 +215,8 @@ func (a *app) awsCLIFlags(ctx context.Context) []string {
 		endpoint = a.set.Endpoint
 	case a.set.Endpoint == "local":
 		profile = "" // does not apply
-		if url, ok := runningServer(ctx, a.set.Data); ok {
-			endpoint, region = url, "" // reached as a URL with no region of its own (see openLocal)
+		if rec, ok := runningServer(ctx, a.set.Data); ok {
+			endpoint, region = rec.URL, "" // reached as a URL with no region of its own (see openLocal)
 		}
 	}
 	if endpoint != "" && region == "" && profile == "" &&

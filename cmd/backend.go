@@ -82,23 +82,33 @@ func (a *app) warnUnusedSettings(ep string) {
 
 // clientOptions are the options of every DynamoDB client the command
 // makes: the request log, to stderr under --debug, or to browse's request
-// panel (a terminal view leaves stderr alone).
+// panel (a terminal view leaves stderr alone); and, for every client, the
+// recording of the credentials it retrieves in a.secrets, hidden from all
+// adjl prints.
 func (a *app) clientOptions() []func(*dynamodb.Options) {
+	var opts []func(*dynamodb.Options)
+	if a.secrets != nil {
+		opts = append(opts, a.secrets.recordOption)
+	}
 	var w io.Writer
 	switch {
 	case a.requestSink != nil:
 		w = a.requestSink
+		if a.secrets != nil {
+			// The log holds errors, which may quote what a server echoed.
+			w = redactingWriter{w: w, s: a.secrets, shapes: []shape{credentialShapes, errorShapes}}
+		}
 	case a.set != nil && a.set.Debug:
 		w = a.io.ErrOut
 	default:
-		return nil
+		return opts
 	}
 	l := &requestLog{w: w, now: time.Now}
 	if a.sch != nil {
 		lay := a.sch.Layout()
 		l.keys = []string{lay.PK, lay.SK}
 	}
-	return []func(*dynamodb.Options){l.clientOption}
+	return append(opts, l.clientOption)
 }
 
 func isURL(s string) bool {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"time"
 
@@ -20,6 +21,12 @@ func openEngine(path string, inMemory bool) (engine, error) {
 // another process's lock.
 func openEngineWithin(path string, lockTimeout time.Duration) (engine, error) {
 	return openEngineOptions(path, local.Options{LockTimeout: lockTimeout})
+}
+
+// warnTo has the engine's permission warnings (local.Options.Warn)
+// printed on w.
+func warnTo(w io.Writer) func(string) {
+	return func(msg string) { fmt.Fprintf(w, "adjl: warning: %s\n", msg) }
 }
 
 func openEngineOptions(path string, opt local.Options) (engine, error) {
@@ -41,8 +48,12 @@ func openEngineOptions(path string, opt local.Options) (engine, error) {
 // reads an empty engine in memory instead, which has no table, so it says
 // which file was looked for and that the table does not exist.
 func (a *app) openLocal(ctx context.Context, path string) (*backend, error) {
-	if url, ok := runningServer(ctx, path); ok {
-		be, err := openURL(ctx, url, "", "", a.getenv, a.clientOptions()...)
+	if rec, ok := runningServer(ctx, path); ok {
+		url, getenv := rec.URL, a.getenv
+		if rec.Auth {
+			getenv = serveSigningEnv(a.getenv)
+		}
+		be, err := openURL(ctx, url, "", "", getenv, a.clientOptions()...)
 		if err != nil {
 			return nil, err
 		}
@@ -59,13 +70,36 @@ func (a *app) openLocal(ctx context.Context, path string) (*backend, error) {
 		return &backend{api: client, describe: "local (no data file " + path + " yet)", close: e.Close,
 			where: "the embedded engine (no data file " + path + ")"}, nil
 	}
-	e, err := openDataFile(a.notes(), path, openEngineWithin)
+	e, err := openDataFile(a.notes(), path, func(path string, lockTimeout time.Duration) (engine, error) {
+		return openEngineOptions(path, local.Options{LockTimeout: lockTimeout, Warn: warnTo(a.io.ErrOut)})
+	})
 	if err != nil {
 		return nil, err
 	}
 	client := dynamodb.NewFromConfig(localConfig(e.HTTPClient()), a.clientOptions()...)
 	return &backend{api: client, describe: "local (file " + path + ")", close: e.Close,
 		where: "the embedded engine (data file " + path + ")"}, nil
+}
+
+// serveSigningEnv lets a command reach an `adjl local serve --auth` on its
+// data file with the server's key pair when this environment holds it
+// (ADJL_SERVE_*), in place of AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY.
+func serveSigningEnv(getenv func(string) (string, bool)) func(string) (string, bool) {
+	id, secret := envValue(getenv, envServeKeyID), envValue(getenv, envServeSecret)
+	if id == "" || secret == "" {
+		return getenv
+	}
+	return func(name string) (string, bool) {
+		switch name {
+		case "AWS_ACCESS_KEY_ID":
+			return id, true
+		case "AWS_SECRET_ACCESS_KEY":
+			return secret, true
+		case "AWS_SESSION_TOKEN":
+			return "", false
+		}
+		return getenv(name)
+	}
 }
 
 // dataFileError is a data file the embedded engine cannot open (no

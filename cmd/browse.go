@@ -90,7 +90,7 @@ func (a *app) browseRun(c *cobra.Command, key string, limit int) error {
 		return err
 	}
 	m := newBrowseModel(c.Context(), st, s, rec, limit, key, a.where)
-	opts := []tea.ProgramOption{tea.WithContext(c.Context()), tea.WithInput(a.io.In), tea.WithOutput(a.io.Out)}
+	opts := []tea.ProgramOption{tea.WithContext(c.Context()), tea.WithInput(a.io.In), tea.WithOutput(unredacted(a.io.Out))}
 	if !a.io.Color {
 		opts = append(opts, tea.WithColorProfile(colorprofile.Ascii))
 	}

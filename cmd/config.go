@@ -81,16 +81,28 @@ type configEntry struct {
 	line  int
 }
 
+// maxConfigBytes bounds a config file: six settings fit in a few lines.
+const maxConfigBytes = 64 << 10
+
 // readConfigFile reads a config file: a YAML mapping of configSettings to
 // single values. Anything else is reported as file:line: message.
 func readConfigFile(path string) (map[string]configEntry, error) {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
+	}
+	defer f.Close()
+	// A limited read: the path may name something endless (/dev/zero, a FIFO).
+	data, err := io.ReadAll(io.LimitReader(f, maxConfigBytes+1))
+	if err != nil {
+		return nil, err // a *PathError already
 	}
 	bad := func(line int, format string, args ...any) error {
 		return &usageError{err: fmt.Errorf("%s:%d: %s", path, line, fmt.Sprintf(format, args...)),
 			hint: "a config file holds only " + strings.Join(configSettings, ", ") + ", e.g. endpoint: http://127.0.0.1:8000"}
+	}
+	if len(data) > maxConfigBytes {
+		return nil, bad(1, "the file is over %d bytes; a config file holds a few settings (is it the right file?)", maxConfigBytes)
 	}
 	invalid := func(err error) error {
 		return &usageError{err: fmt.Errorf("%s: invalid YAML: %s", path, strings.TrimPrefix(err.Error(), "yaml: ")),
@@ -173,7 +185,12 @@ func newViper(flags *pflag.FlagSet, getenv func(string) (string, bool)) (*viper.
 		if errors.As(err, &u) {
 			return nil, nil, err
 		}
-		return nil, nil, &usageError{err: fmt.Errorf("read config file %s: %w", file, err)}
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err // the path is in the message already
+		}
+		return nil, nil, &usageError{err: fmt.Errorf("cannot read config file %s: %w", file, err),
+			hint: "check --config (or ADJL_CONFIG): it names a YAML file of settings"}
 	}
 	values := map[string]any{}
 	for name, e := range entries {

@@ -175,6 +175,16 @@ func TestBadConfigFile(t *testing.T) {
 	}
 }
 
+// TestConfigFileReadIsBounded: a config path naming something endless or
+// huge is refused as a config file, not read until memory runs out.
+func TestConfigFileReadIsBounded(t *testing.T) {
+	isolate(t)
+	r := adjl(t, runOpts{}, "--config", "/dev/zero", "version")
+	if r.code != ExitUsage || !strings.HasPrefix(r.err, "adjl: /dev/zero:1: the file is over 65536 bytes; a config file holds a few settings") {
+		t.Errorf("exit %d: %s", r.code, r.err)
+	}
+}
+
 // TestConfigFileYAMLForms: a setting may name an anchor defined on another
 // (it is one value all the same), numbers are kept as typed, and settings in
 // a second YAML document are refused rather than silently ignored.

@@ -26,6 +26,8 @@ import (
 type serveRecord struct {
 	URL string `json:"url"`
 	PID int    `json:"pid"`
+	// Auth: the server requires requests signed with its key pair.
+	Auth bool `json:"auth,omitempty"`
 }
 
 // serveRecordPath is where the record of the server holding data lives:
@@ -35,8 +37,8 @@ func serveRecordPath(data string) string { return data + "-serve.json" }
 // writeServeRecord records that this process serves data at url, in a new
 // file readable by this user only that replaces any earlier record (whose
 // owner and mode would otherwise stay).
-func writeServeRecord(data, url string) error {
-	b, err := json.Marshal(serveRecord{URL: url, PID: os.Getpid()})
+func writeServeRecord(data, url string, auth bool) error {
+	b, err := json.Marshal(serveRecord{URL: url, PID: os.Getpid(), Auth: auth})
 	if err != nil {
 		return err
 	}
@@ -104,32 +106,31 @@ func withServePID(h http.Handler) http.Handler {
 // serveBanner starts what the engine answers to GET /.
 const serveBanner = "adjl local DynamoDB-compatible engine"
 
-// runningServer returns the URL of the `adjl local serve` holding data, if
-// its record names a server that answers as one, and as the process that
-// wrote the record. A record left by a killed
-// server names nobody and is ignored.
-func runningServer(ctx context.Context, data string) (string, bool) {
+// runningServer returns the record of the `adjl local serve` holding data,
+// if it names a server that answers as one, and as the process that wrote
+// the record. A record left by a killed server names nobody and is ignored.
+func runningServer(ctx context.Context, data string) (serveRecord, bool) {
 	r, ok := readServeRecord(data)
 	if !ok || !processAlive(r.PID) {
-		return "", false
+		return r, false
 	}
 	ctx, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(r.URL, "/")+"/", nil)
 	if err != nil {
-		return "", false
+		return r, false
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		return "", false
+		return r, false
 	}
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, 256))
 	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(string(body), serveBanner) ||
 		resp.Header.Get(servePIDHeader) != strconv.Itoa(r.PID) {
-		return "", false
+		return r, false
 	}
-	return r.URL, true
+	return r, true
 }
 
 // dataFileExists reports whether path names an existing data file.

@@ -144,8 +144,8 @@ func TestServeRecordTrustedOnlyFromItsServer(t *testing.T) {
 		})
 	}
 	// The record serve writes itself is followed.
-	if got, ok := runningServer(context.Background(), served); !ok || got != url {
-		t.Errorf("own record: %q %v", got, ok)
+	if got, ok := runningServer(context.Background(), served); !ok || got.URL != url {
+		t.Errorf("own record: %+v %v", got, ok)
 	}
 }
 

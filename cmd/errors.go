@@ -7,10 +7,13 @@ import (
 	"io"
 	"net"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/adjl/adjl/local"
 	"github.com/adjl/adjl/ops"
 	"github.com/adjl/adjl/schema"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
+	"github.com/aws/smithy-go"
 	"github.com/spf13/cobra"
 )
 
@@ -62,6 +65,13 @@ type lockedError struct{ err error }
 func (e *lockedError) Error() string { return e.err.Error() }
 func (e *lockedError) Unwrap() error { return e.err }
 
+// credentialsError is credentials the SDK could not find or load: the
+// backend cannot be used, as if it had refused them.
+type credentialsError struct{ err error }
+
+func (e *credentialsError) Error() string { return "no usable AWS credentials: " + e.err.Error() }
+func (e *credentialsError) Unwrap() error { return e.err }
+
 // printError writes "adjl: <message>" and, where it helps, a hint line;
 // with color, the two prefixes are coloured.
 func printError(w io.Writer, err error, color bool) {
@@ -95,10 +105,41 @@ func printError(w io.Writer, err error, color bool) {
 		}
 		return
 	}
-	fmt.Fprintf(w, "%s %s\n", errPrefix, message(err))
+	fmt.Fprintf(w, "%s %s\n", errPrefix, clipMessage(message(err)))
 	if h := hint(err); h != "" {
 		fmt.Fprintf(w, "%s %s\n", hintPrefix, h)
 	}
+}
+
+// quoteArg quotes a command-line argument for a message, cut to its first
+// 60 characters: a megabyte argument makes a one-line message, not a
+// megabyte of them.
+func quoteArg(s string) string {
+	const keep = 60
+	n := 0
+	for i := range s {
+		if n == keep {
+			return fmt.Sprintf("%q... (%d bytes)", s[:i], len(s))
+		}
+		n++
+	}
+	return fmt.Sprintf("%q", s)
+}
+
+// maxMessageBytes bounds one error message: past it, the message (holding
+// some input it quotes, or a server's answer) is cut, so no input floods
+// the terminal.
+const maxMessageBytes = 4096
+
+func clipMessage(m string) string {
+	if len(m) <= maxMessageBytes {
+		return m
+	}
+	cut := maxMessageBytes
+	for cut > 0 && !utf8.RuneStart(m[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s... (%d more bytes)", m[:cut], len(m)-cut)
 }
 
 // message is the error as the user should read it. The operation context
@@ -123,6 +164,11 @@ func message(err error) string {
 		where := "the backend"
 		if unreach.Endpoint != "" {
 			where += " at " + unreach.Endpoint
+		}
+		var badBody *smithy.DeserializationError
+		var resp *awshttp.ResponseError
+		if errors.As(err, &badBody) && errors.As(err, &resp) {
+			return fmt.Sprintf("%s did not answer like DynamoDB: HTTP %d with a body that is not DynamoDB's JSON (%v)", where, resp.HTTPStatusCode(), badBody.Err)
 		}
 		return fmt.Sprintf("cannot reach %s: %s", where, networkCause(unreach.Err))
 	}
@@ -183,6 +229,7 @@ func hint(err error) string {
 		noSchema *noSchemaError
 		unreach  *ops.UnreachableError
 		unauth   *ops.UnauthorizedError
+		noCreds  *credentialsError
 		thr      *ops.ThrottledError
 		dataFile *dataFileError
 		format   *local.FormatError
@@ -208,7 +255,7 @@ func hint(err error) string {
 			return fmt.Sprintf("usage: %s (see '%s --help')", usage.cmd.UseLine(), usage.cmd.CommandPath())
 		}
 		return "see 'adjl --help'"
-	case errors.As(err, &unauth):
+	case errors.As(err, &unauth), errors.As(err, &noCreds):
 		return "check your AWS credentials (--profile, AWS_PROFILE, AWS_ACCESS_KEY_ID)"
 	case errors.As(err, &unreach):
 		return "check --endpoint (or ADJL_ENDPOINT); for a local server start `adjl local serve`"

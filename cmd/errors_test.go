@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -124,5 +125,24 @@ func TestMissingTableMessages(t *testing.T) {
 	r = s.expect(ExitOK, "table", "delete", "--yes", "--if-exists", "-o", "json")
 	if r.out != "{\n  \"table\": \"school\",\n  \"outcome\": \"absent\"\n}\n" {
 		t.Errorf("delete --if-exists -o json: %q", r.out)
+	}
+}
+
+// TestLongInputDoesNotFloodTheMessage: a huge argument is quoted cut to its
+// first 60 characters, and any message over 4 KiB (a server's answer
+// quoting the request) is cut with the count of what was left out.
+func TestLongInputDoesNotFloodTheMessage(t *testing.T) {
+	isolate(t)
+	long := strings.Repeat("é", 100000)
+	r := adjl(t, runOpts{}, "version", long)
+	want := "adjl: unexpected argument \"" + strings.Repeat("é", 60) + "\"... (200000 bytes)\n"
+	if r.code != ExitUsage || !strings.HasPrefix(r.err, want) {
+		t.Errorf("exit %d, stderr %q", r.code, r.err[:min(len(r.err), 300)])
+	}
+	var b bytes.Buffer
+	printError(&b, errors.New(strings.Repeat("ü", 5000)), false)
+	out := b.String()
+	if !strings.HasPrefix(out, "adjl: üü") || !strings.HasSuffix(out, "... (5904 more bytes)\n") || !utf8.ValidString(out) {
+		t.Errorf("clipped message: %d bytes, ends %q", len(out), out[len(out)-40:])
 	}
 }

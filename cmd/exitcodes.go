@@ -20,7 +20,7 @@ import (
 //	 3    invalid schema file                             schema.IsInvalid
 //	 4    table missing or different from the schema      ops.TableNotFoundError, ops.TableMismatchError
 //	 5    conditional conflict; table deletion-protected  ops.HasEdgesError, ops.ConflictError, ops.TableProtectedError
-//	 6    backend unreachable or unauthorised             ops.UnreachableError, ops.UnauthorizedError, local data file locked or unopenable,
+//	 6    backend unreachable or unauthorised             ops.UnreachableError, ops.UnauthorizedError, credentialsError, local data file locked or unopenable,
 //	      local serve cannot listen on its address        listenError
 //	 7    throttled after the SDK's retries               ops.ThrottledError
 //	 8    import done, but lines were rejected            statusError from import --skip-invalid
@@ -62,6 +62,7 @@ func ExitCode(err error) int {
 		unauth    *ops.UnauthorizedError
 		throttled *ops.ThrottledError
 		locked    *lockedError
+		noCreds   *credentialsError
 		dataFile  *dataFileError
 		rejected  *ops.RejectedError
 	)
@@ -83,7 +84,7 @@ func ExitCode(err error) int {
 		return ExitConflict
 	case errors.As(err, &throttled):
 		return ExitThrottled
-	case errors.As(err, &unreach), errors.As(err, &unauth), errors.As(err, &locked), errors.As(err, &dataFile), errors.As(err, &listen):
+	case errors.As(err, &unreach), errors.As(err, &unauth), errors.As(err, &noCreds), errors.As(err, &locked), errors.As(err, &dataFile), errors.As(err, &listen):
 		return ExitUnreachable
 	}
 	// ops classifies every backend error into its types above (ops.classify

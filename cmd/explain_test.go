@@ -78,6 +78,7 @@ func TestExplainSendsNothing(t *testing.T) {
 		{[]string{"get", "STU#a91"}, "get-item"},
 		{[]string{"put", "student", "a91", "--set", "name=Ana"}, "update-item"},
 		{[]string{"table", "create"}, "create-table"},
+		{[]string{"table", "describe"}, "describe-table"},
 	} {
 		api := &failingAPI{err: errors.New("sent")}
 		args := append([]string{"--schema", school, "--explain"}, c.args...)

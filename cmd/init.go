@@ -36,7 +36,7 @@ default); an existing file is refused unless --force is given.`,
 		Args: func(c *cobra.Command, args []string) error {
 			switch {
 			case len(args) > 1:
-				return usagef(c, "unexpected argument %q (want at most one template)", args[1])
+				return usagef(c, "unexpected argument %s (want at most one template)", quoteArg(args[1]))
 			case len(args) == 1 && !slices.Contains(names, args[0]):
 				return usagef(c, "unknown template %q: want one of %s", args[0], strings.Join(names, ", "))
 			}

@@ -47,8 +47,10 @@ func NewIOStreams(in io.Reader, out, errOut io.Writer) *IOStreams {
 	return s
 }
 
+// isTerminal reports whether w is a terminal (through the redacting
+// writer adjl puts over its streams).
 func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
+	f, ok := unredacted(w).(*os.File)
 	if !ok {
 		return false
 	}

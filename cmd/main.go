@@ -38,13 +38,16 @@ func run(ctx context.Context, ios *IOStreams, args []string) int {
 }
 
 func newApp(ios *IOStreams, args []string) *app {
-	return &app{io: ios, args: args, getenv: os.LookupEnv}
+	return &app{io: ios, args: args, getenv: os.LookupEnv, secrets: &secrets{}}
 }
 
 // run executes the command line and turns the outcome into an exit code,
 // printing the error (and a hint) on stderr.
 func (a *app) run(ctx context.Context) int {
 	ios := a.io
+	a.secrets.fromEnv(a.getenv)
+	ios.Out = redactingWriter{w: ios.Out, s: a.secrets, shapes: []shape{credentialShapes}}
+	ios.ErrOut = redactingWriter{w: ios.ErrOut, s: a.secrets, shapes: []shape{credentialShapes, errorShapes}}
 	err := a.execute(ctx)
 	if a.capacity != nil && !a.explaining() {
 		a.capacity.printTotal()

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/adjl/adjl/schema"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -162,10 +163,10 @@ func writeTSV(w io.Writer, rows [][]string) error {
 
 // escapeControls writes the characters a terminal would act on rather than
 // show (C0 and C1 controls, line and paragraph separators, bidirectional
-// formatting) as Go-style escapes (\t, \n, \x1b, \u202e), as gh and
-// kubectl do: a stored value cannot move the cursor, recolour the terminal
-// or reorder what follows it. A backslash stays as it is: only these
-// characters change. JSON, NDJSON, YAML and CSV output stay exact.
+// formatting, zero-width and invisible formatting characters) as Go-style
+// escapes (\t, \n, \x1b, \u202e), as gh and kubectl do: a stored value
+// cannot move the cursor, recolour the terminal or reorder what follows
+// it. A backslash stays as it is: only these characters change. JSON, NDJSON, YAML and CSV output stay exact.
 func escapeControls(s string) string {
 	if !strings.ContainsFunc(s, needsEscape) {
 		return s
@@ -190,10 +191,8 @@ func escapeControls(s string) string {
 	return b.String()
 }
 
-func needsEscape(r rune) bool {
-	return r < 0x20 || r >= 0x7f && r <= 0x9f || r == 0x2028 || r == 0x2029 ||
-		r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069
-}
+// needsEscape: the characters keys may not hold (schema.Invisible).
+func needsEscape(r rune) bool { return schema.Invisible(r) != "" }
 
 // table prints a titled table: used by describe and schema show.
 func printTable(ios *IOStreams, head []string, rows [][]string) error {

@@ -282,6 +282,8 @@ func TestTableOutputEscapesControlCharacters(t *testing.T) {
 		{"c1 \u0085 \u009b", `c1 \u0085 \u009b`},
 		{"rtl \u202eevil\u202c", `rtl \u202eevil\u202c`},
 		{"iso \u2066x\u2069 ls \u2028 ps \u2029", `iso \u2066x\u2069 ls \u2028 ps \u2029`},
+		{"marks \u200e\u200f\u061c zw \u200b\ufeff\u2060\u00ad", `marks \u200e\u200f\u061c zw \u200b\ufeff\u2060\u00ad`},
+		{"emoji \U0001F468\u200d\U0001F469 joins", "emoji \U0001F468\u200d\U0001F469 joins"},
 		{`back\slash`, `back\slash`},
 	} {
 		if got := escapeControls(tc.in); got != tc.want {

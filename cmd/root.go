@@ -168,7 +168,7 @@ func groupArgs(c *cobra.Command, args []string) error {
 				names = append(names, s.Name())
 			}
 		}
-		msg := fmt.Sprintf("unknown command %q for %q", args[0], c.CommandPath())
+		msg := fmt.Sprintf("unknown command %s for %q", quoteArg(args[0]), c.CommandPath())
 		if sugg := suggestions(c, args[0]); len(sugg) > 0 {
 			msg += fmt.Sprintf("; did you mean %s?", strings.Join(sugg, " or "))
 		}
@@ -182,7 +182,7 @@ func noArgs(c *cobra.Command, args []string) error {
 		if c.HasSubCommands() {
 			return groupArgs(c, args)
 		}
-		return usagef(c, "unexpected argument %q", args[0])
+		return usagef(c, "unexpected argument %s", quoteArg(args[0]))
 	}
 	return nil
 }
@@ -196,7 +196,7 @@ func exactArgs(names ...string) cobra.PositionalArgs {
 			missing := names[len(args):]
 			return usagef(c, "missing %s", strings.Join(missing, " and "))
 		case len(args) > len(names):
-			return usagef(c, "unexpected argument %q (want %s)", args[len(names)], strings.Join(names, " "))
+			return usagef(c, "unexpected argument %s (want %s)", quoteArg(args[len(names)]), strings.Join(names, " "))
 		}
 		return nil
 	}

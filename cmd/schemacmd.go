@@ -38,7 +38,7 @@ func (a *app) newSchemaValidateCmd() *cobra.Command {
 		),
 		Args: func(c *cobra.Command, args []string) error {
 			if len(args) > 1 {
-				return usagef(c, "unexpected argument %q (want at most one FILE)", args[1])
+				return usagef(c, "unexpected argument %s (want at most one FILE)", quoteArg(args[1]))
 			}
 			return nil
 		},

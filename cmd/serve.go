@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"strings"
 	"time"
 
+	"github.com/adjl/adjl/local"
 	"github.com/spf13/cobra"
 )
 
@@ -23,6 +25,7 @@ type serveOptions struct {
 	data        string
 	inMemory    bool
 	allowRemote bool
+	auth        bool
 	// ready, when set, receives the listening address (tests use port 0).
 	ready func(addr string)
 }
@@ -45,12 +48,19 @@ func (a *app) newLocalCmd() *cobra.Command {
 		Long: `Serve the embedded engine over HTTP, speaking the DynamoDB JSON protocol, so the
 AWS CLI, SDKs, NoSQL Workbench and other adjl processes can share one engine.
 It binds a loopback address unless --allow-remote is given, and stops cleanly
-on Ctrl-C (SIGINT) or SIGTERM.`,
+on Ctrl-C (SIGINT) or SIGTERM.
+
+With --auth, every request must carry an AWS Signature Version 4 made with
+the access key pair in ADJL_SERVE_ACCESS_KEY_ID and
+ADJL_SERVE_SECRET_ACCESS_KEY (the environment, not flags, so that the secret
+stays out of process listings and shell history); other requests are
+refused with DynamoDB's errors. --allow-remote requires --auth.`,
 		Example: withExamples(
 			"adjl local serve",
 			"adjl local serve --addr 127.0.0.1:8001 --in-memory",
 			"aws dynamodb list-tables --endpoint-url http://127.0.0.1:8000",
 			"adjl --endpoint http://127.0.0.1:8000 members CRS#math204",
+			"adjl local serve --auth --allow-remote --addr 0.0.0.0:8000",
 		),
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
@@ -63,16 +73,29 @@ on Ctrl-C (SIGINT) or SIGTERM.`,
 	}
 	serve.Flags().StringVar(&opts.addr, "addr", "127.0.0.1:8000", "listen `ADDRESS` (host:port)")
 	serve.Flags().BoolVar(&opts.inMemory, "in-memory", false, "keep data in memory only (gone on exit)")
-	serve.Flags().BoolVar(&opts.allowRemote, "allow-remote", false, "allow a non-loopback --addr (the engine has no authentication)")
+	serve.Flags().BoolVar(&opts.allowRemote, "allow-remote", false, "allow a non-loopback --addr (requires --auth)")
+	serve.Flags().BoolVar(&opts.auth, "auth", false, "require requests signed (SigV4) with the key pair in ADJL_SERVE_ACCESS_KEY_ID and ADJL_SERVE_SECRET_ACCESS_KEY")
 	c.AddCommand(serve)
 	return c
 }
 
 func (a *app) serveRun(ctx context.Context, opts *serveOptions) error {
+	if opts.allowRemote && !opts.auth {
+		return &usageError{err: errors.New("--allow-remote requires --auth: anyone who can reach the address could read and change every table"),
+			hint: "set ADJL_SERVE_ACCESS_KEY_ID and ADJL_SERVE_SECRET_ACCESS_KEY and add --auth; clients sign with that pair as their AWS credentials"}
+	}
 	if err := checkLoopback(opts.addr, opts.allowRemote); err != nil {
 		return err
 	}
-	e, err := openEngine(opts.data, opts.inMemory)
+	var verifier *local.SigV4Verifier
+	if opts.auth {
+		creds, err := serveCredentials(a.getenv)
+		if err != nil {
+			return err
+		}
+		verifier = &local.SigV4Verifier{Credentials: creds}
+	}
+	e, err := openEngineOptions(opts.data, local.Options{InMemory: opts.inMemory, Warn: warnTo(a.io.ErrOut)})
 	if err != nil {
 		return err
 	}
@@ -81,14 +104,21 @@ func (a *app) serveRun(ctx context.Context, opts *serveOptions) error {
 	if err != nil {
 		return &listenError{addr: opts.addr, err: err}
 	}
-	srv := &http.Server{Handler: withServePID(e), ReadHeaderTimeout: 10 * time.Second}
+	handler := loopbackGuard(e)
+	if verifier != nil {
+		handler = verifier.Wrap(e)
+	}
+	// Bounds for clients that are slow or never finish: a 16 MB request
+	// has a minute, an idle connection two.
+	srv := &http.Server{Handler: withServePID(handler), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: time.Minute,
+		IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 
 	url := "http://" + ln.Addr().String()
 	if !opts.inMemory {
 		// Commands on the same data file find the server here and talk to it.
-		if err := writeServeRecord(opts.data, url); err != nil {
+		if err := writeServeRecord(opts.data, url, opts.auth); err != nil {
 			fmt.Fprintf(a.io.ErrOut, "adjl: warning: cannot record the server's address beside %s (%v): other commands on that data file will wait for it instead\n", opts.data, err)
 		}
 		defer removeServeRecord(opts.data)
@@ -98,8 +128,16 @@ func (a *app) serveRun(ctx context.Context, opts *serveOptions) error {
 		where = "in memory"
 	}
 	fmt.Fprintf(a.io.Out, "adjl local engine listening on %s (%s)\n", url, where)
+	if verifier != nil {
+		// The key id names the pair; the secret is never printed.
+		fmt.Fprintf(a.io.Out, "requests must be signed with access key id %s (and the secret in ADJL_SERVE_SECRET_ACCESS_KEY)\n", verifier.Credentials.AccessKeyID)
+	}
 	if !a.set.Quiet {
-		fmt.Fprintf(a.io.Out, "try: aws dynamodb list-tables --endpoint-url %s\n", url)
+		if verifier != nil {
+			fmt.Fprintf(a.io.Out, "try: AWS_ACCESS_KEY_ID=\"$ADJL_SERVE_ACCESS_KEY_ID\" AWS_SECRET_ACCESS_KEY=\"$ADJL_SERVE_SECRET_ACCESS_KEY\" aws dynamodb list-tables --endpoint-url %s\n", url)
+		} else {
+			fmt.Fprintf(a.io.Out, "try: aws dynamodb list-tables --endpoint-url %s\n", url)
+		}
 		fmt.Fprintf(a.io.Out, "     adjl --endpoint %s table create\n", url)
 	}
 	a.io.Flush()
@@ -137,8 +175,31 @@ func (e *listenError) Error() string {
 
 func (e *listenError) Unwrap() error { return e.err }
 
+// Environment variables holding the access key pair of `local serve --auth`.
+const (
+	envServeKeyID  = "ADJL_SERVE_ACCESS_KEY_ID"
+	envServeSecret = "ADJL_SERVE_SECRET_ACCESS_KEY"
+)
+
+// serveCredentials reads the key pair --auth verifies signatures with.
+func serveCredentials(getenv func(string) (string, bool)) (local.Credentials, error) {
+	id, secret := envValue(getenv, envServeKeyID), envValue(getenv, envServeSecret)
+	var missing []string
+	if id == "" {
+		missing = append(missing, envServeKeyID)
+	}
+	if secret == "" {
+		missing = append(missing, envServeSecret)
+	}
+	if len(missing) > 0 {
+		return local.Credentials{}, &usageError{err: fmt.Errorf("--auth needs the access key pair requests are signed with: %s not set", strings.Join(missing, " and ")),
+			hint: "export " + envServeKeyID + " and " + envServeSecret + " (a key id and a secret of your choosing), then run adjl local serve --auth again"}
+	}
+	return local.Credentials{AccessKeyID: id, SecretAccessKey: secret}, nil
+}
+
 // checkLoopback refuses an address other processes on the network could
-// reach: the engine has no authentication.
+// reach unless allowRemote (which needs --auth).
 func checkLoopback(addr string, allowRemote bool) error {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
@@ -153,5 +214,5 @@ func checkLoopback(addr string, allowRemote bool) error {
 	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
 		return nil
 	}
-	return &usageError{err: fmt.Errorf("refusing to listen on %q: not a loopback address (the engine has no authentication); pass --allow-remote to do it anyway", addr)}
+	return &usageError{err: fmt.Errorf("refusing to listen on %q: not a loopback address; pass --auth --allow-remote to serve it to others with signed requests only", addr)}
 }

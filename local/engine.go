@@ -23,6 +23,10 @@ type Options struct {
 	InMemory bool
 	// LockTimeout bounds the wait for the data file's lock (default 10s).
 	LockTimeout time.Duration
+	// Warn, when set, receives one sentence per way other users can read
+	// or change the data file (see permissionProblems); Open changes no
+	// permission of a file or directory it did not create.
+	Warn func(msg string)
 }
 
 // LockedError reports that another process holds the data file for longer
@@ -60,9 +64,9 @@ type Engine struct {
 // served.
 func (e *Engine) othersServed() bool { return e.requests.Load() > 1 }
 
-// Open opens (creating if needed, with parent directories and mode 0600) the
-// data file at path. It waits up to opt.LockTimeout for another process to
-// release the file and then returns *LockedError.
+// Open opens (creating if needed, with parent directories 0700 and mode
+// 0600) the data file at path. It waits up to opt.LockTimeout for another
+// process to release the file and then returns *LockedError.
 func Open(path string, opt Options) (*Engine, error) {
 	if opt.LockTimeout <= 0 {
 		opt.LockTimeout = DefaultLockTimeout
@@ -88,6 +92,11 @@ func Open(path string, opt Options) (*Engine, error) {
 		}
 		e.db = db
 		e.path = path
+		if opt.Warn != nil {
+			for _, p := range permissionProblems(path) {
+				opt.Warn(p)
+			}
+		}
 	}
 	e.commits = kv.NewGroup(e.db, kv.Round[*writer]{
 		Begin:  func(tx kv.Tx) *writer { return newWriter(e, tx) },

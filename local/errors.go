@@ -13,6 +13,9 @@ type apiError struct {
 	Item []byte // wire JSON of an item, nil when absent
 	// Reasons is TransactionCanceledException's CancellationReasons.
 	Reasons []cancelReason
+	// namespace replaces errorNamespace in __type (authentication errors
+	// come from DynamoDB's front end, not the service).
+	namespace string
 	// cancels marks a key that does not fit the table's schema: inside a
 	// transaction DynamoDB reports it as the action's ValidationError
 	// reason, not as the request's error.

@@ -79,7 +79,8 @@ var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // ServeHTTP implements the DynamoDB JSON 1.0 protocol: POST with
 // X-Amz-Target naming the operation and a JSON body. It does not check
-// signatures: the engine is local and accepts any credentials.
+// signatures: the engine accepts any credentials unless a SigV4Verifier
+// stands in front of it.
 func (e *Engine) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Header.Get("Origin") != "" {
 		// Browser-based tools (DynamoDB admin UIs) call the engine directly,
@@ -212,7 +213,11 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 func encodeError(ae *apiError) []byte {
 	var b []byte
 	b = append(b, `{"__type":`...)
-	b = attr.AppendJSONString(b, errorNamespace+ae.Type)
+	ns := errorNamespace
+	if ae.namespace != "" {
+		ns = ae.namespace
+	}
+	b = attr.AppendJSONString(b, ns+ae.Type)
 	if ae.Type == errTxCanceled {
 		b = append(b, `,"CancellationReasons":[`...)
 		for i, rs := range ae.Reasons {

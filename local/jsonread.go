@@ -366,10 +366,15 @@ func (r *jreader) strs() ([]string, error) {
 	return out, err
 }
 
-// decodeWith runs a field reader over a whole request body.
+// decodeWith runs a field reader over a whole request body. A body of
+// null is an empty request, as encoding/json reads it for the operations
+// without a hand-written decoder.
 func decodeWith(body []byte, field func(r *jreader, key string) error) error {
 	r := &jreader{b: body}
-	err := r.object(func(k string) error { return field(r, k) })
+	var err error
+	if !r.null() {
+		err = r.object(func(k string) error { return field(r, k) })
+	}
 	if err == nil {
 		err = r.end()
 	}

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // cursorKey signs cursors. It is compiled in on purpose: the MAC is tamper
@@ -61,9 +62,14 @@ func encodeCursor(c cursor) string {
 	if err != nil {
 		panic(fmt.Sprintf("marshal cursor: %v", err)) // maps of strings always marshal
 	}
+	return base64.RawURLEncoding.EncodeToString(append(data, macOf(data)...))
+}
+
+// macOf is the MAC a cursor carries after its JSON.
+func macOf(data []byte) []byte {
 	mac := hmac.New(sha256.New, cursorKey)
 	mac.Write(data)
-	return base64.RawURLEncoding.EncodeToString(append(data, mac.Sum(nil)[:macLen]...))
+	return mac.Sum(nil)[:macLen]
 }
 
 var errBadCursor = &InputError{Msg: "invalid cursor: it was altered or truncated; rerun without --cursor to start over"}
@@ -76,9 +82,7 @@ func decodeCursor(token, ident string, shards int) (cursor, error) {
 		return c, errBadCursor
 	}
 	data, sum := raw[:len(raw)-macLen], raw[len(raw)-macLen:]
-	mac := hmac.New(sha256.New, cursorKey)
-	mac.Write(data)
-	if !hmac.Equal(sum, mac.Sum(nil)[:macLen]) {
+	if !hmac.Equal(sum, macOf(data)) {
 		return c, errBadCursor
 	}
 	if err := json.Unmarshal(data, &c); err != nil || c.V != 1 {
@@ -91,4 +95,50 @@ func decodeCursor(token, ident string, shards int) (cursor, error) {
 		return c, errBadCursor
 	}
 	return c, nil
+}
+
+// checkCursor refuses a cursor whose positions could make a Query start
+// anywhere but in the partitions of the list it belongs to. The MAC key is
+// compiled in, so a cursor can be re-signed after its keys were edited: the
+// query identity it carries proves nothing about them. Each position must
+// name exactly the plan's key attributes, the partition its shard reads,
+// and a sort key in the relation's range (in reverse, the table keys of an
+// edge to the list's key), as every cursor built from an edge does.
+func (p *plan) checkCursor(c cursor) error {
+	positions := []map[string]string{c.K}
+	if len(p.parts) > 1 {
+		positions = positions[:0]
+		for _, s := range c.S {
+			positions = append(positions, s.K)
+		}
+	} else if len(c.S) > 0 {
+		return errBadCursor
+	}
+	if len(positions) != len(p.parts) {
+		return errBadCursor
+	}
+	pkName, skName, skPrefix := p.l.PK, p.l.SK, p.rel.EdgeSKPrefix()
+	if p.dir == Reverse {
+		pkName, skName, skPrefix = p.l.IndexPK, p.l.IndexSK, p.rel.From.Prefix
+	}
+	for i, k := range positions {
+		if len(k) == 0 {
+			continue
+		}
+		if len(k) != len(p.keyAttrs) {
+			return errBadCursor
+		}
+		for _, n := range p.keyAttrs {
+			if k[n] == "" {
+				return errBadCursor
+			}
+		}
+		if k[pkName] != p.parts[i] || !strings.HasPrefix(k[skName], skPrefix) {
+			return errBadCursor
+		}
+		if !p.isEdge(startKey(k)) || p.dir == Reverse && k[p.l.PK] != k[p.l.IndexSK] {
+			return errBadCursor // not the keys of an edge of this list's key
+		}
+	}
+	return nil
 }

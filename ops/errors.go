@@ -187,6 +187,17 @@ func (s *Store) classify(err error) error {
 	if errors.Is(err, context.Canceled) {
 		return err
 	}
+	var badBody *smithy.DeserializationError
+	if errors.As(err, &badBody) {
+		// An answer that is not DynamoDB's JSON (an HTML error page, a
+		// proxy, another protocol): no DynamoDB backend is there to use.
+		ep := ""
+		var resp *smithyhttp.ResponseError
+		if errors.As(err, &resp) && resp.Response != nil && resp.Response.Request != nil {
+			ep = endpointOf(resp.Response.Request.URL.String())
+		}
+		return &UnreachableError{Endpoint: ep, Err: err}
+	}
 	var urlErr *url.Error
 	var opErr *net.OpError
 	var dnsErr *net.DNSError

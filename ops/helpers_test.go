@@ -52,7 +52,7 @@ func itemString(it Item) string {
 	return strings.Join(parts, " ")
 }
 
-func must[T any](t *testing.T) func(T, error) T {
+func must[T any](t testing.TB) func(T, error) T {
 	return func(v T, err error) T {
 		t.Helper()
 		if err != nil {

@@ -23,6 +23,9 @@ func (s *Store) startList(q ListQuery) (*plan, cursor, error) {
 		if c, err = decodeCursor(q.Cursor, p.ident, len(p.inputs)); err != nil {
 			return nil, c, err
 		}
+		if err := p.checkCursor(c); err != nil {
+			return nil, c, err
+		}
 	}
 	return p, c, nil
 }

@@ -56,6 +56,7 @@ type plan struct {
 	key        string // full key of the side the list starts from
 	inputs     []*dynamodb.QueryInput
 	keyAttrs   []string // attributes of the cursor and ExclusiveStartKey
+	parts      []string // the partition each input reads (its key condition's value)
 	ident      string
 	withEntity bool
 	desc       bool // items in descending key order
@@ -89,6 +90,7 @@ func (s *Store) plan(q ListQuery) (*plan, error) {
 			in.ConsistentRead = aws.Bool(true)
 		}
 		p.inputs = []*dynamodb.QueryInput{in}
+		p.parts = []string{p.key}
 		p.keyAttrs = s.layout.CursorKeys(false)
 	case Reverse:
 		if p.key, err = rel.ToKey(q.Key); err != nil {
@@ -108,6 +110,7 @@ func (s *Store) plan(q ListQuery) (*plan, error) {
 			}
 			p.inputs = append(p.inputs, in)
 		}
+		p.parts = parts
 		p.keyAttrs = s.layout.CursorKeys(true)
 	default:
 		return nil, &InputError{Msg: fmt.Sprintf("unknown list direction %d", q.Direction)}

@@ -91,5 +91,14 @@ func (c *collect) result() error {
 	if len(out) == 1 {
 		return out[0]
 	}
+	if len(out) > maxProblems {
+		last := out[maxProblems-1]
+		out = append(out[:maxProblems], &Error{File: c.file, Line: last.Line, Col: last.Col,
+			Msg: fmt.Sprintf("and %d more problems after this line; fix these first", len(out)-maxProblems)})
+	}
 	return out
 }
+
+// maxProblems bounds the problems reported for one file: past it, more
+// lines help no one (a file of thousands of errors is the wrong file).
+const maxProblems = 100

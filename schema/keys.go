@@ -140,16 +140,22 @@ func idProblem(id string, offset int) string {
 		return fmt.Sprintf("id ends with whitespace (%U at position %d); remove it", r, pos(len(id)-size))
 	}
 	for i, r := range id {
-		if what := invisible(r); what != "" {
+		if what := Invisible(r); what != "" {
 			return fmt.Sprintf("id contains %U (%s) at position %d", r, what, pos(i))
 		}
 	}
 	return ""
 }
 
-// invisible names a character that a terminal does not show as itself,
-// or returns "".
-func invisible(r rune) string {
+// Invisible names a character that a terminal does not show as itself
+// (it acts on the terminal, reorders the text around it, or shows as
+// nothing), or returns "": C0 and C1 controls, line and paragraph
+// separators, Unicode's bidirectional controls (marks, embeddings,
+// overrides, isolates), and the zero-width and invisible formatting
+// characters that could make two keys that look alike differ. The zero-width
+// joiner and non-joiner are not among them: scripts and emoji need them.
+// The table printer escapes the same characters.
+func Invisible(r rune) string {
 	switch {
 	case r < 0x20 || r == 0x7f:
 		return "a control character"
@@ -157,8 +163,10 @@ func invisible(r rune) string {
 		return "a C1 control character"
 	case r == 0x2028 || r == 0x2029:
 		return "a line or paragraph separator"
-	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x200e, r == 0x200f, r == 0x061c:
 		return "a bidirectional formatting character"
+	case r == 0x200b, r >= 0x2060 && r <= 0x2064, r == 0xfeff, r == 0x00ad:
+		return "an invisible formatting character"
 	}
 	return ""
 }

@@ -124,6 +124,12 @@ func TestKeyRefusals(t *testing.T) {
 		{"line separator", r.FromKey, "a\u2028b", "id contains U+2028 (a line or paragraph separator) at position 2"},
 		{"C1 control", r.FromKey, "a\u0085b", "id contains U+0085 (a C1 control character) at position 2"},
 		{"escape", r.FromKey, "a\x1b[31mb", "id contains U+001B (a control character) at position 2"},
+		{"right-to-left mark", r.FromKey, "a91\u200f", "id contains U+200F (a bidirectional formatting character) at position 4"},
+		{"arabic letter mark", r.ToKey, "m\u061cath", "id contains U+061C (a bidirectional formatting character) at position 2"},
+		{"zero-width space", r.FromKey, "a\u200b91", "id contains U+200B (an invisible formatting character) at position 2"},
+		{"byte order mark", r.ToKey, "\ufeffmath", "id contains U+FEFF (an invisible formatting character) at position 1"},
+		{"word joiner", r.FromKey, "a\u206091", "id contains U+2060 (an invisible formatting character)"},
+		{"soft hyphen", r.FromKey, "a\u00ad91", "id contains U+00AD (an invisible formatting character)"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

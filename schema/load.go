@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -18,17 +19,36 @@ const Version = 1
 // read gives a wrapped *fs.PathError (errors.Is(err, fs.ErrNotExist) works);
 // an invalid file gives *Error or Errors (IsInvalid reports true).
 func Load(path string) (*Schema, error) {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("read schema: %w", err)
 	}
+	defer f.Close()
+	// A limited read: the path may name something endless (/dev/zero, a
+	// FIFO) or huge.
+	data, err := io.ReadAll(io.LimitReader(f, MaxSchemaBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("read schema: %w", err) // a *PathError already
+	}
 	return Parse(path, data)
 }
+
+// Limits on what a schema may be: a real one is a few kilobytes and a few
+// hundred YAML nodes. Past them, reading it would only cost time and memory
+// (a few kilobytes of anchors and aliases can stand for billions of nodes).
+const (
+	MaxSchemaBytes = 1 << 20
+	MaxSchemaNodes = 100_000
+)
 
 // Parse validates schema text; file is used only in messages. Every problem
 // found is reported (not just the first), each with its line and column.
 func Parse(file string, data []byte) (*Schema, error) {
 	c := &collect{file: file}
+	if len(data) > MaxSchemaBytes {
+		c.addf(1, 1, "the file is over %d bytes; a schema is at most 1 MiB (is --schema the right file?)", MaxSchemaBytes)
+		return nil, c.result()
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
@@ -37,6 +57,10 @@ func Parse(file string, data []byte) (*Schema, error) {
 		} else {
 			c.syntax(err)
 		}
+		return nil, c.result()
+	}
+	if expandedNodes(&doc, map[*yaml.Node]int{}) > MaxSchemaNodes {
+		c.addf(1, 1, "the schema stands for more than %d YAML nodes (each alias *name counted as all it repeats, an alias inside its own anchor as endless); use fewer aliases", MaxSchemaNodes)
 		return nil, c.result()
 	}
 	var extra yaml.Node
@@ -54,6 +78,37 @@ func Parse(file string, data []byte) (*Schema, error) {
 	}
 	b.s.indexPrefixes()
 	return b.s, nil
+}
+
+// expandedNodes counts the nodes of n with every alias counted as the
+// nodes it stands for, stopping once the count passes MaxSchemaNodes. Each
+// node's count is computed once (memo); a node met again while it is being
+// counted (an alias inside its own anchor) counts as over the limit.
+func expandedNodes(n *yaml.Node, memo map[*yaml.Node]int) int {
+	const counting = -1
+	if n == nil {
+		return 0
+	}
+	switch v, ok := memo[n]; {
+	case ok && v == counting:
+		return MaxSchemaNodes + 1
+	case ok:
+		return v
+	}
+	memo[n] = counting
+	total := 1
+	if n.Kind == yaml.AliasNode {
+		total += expandedNodes(n.Alias, memo)
+	}
+	for _, c := range n.Content {
+		if total > MaxSchemaNodes {
+			break
+		}
+		total += expandedNodes(c, memo)
+	}
+	total = min(total, MaxSchemaNodes+1)
+	memo[n] = total
+	return total
 }
 
 var yamlLineRE = newLazyRE(`^yaml: line (\d+): (.*)$`)
@@ -87,7 +142,7 @@ func (c *collect) syntax(err error) {
 			line++ // the parser reports these lines counting from 0
 		}
 	}
-	c.addf(line, 1, "invalid YAML: %s", msg)
+	c.addf(line, 1, "invalid YAML: %s", strings.TrimPrefix(msg, "yaml: "))
 }
 
 // builder turns the YAML tree into a Schema, remembering where each part

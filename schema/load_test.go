@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -205,5 +206,45 @@ func TestIsInvalidThroughWrapping(t *testing.T) {
 	e := &Error{Line: 2, Col: 3, Msg: "m"}
 	if e.Error() != "2:3: m" {
 		t.Errorf("Error() without file = %q", e.Error())
+	}
+}
+
+// TestParseBoundsTheWork: a file over 1 MiB, a file that is endless, a few
+// kilobytes of aliases that stand for millions of nodes, and an alias inside
+// its own anchor are each refused at once with one problem; a file with
+// thousands of problems reports the first 100 and how many more.
+func TestParseBoundsTheWork(t *testing.T) {
+	var bomb strings.Builder
+	bomb.WriteString("version: 1\ntable: {name: school}\nentities:\n  e0: &E {prefix: \"STU#\", attributes: {")
+	for i := range 3000 {
+		fmt.Fprintf(&bomb, "a%d: string, ", i)
+	}
+	bomb.WriteString("}}\n")
+	for i := 1; i < 3000; i++ {
+		fmt.Fprintf(&bomb, "  e%d: *E\n", i)
+	}
+	huge := "version: 1\n" + strings.Repeat("# padding\n", MaxSchemaBytes/10+1)
+	for name, c := range map[string]struct{ data, want string }{
+		"over 1 MiB":       {huge, "f.yaml:1:1: the file is over 1048576 bytes; a schema is at most 1 MiB"},
+		"alias bomb":       {bomb.String(), "f.yaml:1:1: the schema stands for more than 100000 YAML nodes"},
+		"alias in its own": {"version: 1\ntable: &t {name: x, tags: [*t]}\n", "f.yaml:1:1: the schema stands for more than 100000 YAML nodes"},
+	} {
+		_, err := Parse("f.yaml", []byte(c.data))
+		var e *Error
+		if !errors.As(err, &e) || !strings.HasPrefix(e.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", name, err, c.want)
+		}
+	}
+	if _, err := Load("/dev/zero"); err == nil || !strings.Contains(err.Error(), "the file is over 1048576 bytes") {
+		t.Errorf("Load(/dev/zero): %v", err)
+	}
+	var many strings.Builder
+	for i := range 500 {
+		fmt.Fprintf(&many, "x%d: 1\n", i)
+	}
+	_, err := Parse("f.yaml", []byte(many.String()))
+	var es Errors
+	if !errors.As(err, &es) || len(es) != 101 || es[100].Msg != "and 403 more problems after this line; fix these first" {
+		t.Errorf("many problems: %d reported, last %v", len(es), es[len(es)-1])
 	}
 }

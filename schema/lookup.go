@@ -2,7 +2,6 @@ package schema
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 )
 
@@ -136,12 +135,21 @@ func (s *Schema) indexPrefixes() {
 }
 
 // owners maps each key prefix to the name of the entity it belongs to.
+// The first owner of a prefix wins, as in entityOfPrefix; one pass, so a
+// schema of many entities costs linear time, not quadratic.
 func (s *Schema) owners() prefixOwners {
 	o := prefixOwners{}
-	for _, p := range s.keyPrefixes() {
-		if e := s.entityOfPrefix(p); e != nil {
+	own := func(p string, e *Entity) {
+		if _, ok := o[p]; !ok && p != "" && e != nil {
 			o[p] = e.Name
 		}
+	}
+	for _, e := range s.Entities {
+		own(e.Prefix, e)
+	}
+	for _, r := range s.Relations {
+		own(r.From.Prefix, r.From.Entity)
+		own(r.To.Prefix, r.To.Entity)
 	}
 	return o
 }
@@ -150,8 +158,10 @@ func (s *Schema) owners() prefixOwners {
 // prefixes, then role prefixes, each once, in schema order.
 func (s *Schema) keyPrefixes() []string {
 	var out []string
+	seen := map[string]bool{}
 	add := func(p string) {
-		if p != "" && !slices.Contains(out, p) {
+		if p != "" && !seen[p] {
+			seen[p] = true
 			out = append(out, p)
 		}
 	}

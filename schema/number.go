@@ -25,14 +25,14 @@ func ParseNumber(s string) (Number, error) {
 	t := strings.TrimSpace(s)
 	m := numberRE.FindStringSubmatch(t)
 	if m == nil {
-		return "", fmt.Errorf("%q is not a number", s)
+		return "", fmt.Errorf("%q is not a number", shortKey(s))
 	}
 	mant := m[1]
 	exp := 0
 	if m[2] != "" {
 		e, err := strconv.Atoi(m[2][1:])
 		if err != nil {
-			return "", fmt.Errorf("%q has an exponent out of range", s)
+			return "", fmt.Errorf("%q has an exponent out of range", shortKey(s))
 		}
 		exp = e
 	}
@@ -46,9 +46,9 @@ func ParseNumber(s string) (Number, error) {
 	digits = strings.TrimRight(digits, "0")
 	switch {
 	case len(digits) > maxNumberDigits:
-		return "", fmt.Errorf("%q has %d significant digits; DynamoDB keeps at most %d", s, len(digits), maxNumberDigits)
+		return "", fmt.Errorf("%q has %d significant digits; DynamoDB keeps at most %d", shortKey(s), len(digits), maxNumberDigits)
 	case sci > maxNumberExp || sci < minNumberExp:
-		return "", fmt.Errorf("%q is outside DynamoDB's number range (1E-130 to 9.9E+125 in magnitude)", s)
+		return "", fmt.Errorf("%q is outside DynamoDB's number range (1E-130 to 9.9E+125 in magnitude)", shortKey(s))
 	}
 	return Number(t), nil
 }

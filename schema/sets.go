@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // ParseSets turns `--set name=value` arguments into attribute values typed
@@ -17,28 +18,47 @@ import (
 func (s *Schema) ParseSets(attrs []Attribute, sets []string) (map[string]any, error) {
 	out := make(map[string]any, len(sets))
 	for _, set := range sets {
+		quoted := strconv.Quote(shortKey(set)) // a value may be 400 KB
+		if i := invalidUTF8At(set); i >= 0 {
+			// encoding/json, and so the SDK, would send U+FFFD instead:
+			// another value than the one typed.
+			return nil, &InputError{Msg: fmt.Sprintf("--set %s: byte 0x%02X at position %d is not UTF-8; DynamoDB stores text as UTF-8, so re-encode it (for example with iconv)", quoted, set[i], i+1)}
+		}
 		name, value, ok := strings.Cut(set, "=")
 		name = strings.TrimSpace(name)
 		if !ok || name == "" {
-			return nil, &InputError{Msg: fmt.Sprintf("--set %q: expected name=value", set)}
+			return nil, &InputError{Msg: fmt.Sprintf("--set %s: expected name=value", quoted)}
 		}
 		if slices.Contains(s.Layout().Reserved(), name) {
-			return nil, &InputError{Msg: fmt.Sprintf("--set %q: %s is a key attribute adjl manages; it cannot be set", set, name)}
+			return nil, &InputError{Msg: fmt.Sprintf("--set %s: %s is a key attribute adjl manages; it cannot be set", quoted, name)}
 		}
 		a, found := findAttribute(attrs, name)
 		if !found {
-			return nil, &InputError{Msg: fmt.Sprintf("--set %q: unknown attribute %q; declared: %s", set, name, attrList(attrs))}
+			return nil, &InputError{Msg: fmt.Sprintf("--set %s: unknown attribute %q; declared: %s", quoted, shortKey(name), attrList(attrs))}
 		}
 		if _, dup := out[name]; dup {
-			return nil, &InputError{Msg: fmt.Sprintf("--set %q: %s is set twice; keep one", set, name)}
+			return nil, &InputError{Msg: fmt.Sprintf("--set %s: %s is set twice; keep one", quoted, name)}
 		}
 		v, err := parseValue(a.Kind, value)
 		if err != nil {
-			return nil, &InputError{Msg: fmt.Sprintf("--set %q: %s is a %s: %v", set, name, a.Kind, err)}
+			return nil, &InputError{Msg: fmt.Sprintf("--set %s: %s is a %s: %v", quoted, name, a.Kind, err)}
 		}
 		out[name] = v
 	}
 	return out, nil
+}
+
+// invalidUTF8At is the byte offset of the first byte of s that is not
+// UTF-8, or -1.
+func invalidUTF8At(s string) int {
+	for i, r := range s {
+		if r == utf8.RuneError {
+			if _, size := utf8.DecodeRuneInString(s[i:]); size == 1 {
+				return i
+			}
+		}
+	}
+	return -1
 }
 
 func findAttribute(attrs []Attribute, name string) (Attribute, bool) {
@@ -74,17 +94,17 @@ func parseValue(kind AttrKind, value string) (any, error) {
 	case KindBool:
 		b, err := strconv.ParseBool(strings.TrimSpace(value))
 		if err != nil {
-			return nil, fmt.Errorf("%q is not true or false", value)
+			return nil, fmt.Errorf("%q is not true or false", shortKey(value))
 		}
 		return b, nil
 	case KindDate:
 		if _, err := time.Parse(time.DateOnly, value); err != nil {
-			return nil, fmt.Errorf("%q is not a date like 2025-09-01", value)
+			return nil, fmt.Errorf("%q is not a date like 2025-09-01", shortKey(value))
 		}
 		return value, nil
 	case KindDatetime:
 		if _, err := time.Parse(time.RFC3339Nano, value); err != nil {
-			return nil, fmt.Errorf("%q is not an RFC 3339 time like 2025-09-01T10:00:00Z", value)
+			return nil, fmt.Errorf("%q is not an RFC 3339 time like 2025-09-01T10:00:00Z", shortKey(value))
 		}
 		return value, nil
 	case KindStrings:
@@ -96,7 +116,7 @@ func parseValue(kind AttrKind, value string) (any, error) {
 			}
 		}
 		if len(out) == 0 {
-			return nil, fmt.Errorf("%q has no elements; DynamoDB string sets cannot be empty (give a,b,c)", value)
+			return nil, fmt.Errorf("%q has no elements; DynamoDB string sets cannot be empty (give a,b,c)", shortKey(value))
 		}
 		return out, nil
 	}

@@ -51,6 +51,9 @@ func TestParseSetsErrors(t *testing.T) {
 		{"on=01/09/2025", "is not a date"},
 		{"at=2025-09-01 10:00", "is not an RFC 3339 time"},
 		{"tags=,", "has no elements"},
+		{"name=a\xffb", `--set "name=a\xffb": byte 0xFF at position 7 is not UTF-8`},
+		{"tags=ok,\xc3", "byte 0xC3 at position 9 is not UTF-8"},
+		{"na\x80me=x", "byte 0x80 at position 3 is not UTF-8"},
 	}
 	for _, tc := range cases {
 		_, err := (&Schema{}).ParseSets(setAttrs, []string{tc.set})

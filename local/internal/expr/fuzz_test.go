@@ -102,3 +102,56 @@ func FuzzParseProjection(f *testing.F) {
 		_ = pr.Apply(fuzzItem(t))
 	})
 }
+
+// FuzzParseKeyCondition: a key condition is refused with an *Error, or
+// holds one or two conditions on top-level names, each with the number of
+// values its operator takes; Bind either refuses with an *Error or leaves
+// an EQ condition on the partition key and, at most, one on the sort key.
+func FuzzParseKeyCondition(f *testing.F) {
+	for _, s := range []string{
+		"#n = :s", "#n = :s AND begins_with(#s, :s)", "n = :n AND status BETWEEN :n AND :n",
+		":s = #n AND :n < status", "#n = :s AND #n = :s", "(#n = :s) AND (status >= :s)",
+		"#n = :s OR status = :s", "NOT #n = :s", "begins_with(#n, :s)", "a.b = :s", "#l[0] = :s",
+		"#n IN (:s)", "#n <> :s", "size(#n) = :n", "#n = :s AND status > :s AND x = :s",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		kc, err := ParseKeyCondition(s, fuzzEnv(t))
+		if err != nil {
+			var e *Error
+			if !errors.As(err, &e) || e.Msg == "" {
+				t.Fatalf("ParseKeyCondition(%q) returned %T %v, want *Error", s, err, err)
+			}
+			return
+		}
+		if len(kc.Conds) == 0 {
+			t.Fatalf("ParseKeyCondition(%q) accepted no condition", s)
+		}
+		for _, c := range kc.Conds {
+			want := 1
+			if c.Op == BETWEEN {
+				want = 2
+			}
+			if c.Name == "" || len(c.Values) != want {
+				t.Fatalf("ParseKeyCondition(%q): condition %+v", s, c)
+			}
+		}
+		for _, keys := range [][2]string{{"name", "status"}, {"name", ""}, {"n", "name"}} {
+			k := *kc
+			if err := k.Bind(keys[0], keys[1]); err != nil {
+				var e *Error
+				if !errors.As(err, &e) || e.Msg == "" {
+					t.Fatalf("Bind(%q) returned %T %v, want *Error", s, err, err)
+				}
+				continue
+			}
+			if k.Partition.Name != keys[0] || k.Partition.Op != EQ {
+				t.Fatalf("Bind(%q, %v): partition %+v", s, keys, k.Partition)
+			}
+			if k.Sort != nil && (k.Sort.Name != keys[1] || keys[1] == "") {
+				t.Fatalf("Bind(%q, %v): sort %+v", s, keys, *k.Sort)
+			}
+		}
+	})
+}
