@@ -24,6 +24,11 @@ type backend struct {
 	describe string       // for --verbose: "local (file ./.adjl/data.db)"
 	where    string       // in messages: "the embedded engine (data file ./.adjl/data.db)"
 	close    func() error // nil when there is nothing to release
+	// data is the embedded engine's data file when the command opened it
+	// in process ("" for every other backend), and failure its storage
+	// failure (a full disk), if any.
+	data    string
+	failure func() error
 }
 
 // Region and credentials adjl uses where none are configured, for the
@@ -81,9 +86,11 @@ func (a *app) warnUnusedSettings(ep string) {
 }
 
 // clientOptions are the options of every DynamoDB client the command
-// makes: the request log, to stderr under --debug, or to browse's request
-// panel (a terminal view leaves stderr alone).
+// makes: the retry policy (retry.go) and the request log, to stderr under
+// --debug, or to browse's request panel (a terminal view leaves stderr
+// alone).
 func (a *app) clientOptions() []func(*dynamodb.Options) {
+	opts := []func(*dynamodb.Options){retryPolicy}
 	var w io.Writer
 	switch {
 	case a.requestSink != nil:
@@ -91,14 +98,14 @@ func (a *app) clientOptions() []func(*dynamodb.Options) {
 	case a.set != nil && a.set.Debug:
 		w = a.io.ErrOut
 	default:
-		return nil
+		return opts
 	}
 	l := &requestLog{w: w, now: time.Now}
 	if a.sch != nil {
 		lay := a.sch.Layout()
 		l.keys = []string{lay.PK, lay.SK}
 	}
-	return []func(*dynamodb.Options){l.clientOption}
+	return append(opts, l.clientOption)
 }
 
 func isURL(s string) bool {

@@ -23,8 +23,8 @@ import (
 //	 3    invalid schema file                             schema.IsInvalid
 //	 4    table missing or different from the schema      ops.TableNotFoundError, ops.TableMismatchError
 //	 5    conditional conflict; table deletion-protected  ops.HasEdgesError, ops.ConflictError, ops.TableProtectedError
-//	 6    backend unreachable or unauthorised             ops.UnreachableError, ops.UnauthorizedError, local data file locked or unopenable,
-//	      local serve cannot listen on its address        listenError
+//	 6    backend unreachable, unauthorised or failing    ops.UnreachableError, ops.UnauthorizedError, ops.ServerError (5xx after retries),
+//	      (5xx); local serve cannot listen on its address listenError; local data file locked, unopenable or unwritable
 //	 7    throttled after the SDK's retries               ops.ThrottledError
 //	 8    import done, but lines were rejected            statusError from import --skip-invalid
 //	10    internal error (a bug: please report it)        anything else
@@ -64,6 +64,7 @@ func ExitCode(err error) int {
 		unreach   *ops.UnreachableError
 		unauth    *ops.UnauthorizedError
 		throttled *ops.ThrottledError
+		server    *ops.ServerError
 		locked    *lockedError
 		dataFile  *dataFileError
 		apiErr    smithy.APIError
@@ -89,7 +90,7 @@ func ExitCode(err error) int {
 		return ExitConflict
 	case errors.As(err, &throttled):
 		return ExitThrottled
-	case errors.As(err, &unreach), errors.As(err, &unauth), errors.As(err, &locked), errors.As(err, &dataFile), errors.As(err, &listen):
+	case errors.As(err, &unreach), errors.As(err, &unauth), errors.As(err, &server), errors.As(err, &locked), errors.As(err, &dataFile), errors.As(err, &listen):
 		return ExitUnreachable
 	case errors.As(err, &apiErr):
 		// ops maps SDK errors to its own types; this is the safety net for
@@ -119,6 +120,8 @@ func apiErrorCode(code string) int {
 		return ExitUnreachable
 	case "ValidationException", "SerializationException":
 		return ExitUsage
+	case "InternalServerError", "ServiceUnavailable", "InternalFailure":
+		return ExitUnreachable
 	}
 	return ExitInternal
 }

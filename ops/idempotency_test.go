@@ -18,25 +18,10 @@ import (
 // success it was: the link reports created (not unchanged), the unlink
 // deleted, and every counter counts the edge once.
 func TestTransactionsWhoseAnswerIsLostApplyOnce(t *testing.T) {
-	eng, err := local.Open("", local.Options{InMemory: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { eng.Close() })
-	engSrv := httptest.NewServer(eng)
-	t.Cleanup(engSrv.Close)
 	var drop atomic.Bool
-	p, err := faultproxy.New(engSrv.URL, faultproxy.Config{Decide: func(op string, _ int) (faultproxy.Fault, bool) {
+	api, p := proxiedEngine(t, func(op string, _ int) (faultproxy.Fault, bool) {
 		return faultproxy.DropAfter, op == "TransactWriteItems" && drop.CompareAndSwap(true, false)
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	proxySrv := httptest.NewServer(p)
-	t.Cleanup(proxySrv.Close)
-	// The SDK's standard retryer, as adjl's clients have it.
-	api := dynamodb.New(dynamodb.Options{Region: "us-east-1", BaseEndpoint: aws.String(proxySrv.URL),
-		Credentials: aws.AnonymousCredentials{}})
+	})
 	sc := school()
 	rel := sc.Relations[0]
 	st := New(api, sc, Options{})
@@ -92,6 +77,52 @@ func TestTransactionsWhoseAnswerIsLostApplyOnce(t *testing.T) {
 	lostThenRetried("delete --cascade")
 	for _, c := range []string{"CRS#c1", "CRS#c2", "CRS#c3"} {
 		eq(t, c+" studentCount after the cascade", counter(c, "studentCount"), "0")
+	}
+}
+
+// proxiedEngine is a client, with the SDK's standard retryer as adjl's
+// clients have it, of an in-memory engine on loopback behind a fault proxy
+// that decide drives.
+func proxiedEngine(t *testing.T, decide func(op string, n int) (faultproxy.Fault, bool)) (*dynamodb.Client, *faultproxy.Proxy) {
+	t.Helper()
+	eng, err := local.Open("", local.Options{InMemory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { eng.Close() })
+	engSrv := httptest.NewServer(eng)
+	t.Cleanup(engSrv.Close)
+	p, err := faultproxy.New(engSrv.URL, faultproxy.Config{Decide: decide})
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxySrv := httptest.NewServer(p)
+	t.Cleanup(proxySrv.Close)
+	return dynamodb.New(dynamodb.Options{Region: "us-east-1", BaseEndpoint: aws.String(proxySrv.URL),
+		Credentials: aws.AnonymousCredentials{}}), p
+}
+
+// TestCreateTableWhoseAnswerIsLost: CreateTable is applied but its answer
+// lost, so the SDK's retry finds the table in use. adjl goes on as the
+// table's creator: the settings the schema manages (here point-in-time
+// recovery) are applied and the table matches the schema afterwards.
+func TestCreateTableWhoseAnswerIsLost(t *testing.T) {
+	api, p := proxiedEngine(t, func(op string, n int) (faultproxy.Fault, bool) {
+		return faultproxy.DropAfter, op == "CreateTable" && n == 1
+	})
+	sc := school()
+	on := true
+	sc.Table.Settings.PointInTimeRecovery = &on
+	st := New(api, sc, Options{})
+	created, err := st.CreateTable(ctx, true)
+	if err != nil || !created {
+		t.Fatalf("create: created %v, %v", created, err)
+	}
+	if n := p.Injected()[faultproxy.DropAfter]; n != 1 {
+		t.Fatalf("%d answers dropped, want 1", n)
+	}
+	if created, err := st.CreateTable(ctx, true); err != nil || created {
+		t.Errorf("create again: created %v, %v; want the table to match the schema", created, err)
 	}
 }
 
