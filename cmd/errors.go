@@ -220,7 +220,7 @@ func hint(err error) string {
 	case errors.As(err, &thr):
 		return "retry later, or raise the table's capacity"
 	case errors.As(err, &server):
-		return "retry later; for adjl local serve, its own output says what failed"
+		return "the backend kept failing; its message above says why: retry later"
 	case errors.As(err, &protect):
 		return "set deletionProtection: false in the schema's table block and run adjl table apply --yes, then delete the table"
 	}

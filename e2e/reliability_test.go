@@ -83,11 +83,17 @@ type workspace struct {
 
 func newWorkspace(t *testing.T, endpoint string) *workspace {
 	t.Helper()
+	return newWorkspaceIn(t, t.TempDir(), endpoint)
+}
+
+// newWorkspaceIn makes dir the workspace.
+func newWorkspaceIn(t *testing.T, dir, endpoint string) *workspace {
+	t.Helper()
 	bin, err := exec.LookPath("adjl") // the test binary, as testscript installs it
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := &workspace{t: t, dir: t.TempDir(), bin: bin, endpoint: endpoint, tables: map[string]string{}}
+	w := &workspace{t: t, dir: dir, bin: bin, endpoint: endpoint, tables: map[string]string{}}
 	for _, name := range []string{"school", "social"} {
 		table, err := tableName()
 		if err != nil {
