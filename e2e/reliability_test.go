@@ -36,26 +36,29 @@ import (
 // stressSize is how hard the reliability tests push. CI runs the small
 // size; ADJL_RELIABILITY=full runs the figures the README reports.
 type stressSize struct {
-	procs, ops     int // concurrent link storm: processes x operations each
-	crashTrials    int // kill -9 trials per scenario
-	crashProcs     int // storm processes while killing
-	importRows     int // rows per file of the import scenarios
-	motoImportRows int // the same on the reference server, which is slower
-	faultProcs     int // storm under injected faults: processes x operations
-	faultOps       int
-	faultRate      float64
-	motoProcs      int // storm on the reference server
-	motoOps        int
-	faultListPages int // cursor pages walked under faults
+	procs, ops          int // concurrent link storm: processes x operations each
+	crashTrials         int // kill -9 trials per scenario
+	crashProcs          int // storm processes while killing
+	importRows          int // rows per file of the import scenarios
+	motoImportRows      int // the same on the reference server, which is slower
+	faultProcs          int // storm under injected faults: processes x operations
+	faultOps            int
+	faultRate           float64
+	faultImportRows     int // rows per import under faults
+	motoFaultOps        int // one process on the reference server under faults
+	motoFaultImportRows int
+	motoProcs           int // storm on the reference server
+	motoOps             int
+	faultListPages      int // cursor pages walked under faults
 }
 
 func stressSizes() stressSize {
 	if os.Getenv("ADJL_RELIABILITY") == "full" {
 		return stressSize{procs: 16, ops: 500, crashTrials: 20, crashProcs: 4, importRows: 3000, motoImportRows: 1500,
-			faultProcs: 8, faultOps: 150, faultRate: 0.1, motoProcs: 1, motoOps: 300, faultListPages: 40}
+			faultProcs: 8, faultOps: 150, faultRate: 0.1, faultImportRows: 1000, motoFaultOps: 150, motoFaultImportRows: 300, motoProcs: 1, motoOps: 300, faultListPages: 40}
 	}
 	return stressSize{procs: 4, ops: 12, crashTrials: 2, crashProcs: 3, importRows: 1500, motoImportRows: 200,
-		faultProcs: 3, faultOps: 15, faultRate: 0.1, motoProcs: 1, motoOps: 20, faultListPages: 8}
+		faultProcs: 3, faultOps: 15, faultRate: 0.1, faultImportRows: 120, motoFaultOps: 15, motoFaultImportRows: 40, motoProcs: 1, motoOps: 20, faultListPages: 8}
 }
 
 // stressSeed is the seed of this run's random choices, logged so that a
