@@ -16,17 +16,19 @@ import (
 )
 
 // TestKillNineDuringImport kills `adjl import` with SIGKILL at a random
-// moment of its run (uniform over 1.2 times a clean run's duration, so
-// some kills land in the checks, some among the writes, some in the
-// counter recount and some after the end), trials times (20 with
-// ADJL_RELIABILITY=full). After each kill the data file opens, every item
-// is whole and every edge in it is exactly its row; `import --resume` then
-// ends with the table item for item equal to a clean run's, with exact
-// counters. (TestImportKilledThenResumed kills at three chosen points.)
+// moment, trials times (20 with ADJL_RELIABILITY=full): in even trials at
+// a time uniform over 1.2 times a clean run's duration (kills land in the
+// checks, among the writes, or after the end), in odd ones at a random
+// point of its progress - a random number of chunks journaled, every
+// chunk meaning the counter recount - plus up to 50 ms. After each kill
+// the data file opens, every item is whole and every edge in it is exactly
+// its row; `import --resume` then ends with the table item for item equal
+// to a clean run's, with exact counters. (TestImportKilledThenResumed
+// kills at three chosen points.)
 func TestKillNineDuringImport(t *testing.T) {
 	size := stressSizes()
 	r := rand.New(rand.NewPCG(stressSeed(t), 1))
-	rows := 2 * size.importRows
+	rows := size.killImportRows
 	var csvText strings.Builder
 	csvText.WriteString("from,to,grade\n")
 	for i := range rows {
@@ -52,13 +54,20 @@ func TestKillNineDuringImport(t *testing.T) {
 	for trial := range size.crashTrials {
 		w := newWorkspace(t, "local")
 		w.must("table", "create", "--wait")
-		delay := time.Duration(r.Int64N(int64(took) * 6 / 5))
 		ctx, cancel := context.WithCancel(context.Background())
+		delay := time.Duration(r.Int64N(int64(took) * 6 / 5))
+		when := fmt.Sprintf("after %v", delay.Round(time.Millisecond))
+		if trial%2 == 1 {
+			delay = time.Hour // the journal decides
+			chunks, extra := 1+r.IntN((rows+999)/1000), time.Duration(r.Int64N(int64(50*time.Millisecond)))
+			when = fmt.Sprintf("%v after chunk %d", extra.Round(time.Millisecond), chunks)
+			go killAtProgress(ctx, w.dir, chunks, extra, cancel)
+		}
 		timer := time.AfterFunc(delay, cancel)
 		res := w.run(ctx, "import", "enrollment", input, "--quiet")
 		timer.Stop()
 		cancel()
-		phase := importPhase(w.dir, res)
+		phase := importPhase(w.dir, res, rows)
 		phases[phase]++
 		if !res.killed && res.code != 0 {
 			t.Fatalf("trial %d: %v", trial, res)
@@ -66,15 +75,15 @@ func TestKillNineDuringImport(t *testing.T) {
 		// The data file opens and holds whole items; each edge is its row.
 		for _, it := range w.scan("local", w.tables["school"]) {
 			if p := partial(it); p != "" {
-				t.Errorf("trial %d (killed %v in, %s): %s: %s", trial, delay, phase, itemLine(it), p)
+				t.Errorf("trial %d (killed %s, %s): %s: %s", trial, when, phase, itemLine(it), p)
 			}
 			if l := itemLine(it); strings.Contains(l, "type=enrollment") && !wantEdges[l] {
-				t.Errorf("trial %d (killed %v in, %s): edge %s is not its row", trial, delay, phase, l)
+				t.Errorf("trial %d (killed %s, %s): edge %s is not its row", trial, when, phase, l)
 			}
 		}
 		w.must("import", "enrollment", input, "--quiet", "--resume")
 		if got := itemLines(w.scan("local", w.tables["school"])); !slices.Equal(got, want) {
-			t.Fatalf("trial %d (killed %v in, %s): resumed import differs from a clean run:\n%s", trial, delay, phase,
+			t.Fatalf("trial %d (killed %s, %s): resumed import differs from a clean run:\n%s", trial, when, phase,
 				diffLines(strings.Join(got, "\n"), strings.Join(want, "\n")))
 		}
 		if v := w.must("counters", "verify", "--quiet"); !strings.Contains(v, ": all exact") {
@@ -84,20 +93,54 @@ func TestKillNineDuringImport(t *testing.T) {
 	t.Logf("%d kills of an import of %d rows (a clean run takes %v): %v", size.crashTrials, rows, took.Round(time.Millisecond), phases)
 }
 
-// importPhase says where a killed import was, from its progress journal.
-func importPhase(dir string, res result) string {
+// killAtProgress calls kill extra after the import in dir has journaled
+// chunks chunks, unless ctx ends first.
+func killAtProgress(ctx context.Context, dir string, chunks int, extra time.Duration, kill func()) {
+	for ctx.Err() == nil {
+		if done, _ := journaled(dir); done >= chunks {
+			time.Sleep(extra)
+			kill()
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// journaled reads the progress journal of the import in dir: the chunks
+// written from the start (its "done N" lines) and the rows per chunk; -1
+// when there is no journal.
+func journaled(dir string) (done, chunkRows int) {
+	journals, _ := filepath.Glob(filepath.Join(dir, ".adjl", "imports", "*.journal"))
+	if len(journals) != 1 {
+		return -1, 0
+	}
+	data, _ := os.ReadFile(journals[0])
+	for _, line := range strings.Split(string(data), "\n") {
+		var n int
+		if _, err := fmt.Sscanf(line, "done %d", &n); err == nil {
+			done = max(done, n)
+		}
+		fmt.Sscanf(line, "chunk-rows %d", &chunkRows)
+	}
+	return done, chunkRows
+}
+
+// importPhase says where a killed import of rows rows was, from its
+// progress journal.
+func importPhase(dir string, res result, rows int) string {
 	if !res.killed {
 		return "finished before the kill"
 	}
-	journals, _ := filepath.Glob(filepath.Join(dir, ".adjl", "imports", "*.journal"))
-	if len(journals) == 0 {
+	done, chunkRows := journaled(dir)
+	switch {
+	case done < 0:
 		return "checking the file"
+	case done == 0:
+		return "writing the first chunk"
+	case done*chunkRows >= rows:
+		return "recounting counters"
 	}
-	data, _ := os.ReadFile(journals[0])
-	if n := strings.Count(string(data), "\ndone "); n > 0 {
-		return fmt.Sprintf("%d chunks written", n)
-	}
-	return "writing the first chunk"
+	return fmt.Sprintf("%d of %d chunks journaled", done, (rows+chunkRows-1)/chunkRows)
 }
 
 func itemLines(items []map[string]types.AttributeValue) []string {

@@ -38,7 +38,7 @@ func TestDataFileOnAFullDisk(t *testing.T) {
 	w := newWorkspaceIn(t, mnt, "local")
 	w.createTables()
 	l := newLedger()
-	pad := strings.Repeat("x", 300)
+	pad := strings.Repeat("x", 2000)
 	next := 0
 
 	// fill takes all but leave bytes of the file system with a file of
@@ -91,7 +91,7 @@ func TestDataFileOnAFullDisk(t *testing.T) {
 	}
 
 	// One process after another on the data file.
-	release := fill(256 << 10)
+	release := fill(128 << 10)
 	created, failed := linkUntilFull("local")
 	if failed == 0 {
 		t.Fatalf("the disk never filled (%d links)", created)
@@ -130,7 +130,7 @@ func TestDataFileOnAFullDisk(t *testing.T) {
 
 	// One server, several requests.
 	srv, _ := w.serve()
-	release = fill(256 << 10)
+	release = fill(128 << 10)
 	created, failed = linkUntilFull("local")
 	t.Logf("adjl local serve: %d links acknowledged, then %d failed on the full disk", created, failed)
 	if failed == 0 {

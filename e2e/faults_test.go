@@ -98,19 +98,31 @@ func TestCommandsUnderInjectedFaults(t *testing.T) {
 		w := newWorkspace(t, "local")
 		srv, engine := w.serve()
 		defer stopServe(t, srv)
-		commandsUnderFaults(t, w, engine, size.faultProcs, size.faultOps, size.faultImportRows, size.faultRate, seed, newLedger())
+		commandsUnderFaults(t, w, engine, faultScenario{procs: size.faultProcs, ops: size.faultOps, importRows: size.faultImportRows,
+			lists: size.faultLists, rate: size.faultRate, seed: seed}, newLedger())
 	})
 	t.Run("moto", func(t *testing.T) {
 		ep := referenceEndpoint(t)
 		l := newLedger()
 		l.unchangedHidesCreate = true
-		commandsUnderFaults(t, newWorkspace(t, ep), ep, size.motoProcs, size.motoFaultOps, size.motoFaultImportRows, size.faultRate, seed, l)
+		commandsUnderFaults(t, newWorkspace(t, ep), ep, faultScenario{procs: size.motoProcs, ops: size.motoFaultOps, importRows: size.motoFaultImportRows,
+			lists: size.motoFaultLists, rate: size.faultRate, seed: seed}, l)
 	})
 }
 
+// faultScenario sizes commandsUnderFaults.
+type faultScenario struct {
+	procs, ops int     // the storm
+	importRows int     // rows per import
+	lists      int     // lists paged
+	rate       float64 // share of requests faulted
+	seed       uint64
+}
+
 // commandsUnderFaults is TestCommandsUnderInjectedFaults on the engine at
-// engine: a storm of procs x ops and imports of importRows rows.
-func commandsUnderFaults(t *testing.T, w *workspace, engine string, procs, ops, importRows int, rate float64, seed uint64, l *ledger) {
+// engine.
+func commandsUnderFaults(t *testing.T, w *workspace, engine string, c faultScenario, l *ledger) {
+	procs, ops, importRows, rate, seed := c.procs, c.ops, c.importRows, c.rate, c.seed
 	f := newFaultTarget(t, w, engine, faultproxy.Config{Rate: rate, Seed: seed})
 	start := time.Now()
 
@@ -134,11 +146,11 @@ func commandsUnderFaults(t *testing.T, w *workspace, engine string, procs, ops, 
 
 	// Lists with cursors: each edge exactly once, in the engine's order.
 	pages := 0
-	for _, list := range [][]string{
-		{"members", "CRS#c1"}, {"members", "CRS#c2"}, {"courses", "STU#s1"},
-		{"--schema", "social.yaml", "followers", "u1"}, {"--schema", "social.yaml", "following", "u2"},
-		{"--schema", "social.yaml", "followers", "u3", "--desc"},
-	} {
+	lists := [][]string{
+		{"members", "CRS#c1"}, {"--schema", "social.yaml", "followers", "u1"}, {"--schema", "social.yaml", "followers", "u3", "--desc"},
+		{"members", "CRS#c2"}, {"courses", "STU#s1"}, {"--schema", "social.yaml", "following", "u2"},
+	}
+	for _, list := range lists[:c.lists] {
 		want := listItems(t, w.runOn(context.Background(), engine, append(list, "--all", "-o", "json")...))
 		var got []string
 		cursor := ""
@@ -279,8 +291,8 @@ func listItems(t *testing.T, r result) []string {
 // TestRetriesBeforeAnExitCode sends commands to an engine behind a proxy
 // that fails every request of one operation, and counts what reaches it:
 // adjl gives up only after the SDK's four attempts, with exit 7 for
-// throttling (each attempt of a transaction carrying the same token) and
-// exit 6 for server errors and dropped connections.
+// throttling (each attempt of the link's transaction carrying the same
+// token) and exit 6 for server errors and dropped connections.
 func TestRetriesBeforeAnExitCode(t *testing.T) {
 	w := newWorkspace(t, "local")
 	w.createTables()
@@ -293,10 +305,9 @@ func TestRetriesBeforeAnExitCode(t *testing.T) {
 		code  int
 		msg   string
 	}{
-		{faultproxy.Throttling, "GetItem", []string{"enrolled", "s1", "c1"}, 7, "throttled by the backend after retries"},
 		{faultproxy.ProvisionedThroughput, "TransactWriteItems", []string{"enroll", "s1", "c1"}, 7, "throttled by the backend after retries"},
 		{faultproxy.InternalError, "Query", []string{"courses", "s1"}, 6, "the backend failed after retries"},
-		{faultproxy.DropBefore, "TransactWriteItems", []string{"unenroll", "s1", "c1"}, 6, "cannot reach the backend"},
+		{faultproxy.DropBefore, "GetItem", []string{"enrolled", "s1", "c1"}, 6, "cannot reach the backend"},
 	} {
 		t.Run(c.fault.String(), func(t *testing.T) {
 			f := newFaultTarget(t, w, engine, faultproxy.Config{Decide: func(op string, _ int) (faultproxy.Fault, bool) {

@@ -34,31 +34,35 @@ import (
 )
 
 // stressSize is how hard the reliability tests push. CI runs the small
-// size; ADJL_RELIABILITY=full runs the figures the README reports.
+// size (about a minute and a half of the e2e suite under -race);
+// ADJL_RELIABILITY=full runs the figures the README reports.
 type stressSize struct {
-	procs, ops          int // concurrent link storm: processes x operations each
-	crashTrials         int // kill -9 trials per scenario
-	crashProcs          int // storm processes while killing
-	importRows          int // rows per file of the import scenarios
-	motoImportRows      int // the same on the reference server, which is slower
-	faultProcs          int // storm under injected faults: processes x operations
+	procs, ops          int     // concurrent link storm: processes x operations each
+	motoProcs, motoOps  int     // the same on the reference server
+	importRows          int     // rows per file of the concurrent imports
+	motoImportRows      int     // the same on the reference server, which is slower
+	crashTrials         int     // kill -9 trials per scenario
+	crashProcs          int     // storm processes while killing
+	killImportRows      int     // rows of the import that is killed
+	faultRate           float64 // share of requests that get a fault
+	faultProcs          int     // storm under injected faults: processes x operations
 	faultOps            int
-	faultRate           float64
 	faultImportRows     int // rows per import under faults
+	faultLists          int // lists paged under faults (of 6)
 	motoFaultOps        int // one process on the reference server under faults
 	motoFaultImportRows int
-	motoProcs           int // storm on the reference server
-	motoOps             int
-	faultListPages      int // cursor pages walked under faults
+	motoFaultLists      int
 }
 
 func stressSizes() stressSize {
 	if os.Getenv("ADJL_RELIABILITY") == "full" {
-		return stressSize{procs: 16, ops: 500, crashTrials: 20, crashProcs: 4, importRows: 3000, motoImportRows: 1500,
-			faultProcs: 8, faultOps: 150, faultRate: 0.1, faultImportRows: 1000, motoFaultOps: 150, motoFaultImportRows: 300, motoProcs: 1, motoOps: 300, faultListPages: 40}
+		return stressSize{procs: 16, ops: 500, motoProcs: 1, motoOps: 300, importRows: 3000, motoImportRows: 1500,
+			crashTrials: 20, crashProcs: 4, killImportRows: 6000,
+			faultRate: 0.1, faultProcs: 8, faultOps: 150, faultImportRows: 1000, faultLists: 6, motoFaultOps: 150, motoFaultImportRows: 300, motoFaultLists: 6}
 	}
-	return stressSize{procs: 4, ops: 12, crashTrials: 2, crashProcs: 3, importRows: 1500, motoImportRows: 200,
-		faultProcs: 3, faultOps: 15, faultRate: 0.1, faultImportRows: 120, motoFaultOps: 15, motoFaultImportRows: 40, motoProcs: 1, motoOps: 20, faultListPages: 8}
+	return stressSize{procs: 4, ops: 12, motoProcs: 1, motoOps: 12, importRows: 600, motoImportRows: 100,
+		crashTrials: 2, crashProcs: 3, killImportRows: 1500,
+		faultRate: 0.1, faultProcs: 3, faultOps: 12, faultImportRows: 40, faultLists: 3, motoFaultOps: 10, motoFaultImportRows: 20, motoFaultLists: 1}
 }
 
 // stressSeed is the seed of this run's random choices, logged so that a
