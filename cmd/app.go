@@ -196,6 +196,7 @@ func (a *app) openStore(ctx context.Context, s *schema.Schema) (*ops.Store, erro
 		return nil, err
 	}
 	a.be, a.where = be, be.where
+	opt.StorageFailure = be.failure
 	if a.set.Verbose {
 		fmt.Fprintf(a.io.ErrOut, "backend: %s\n", be.describe)
 	}
@@ -240,7 +241,11 @@ func (a *app) awsCLIFlags(ctx context.Context) []string {
 func (a *app) close() error {
 	if a.be != nil && a.be.close != nil {
 		err := a.be.close()
+		data := a.be.data
 		a.be = nil
+		if err != nil && data != "" {
+			return &closeDataFileError{path: data, err: err}
+		}
 		if err != nil {
 			return fmt.Errorf("close backend: %w", err)
 		}

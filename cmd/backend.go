@@ -24,6 +24,11 @@ type backend struct {
 	describe string       // for --verbose: "local (file ./.adjl/data.db)"
 	where    string       // in messages: "the embedded engine (data file ./.adjl/data.db)"
 	close    func() error // nil when there is nothing to release
+	// data is the embedded engine's data file when the command opened it
+	// in process ("" for every other backend), and failure its storage
+	// failure (a full disk), if any.
+	data    string
+	failure func() error
 }
 
 // Region and credentials adjl uses where none are configured, for the
@@ -81,12 +86,12 @@ func (a *app) warnUnusedSettings(ep string) {
 }
 
 // clientOptions are the options of every DynamoDB client the command
-// makes: the request log, to stderr under --debug, or to browse's request
-// panel (a terminal view leaves stderr alone); and, for every client, the
-// recording of the credentials it retrieves in a.secrets, hidden from all
-// adjl prints.
+// makes: the retry policy (retry.go); the request log, to stderr under
+// --debug, or to browse's request panel (a terminal view leaves stderr
+// alone); and, for every client, the recording of the credentials it
+// retrieves in a.secrets, hidden from all adjl prints.
 func (a *app) clientOptions() []func(*dynamodb.Options) {
-	var opts []func(*dynamodb.Options)
+	opts := []func(*dynamodb.Options){retryPolicy}
 	if a.secrets != nil {
 		opts = append(opts, a.secrets.recordOption)
 	}

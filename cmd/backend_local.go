@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"path/filepath"
+	"syscall"
 	"time"
 
 	"github.com/adjl/adjl/local"
@@ -77,8 +79,12 @@ func (a *app) openLocal(ctx context.Context, path string) (*backend, error) {
 		return nil, err
 	}
 	client := dynamodb.NewFromConfig(localConfig(e.HTTPClient()), a.clientOptions()...)
-	return &backend{api: client, describe: "local (file " + path + ")", close: e.Close,
-		where: "the embedded engine (data file " + path + ")"}, nil
+	be := &backend{api: client, describe: "local (file " + path + ")", close: e.Close,
+		where: "the embedded engine (data file " + path + ")", data: path}
+	if f, ok := e.(interface{ StorageFailure() error }); ok {
+		be.failure = f.StorageFailure
+	}
+	return be, nil
 }
 
 // serveSigningEnv lets a command reach an `adjl local serve --auth` on its
@@ -103,26 +109,78 @@ func serveSigningEnv(getenv func(string) (string, bool)) func(string) (string, b
 }
 
 // dataFileError is a data file the embedded engine cannot open (no
-// permission, a directory, not a data file): the local backend is
-// unavailable, like a server that cannot be reached.
+// permission, a directory, not a data file) or, with writing, could not
+// write (a full disk, an I/O error): the local backend is unavailable,
+// like a server that cannot be reached.
 type dataFileError struct {
-	path string
-	err  error
+	path    string
+	err     error
+	writing bool
 }
 
 func (e *dataFileError) Error() string {
 	var pe *fs.PathError
 	var fe *local.FormatError
+	verb := "open"
+	if e.writing {
+		verb = "write"
+	}
 	if errors.As(e.err, &fe) {
 		return fmt.Sprintf("cannot open data file %s: its format (%d) is newer than this adjl reads (%d)", e.path, fe.Format, fe.Supported)
 	}
 	if errors.As(e.err, &pe) {
 		if pe.Path == e.path {
-			return fmt.Sprintf("cannot open data file %s: %v", e.path, pe.Err)
+			return fmt.Sprintf("cannot %s data file %s: %v", verb, e.path, pe.Err)
 		}
-		return fmt.Sprintf("cannot open data file %s: %s %s: %v", e.path, pe.Op, pe.Path, pe.Err)
+		return fmt.Sprintf("cannot %s data file %s: %s %s: %v", verb, e.path, pe.Op, pe.Path, pe.Err)
 	}
-	return fmt.Sprintf("cannot open data file %s: %v", e.path, e.err)
+	return fmt.Sprintf("cannot %s data file %s: %v", verb, e.path, e.err)
 }
+
+// full reports a data file on a file system with no room left for it.
+func (e *dataFileError) full() bool {
+	return errors.Is(e.err, syscall.ENOSPC) || errors.Is(e.err, syscall.EDQUOT) || errors.Is(e.err, syscall.EFBIG)
+}
+
+// hint is what to do about it. A full disk loses nothing adjl answered:
+// each answered write was fsynced to a write-ahead log beside the file,
+// which the next adjl command on it replays.
+func (e *dataFileError) hint() string {
+	if e.full() || e.writing {
+		return fmt.Sprintf("free space on the file system holding %s (df -h %s) and run the command again: nothing adjl answered is lost, the write-ahead logs beside the file keep every answered write",
+			e.path, filepath.Dir(e.path))
+	}
+	return "choose a writable location with --data FILE (or ADJL_DATA), or use --endpoint URL"
+}
+
+// storageError turns a command's failure into the embedded engine's storage
+// failure, when that is what stopped it: the engine answered its requests
+// with an internal error, which says less.
+func (a *app) storageError(err error) error {
+	if err == nil || a.be == nil || a.be.failure == nil {
+		return err
+	}
+	if f := a.be.failure(); f != nil {
+		return &dataFileError{path: a.be.data, err: f, writing: true}
+	}
+	return err
+}
+
+// closeDataFileError is the embedded engine's data file failing to close:
+// its write-ahead log could not be folded into the file (a full disk).
+// Every write the command made was fsynced to the log before adjl answered
+// and the next command on the file replays it, so the command's outcome
+// stands and this is a warning.
+type closeDataFileError struct {
+	path string
+	err  error
+}
+
+func (e *closeDataFileError) Error() string {
+	return fmt.Sprintf("data file %s: could not fold the write-ahead log into the file (%v); every answered write is kept in the log beside it, which the next adjl command on the file replays",
+		e.path, e.err)
+}
+
+func (e *closeDataFileError) Unwrap() error { return e.err }
 
 func (e *dataFileError) Unwrap() error { return e.err }

@@ -231,6 +231,7 @@ func hint(err error) string {
 		unauth   *ops.UnauthorizedError
 		noCreds  *credentialsError
 		thr      *ops.ThrottledError
+		server   *ops.ServerError
 		dataFile *dataFileError
 		format   *local.FormatError
 		protect  *ops.TableProtectedError
@@ -262,9 +263,11 @@ func hint(err error) string {
 	case errors.As(err, &format):
 		return "a newer adjl wrote this data file: use that adjl (or a later one), or another --data FILE"
 	case errors.As(err, &dataFile):
-		return "choose a writable location with --data FILE (or ADJL_DATA), or use --endpoint URL"
+		return dataFile.hint()
 	case errors.As(err, &thr):
 		return "retry later, or raise the table's capacity"
+	case errors.As(err, &server):
+		return "the backend kept failing; its message above says why: retry later"
 	case errors.As(err, &protect):
 		return "set deletionProtection: false in the schema's table block and run adjl table apply --yes, then delete the table"
 	}

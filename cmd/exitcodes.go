@@ -20,8 +20,9 @@ import (
 //	 3    invalid schema file                             schema.IsInvalid
 //	 4    table missing or different from the schema      ops.TableNotFoundError, ops.TableMismatchError
 //	 5    conditional conflict; table deletion-protected  ops.HasEdgesError, ops.ConflictError, ops.TableProtectedError
-//	 6    backend unreachable or unauthorised             ops.UnreachableError, ops.UnauthorizedError, credentialsError, local data file locked or unopenable,
-//	      local serve cannot listen on its address        listenError
+//	 6    backend unreachable, unauthorised or failing    ops.UnreachableError, ops.UnauthorizedError, ops.ServerError (5xx after retries),
+//	      (5xx); no usable credentials; local serve       credentialsError, listenError; local data file locked, unopenable or unwritable (ops.StorageFailureError)
+//	      cannot listen on its address
 //	 7    throttled after the SDK's retries               ops.ThrottledError
 //	 8    import done, but lines were rejected            statusError from import --skip-invalid
 //	10    internal error (a bug: please report it)        anything else
@@ -61,6 +62,8 @@ func ExitCode(err error) int {
 		unreach   *ops.UnreachableError
 		unauth    *ops.UnauthorizedError
 		throttled *ops.ThrottledError
+		server    *ops.ServerError
+		storage   *ops.StorageFailureError
 		locked    *lockedError
 		noCreds   *credentialsError
 		dataFile  *dataFileError
@@ -84,7 +87,7 @@ func ExitCode(err error) int {
 		return ExitConflict
 	case errors.As(err, &throttled):
 		return ExitThrottled
-	case errors.As(err, &unreach), errors.As(err, &unauth), errors.As(err, &noCreds), errors.As(err, &locked), errors.As(err, &dataFile), errors.As(err, &listen):
+	case errors.As(err, &unreach), errors.As(err, &unauth), errors.As(err, &server), errors.As(err, &storage), errors.As(err, &noCreds), errors.As(err, &locked), errors.As(err, &dataFile), errors.As(err, &listen):
 		return ExitUnreachable
 	}
 	// ops classifies every backend error into its types above (ops.classify

@@ -52,7 +52,15 @@ func (a *app) run(ctx context.Context) int {
 	if a.capacity != nil && !a.explaining() {
 		a.capacity.printTotal()
 	}
-	if cerr := a.close(); cerr != nil && err == nil {
+	err = a.storageError(err)
+	var closeErr *closeDataFileError
+	switch cerr := a.close(); {
+	case cerr == nil:
+	case errors.As(cerr, &closeErr):
+		if err == nil {
+			fmt.Fprintf(ios.ErrOut, "adjl: warning: %v\n", cerr)
+		}
+	case err == nil:
 		err = cerr
 	}
 	if ferr := ios.Flush(); ferr != nil && err == nil {

@@ -122,6 +122,16 @@ func (e *Engine) Path() string { return e.path }
 
 // Close stops the TTL sweeper and releases the data file and its lock (an
 // in-memory engine drops its data). It is safe to call twice.
+// StorageFailure is the data file's write failure (a full disk, an I/O
+// error) after which the engine refuses writes until the file is reopened,
+// or nil. Every write the engine answered is in the write-ahead log.
+func (e *Engine) StorageFailure() error {
+	if f, ok := e.db.(interface{ Failure() error }); ok {
+		return f.Failure()
+	}
+	return nil
+}
+
 func (e *Engine) Close() error {
 	e.closeMu.Lock()
 	defer e.closeMu.Unlock()

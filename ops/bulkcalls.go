@@ -99,8 +99,13 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 
 // retryable reports errors a bulk request is sent again for: throttling
 // still there after the SDK's own retries, a conflicting transaction, and
-// server errors (5xx).
+// server errors (5xx) - except the embedded engine's storage failure,
+// which lasts until the data file is reopened.
 func retryable(err error) bool {
+	var stuck *StorageFailureError
+	if errors.As(err, &stuck) {
+		return false
+	}
 	var thr *ThrottledError
 	if errors.As(err, &thr) {
 		return true

@@ -2,8 +2,10 @@ package ops
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
@@ -131,11 +133,22 @@ func (s *Store) query(ctx context.Context, in *dynamodb.QueryInput) (*dynamodb.Q
 	return out, nil
 }
 
+// transact sends a TransactWriteItems with a ClientRequestToken of its own
+// (unless the caller set one): the SDK's retries resend it unchanged, so a
+// transaction applied on an attempt whose answer was lost (a connection
+// closed after the write, a timeout) is answered as a success on the retry
+// instead of being applied again or failing its conditions. The SDK fills
+// an empty token itself too; adjl sets it so that it does not depend on a
+// client's middleware. Each call is a new token: a transaction sent again
+// after a cancellation is a new request.
 func (s *Store) transact(ctx context.Context, in *dynamodb.TransactWriteItemsInput) (*dynamodb.TransactWriteItemsOutput, error) {
 	in.ReturnConsumedCapacity = s.rcc()
 	if s.explaining() {
 		s.explain("TransactWriteItems", in)
 		return &dynamodb.TransactWriteItemsOutput{}, nil
+	}
+	if in.ClientRequestToken == nil {
+		in.ClientRequestToken = aws.String(rand.Text())
 	}
 	out, err := s.api.TransactWriteItems(ctx, in)
 	if err != nil {

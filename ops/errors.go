@@ -130,6 +130,30 @@ func (e *ThrottledError) Error() string {
 
 func (e *ThrottledError) Unwrap() error { return e.Err }
 
+// ServerError reports a backend that kept failing (HTTP 5xx:
+// InternalServerError, ServiceUnavailable) through the SDK's retries.
+type ServerError struct{ Err error }
+
+func (e *ServerError) Error() string {
+	return fmt.Sprintf("the backend failed after retries: %v", e.Err)
+}
+
+func (e *ServerError) Unwrap() error { return e.Err }
+
+// StorageFailureError is a request the embedded engine failed because its
+// data file could not be written (Options.StorageFailure): retrying cannot
+// help until the file is reopened.
+type StorageFailureError struct {
+	Failure error // the storage failure
+	Err     error // the request's error
+}
+
+func (e *StorageFailureError) Error() string {
+	return fmt.Sprintf("the data file cannot be written: %v", e.Failure)
+}
+
+func (e *StorageFailureError) Unwrap() []error { return []error{e.Failure, e.Err} }
+
 // Error codes, grouped by how adjl reports them.
 var (
 	authCodes = []string{"UnrecognizedClientException", "AccessDeniedException", "InvalidSignatureException",
@@ -142,12 +166,12 @@ var (
 	// checks its input first, so one of these is a request the backend reads
 	// differently (a server's own limits, a key type it was not created with).
 	rejectedCodes = []string{"ValidationException", "SerializationException"}
-	// failedCodes are the backend failing to serve the request, after the
-	// SDK's retries.
-	failedCodes = []string{"InternalServerError", "InternalFailure", "ServiceUnavailable",
-		"ServiceUnavailableException"}
 	conflictCodes = []string{"TransactionConflictException", "ConditionalCheckFailedException",
 		"TransactionInProgressException"}
+	// serverCodes are the backend failing to serve the request, after the
+	// SDK's retries.
+	serverCodes = []string{"InternalServerError", "InternalFailure", "ServiceUnavailable",
+		"ServiceUnavailableException"}
 )
 
 // classify maps an SDK error to adjl's error types, in one place, keeping the
@@ -157,6 +181,11 @@ var (
 func (s *Store) classify(err error) error {
 	if err == nil {
 		return nil
+	}
+	if s.opt.StorageFailure != nil {
+		if f := s.opt.StorageFailure(); f != nil {
+			return &StorageFailureError{Failure: f, Err: err}
+		}
 	}
 	var apiErr smithy.APIError
 	if errors.As(err, &apiErr) {
@@ -172,6 +201,8 @@ func (s *Store) classify(err error) error {
 			return &ConflictError{Msg: "conditional write conflict", Err: err}
 		case code == "TransactionCanceledException":
 			return classifyCancel(err)
+		case slices.Contains(serverCodes, code) || httpStatus(err) >= 500:
+			return &ServerError{Err: err}
 		case code == "ValidationException" && keysMismatch(apiErr.ErrorMessage()):
 			return &TableMismatchError{Table: s.schema.Table.Name,
 				Differences: []string{"its keys or index are not the ones the schema names (" + apiErr.ErrorMessage() + ")"},
@@ -179,8 +210,6 @@ func (s *Store) classify(err error) error {
 				Err:         err}
 		case slices.Contains(rejectedCodes, code):
 			return &RejectedError{Err: err}
-		case slices.Contains(failedCodes, code):
-			return &UnreachableError{Err: err}
 		}
 		return fmt.Errorf("dynamodb: %w", err)
 	}
@@ -212,6 +241,15 @@ func (s *Store) classify(err error) error {
 		return &UnreachableError{Err: err}
 	}
 	return err
+}
+
+// httpStatus is the HTTP status of an error answer, 0 if there was none.
+func httpStatus(err error) int {
+	var re *smithyhttp.ResponseError
+	if errors.As(err, &re) {
+		return re.HTTPStatusCode()
+	}
+	return 0
 }
 
 // keysMismatch reports a refusal saying a request's keys are not the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net"
+	"net/http"
 	"net/url"
 	"testing"
 
@@ -35,8 +36,8 @@ func TestClassify(t *testing.T) {
 		{&types.LimitExceededException{Message: aws.String("x")}, new(*ThrottledError)},
 		{api("ValidationException"), new(*RejectedError)},
 		{api("SerializationException"), new(*RejectedError)},
-		{api("InternalServerError"), new(*UnreachableError)},
-		{api("ServiceUnavailable"), new(*UnreachableError)},
+		{api("InternalServerError"), new(*ServerError)},
+		{api("ServiceUnavailableException"), new(*ServerError)},
 		{&types.TransactionConflictException{Message: aws.String("x")}, new(*ConflictError)},
 		{&types.ConditionalCheckFailedException{Message: aws.String("x")}, new(*ConflictError)},
 		{&types.TransactionCanceledException{CancellationReasons: []types.CancellationReason{{Code: aws.String("TransactionConflict")}}}, new(*ConflictError)},
@@ -45,6 +46,9 @@ func TestClassify(t *testing.T) {
 		{&smithyhttp.RequestSendError{Err: opErr}, new(*UnreachableError)},
 		{&net.DNSError{Err: "no such host", Name: "nope.invalid"}, new(*UnreachableError)},
 		{context.DeadlineExceeded, new(*UnreachableError)},
+		{&types.InternalServerError{Message: aws.String("x")}, new(*ServerError)},
+		{api("ServiceUnavailable"), new(*ServerError)},
+		{&smithyhttp.ResponseError{Response: &smithyhttp.Response{Response: &http.Response{StatusCode: 502}}, Err: api("BadGateway")}, new(*ServerError)},
 	}
 	for _, c := range cases {
 		got := st.classify(c.err)
@@ -127,4 +131,26 @@ func TestRealClientConnectionRefused(t *testing.T) {
 		t.Fatalf("got %T %v", err, err)
 	}
 	eq(t, "endpoint", ue.Endpoint, "http://"+addr)
+}
+
+// TestStorageFailureIsNotRetried: while the embedded engine reports a
+// storage failure (a full disk), a failed request is a StorageFailureError,
+// which bulk commands do not send again; the same 500 without one is a
+// ServerError, which they do.
+func TestStorageFailureIsNotRetried(t *testing.T) {
+	var failure error
+	st := New(newMem(), school(), Options{StorageFailure: func() error { return failure }})
+	answer := &types.InternalServerError{Message: aws.String("The server encountered an internal error")}
+	if err := st.classify(answer); !errors.As(err, new(*ServerError)) || !retryable(err) {
+		t.Errorf("a 500 without a storage failure: %T, retryable %v", err, retryable(err))
+	}
+	failure = errors.New("write data.db-wal1: no space left on device")
+	err := st.classify(answer)
+	var sf *StorageFailureError
+	if !errors.As(err, &sf) || !errors.Is(err, failure) || !errors.Is(err, answer) {
+		t.Fatalf("got %T %v, want a StorageFailureError wrapping both", err, err)
+	}
+	if retryable(err) {
+		t.Error("a storage failure is retried")
+	}
 }

@@ -31,6 +31,11 @@ type Options struct {
 	Capacity func(op string, cc []types.ConsumedCapacity)
 	// Parallel bounds the concurrent Queries of a sharded read (default 8).
 	Parallel int
+	// StorageFailure, for the embedded engine in process, reports the data
+	// file's write failure (a full disk) after which every write fails
+	// until the file is reopened: a request failing while it is set is a
+	// *StorageFailureError, which bulk commands do not retry.
+	StorageFailure func() error
 }
 
 // Store runs adjl's operations for one schema against one backend. It is safe

@@ -47,16 +47,23 @@ func (s *Store) CreateTable(ctx context.Context, wait bool) (bool, error) {
 	case !errors.As(err, &nf):
 		return false, err
 	}
-	if _, err := s.api.CreateTable(ctx, in); err != nil {
-		if code := errorCode(err); code == "ResourceInUseException" {
-			// Created concurrently by someone else: compare with theirs.
-			desc, err := s.DescribeTable(ctx)
-			if err != nil {
-				return false, err
-			}
+	attempts := 0
+	if _, err := s.api.CreateTable(ctx, in, countAttempts(&attempts)); err != nil {
+		if errorCode(err) != "ResourceInUseException" {
+			return false, fmt.Errorf("create table %s: %w", s.schema.Table.Name, s.classify(err))
+		}
+		desc, err := s.DescribeTable(ctx)
+		if err != nil {
+			return false, err
+		}
+		// On a retry, a table with the schema's structure is most likely
+		// the one an earlier attempt created before its answer was lost:
+		// go on as its creator (settings, metadata), which is harmless if
+		// someone else created the same table meanwhile. Otherwise it was
+		// created concurrently by someone else: compare with theirs.
+		if attempts < 2 || len(s.Diff(desc)) > 0 {
 			return false, s.compareExisting(ctx, desc, wait)
 		}
-		return false, fmt.Errorf("create table %s: %w", s.schema.Table.Name, s.classify(err))
 	}
 	if wait {
 		if err := s.waitActive(ctx); err != nil {

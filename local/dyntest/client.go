@@ -96,6 +96,9 @@ var MotoQuirks = Quirks{
 	QuirkUnknownARNNotFound:               true,
 	QuirkUpdateTableNoOpsAccepted:         true,
 	QuirkNoItemCollectionMetrics:          true,
+
+	// Concurrent requests (moto_server serves each on its own thread).
+	QuirkTransactionRollbackLosesWrites: true,
 }
 
 // DynaliteQuirks are dynalite 4.x's known deviations (it has no

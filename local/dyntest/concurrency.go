@@ -55,6 +55,80 @@ func (s *suite) testConcurrency(t *testing.T) {
 		}
 	})
 
+	// A cancelled transaction "makes no changes", and transactions are
+	// isolated: puts acknowledged while transactions naming the same
+	// table are being cancelled must all stay.
+	// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/transaction-apis.html#transaction-isolation
+	t.Run("CancelledTransactionKeepsOtherWrites", func(t *testing.T) {
+		if s.quirks.Has(QuirkNoTransactions) {
+			t.Skip("no transactions")
+		}
+		tb := s.table(t, hashOnly)
+		for i := range 50 { // a table worth copying
+			s.put(t, tb, item{"pk": vS(fmt.Sprint("seed", i)), "pad": vS(fmt.Sprint(i))})
+		}
+		const puts = 40
+		done := make(chan struct{})
+		var wg sync.WaitGroup
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				_, err := s.c.TransactWriteItems(s.ctx(t), &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
+					{Update: &types.Update{TableName: aws.String(tb), Key: item{"pk": vS("seed1")},
+						UpdateExpression: aws.String("SET #p = :v"), ExpressionAttributeNames: map[string]string{"#p": "pad"},
+						ExpressionAttributeValues: item{":v": vS("tx")}}},
+					{ConditionCheck: &types.ConditionCheck{TableName: aws.String(tb), Key: item{"pk": vS("seed0")},
+						ConditionExpression: aws.String("attribute_not_exists(pk)")}},
+				}})
+				var tce *types.TransactionCanceledException
+				switch {
+				case errors.As(err, &tce):
+				case s.quirks.Has(QuirkTransactionRollbackLosesWrites):
+					t.Logf("quirk %s: transaction: %v", QuirkTransactionRollbackLosesWrites, err)
+				default:
+					t.Errorf("transaction: %v, want it cancelled", err)
+					return
+				}
+			}
+		}()
+		var acked []string
+		for i := range puts {
+			pk := fmt.Sprint("w", i)
+			_, err := s.c.PutItem(s.ctx(t), &dynamodb.PutItemInput{TableName: aws.String(tb), Item: item{"pk": vS(pk)}})
+			switch {
+			case err == nil:
+				acked = append(acked, pk)
+			case s.quirks.Has(QuirkTransactionRollbackLosesWrites):
+				t.Logf("quirk %s: put: %v", QuirkTransactionRollbackLosesWrites, err)
+			default:
+				t.Errorf("put %s: %v", pk, err)
+			}
+		}
+		close(done)
+		wg.Wait()
+		var lost []string
+		for _, pk := range acked {
+			if s.get(t, tb, item{"pk": vS(pk)}) == nil {
+				lost = append(lost, pk)
+			}
+		}
+		if got := s.get(t, tb, item{"pk": vS("seed1")})["pad"]; sOf(got) != "1" {
+			lost = append(lost, "seed1 changed by a cancelled transaction")
+		}
+		switch {
+		case len(lost) > 0 && s.quirks.Has(QuirkTransactionRollbackLosesWrites):
+			t.Logf("quirk %s: lost %v", QuirkTransactionRollbackLosesWrites, lost)
+		case len(lost) > 0:
+			t.Errorf("acknowledged writes lost while transactions were cancelled: %v", lost)
+		}
+	})
+
 	t.Run("AtomicCounter", func(t *testing.T) {
 		tb := s.table(t, hashOnly)
 		const workers, each = 6, 8

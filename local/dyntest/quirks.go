@@ -69,6 +69,16 @@ const (
 	// QuirkLostUpdates: concurrent writes to one item can be lost (the
 	// target is not atomic per item). Nondeterministic, so only logged.
 	QuirkLostUpdates Quirk = "LostUpdates"
+	// QuirkTransactionRollbackLosesWrites: a cancelled TransactWriteItems
+	// undoes writes other requests committed meanwhile to the tables it
+	// names ("transactions are atomic ... isolated from other
+	// transactions"; a cancelled one "makes no changes"). moto deep-copies
+	// each table a transaction names before applying its actions one by
+	// one, and puts the copies back when the transaction is cancelled; a
+	// copy made while another request writes the table can also fail the
+	// transaction with HTTP 500 ("dictionary changed size during
+	// iteration"). Nondeterministic, so only logged.
+	QuirkTransactionRollbackLosesWrites Quirk = "TransactionRollbackLosesWrites"
 	// QuirkItemSizeBoundary: an item of exactly 400 KB (names + values) is
 	// refused or a 400 KB + 1 byte item is accepted.
 	QuirkItemSizeBoundary Quirk = "ItemSizeBoundary"

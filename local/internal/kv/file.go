@@ -346,6 +346,19 @@ func (s *File) usable() error {
 	return nil
 }
 
+// Failure is the storage failure that stops writes until the file is
+// reopened (a log write or sync, or a checkpoint, failed: a full disk, an
+// I/O error), or nil. Nothing answered is lost: every acknowledged write is
+// in a log, which the next open replays.
+func (s *File) Failure() error {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.broken != nil {
+		return s.broken
+	}
+	return s.log.failed()
+}
+
 // View runs fn on the current state and then waits until every record that
 // state includes is on disk, so a read never reports a write that a power
 // cut could still take back. (A frozen overlay's log was synced when it

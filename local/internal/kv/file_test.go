@@ -380,9 +380,15 @@ func TestWALFailedWriteStopsWrites(t *testing.T) {
 	if err := put("before"); err != nil {
 		t.Fatal(err)
 	}
+	if err := kv.Failure(); err != nil {
+		t.Fatalf("Failure before any failure: %v", err)
+	}
 	kv.log.f.Close() // the next write to the log fails
 	if err := put("lost"); err == nil {
 		t.Fatal("write with a failed log succeeded")
+	}
+	if err := kv.Failure(); err == nil || !errors.Is(err, os.ErrClosed) {
+		t.Errorf("Failure after the failed log write: %v", err)
 	}
 	err := put("after")
 	if err == nil || !strings.Contains(err.Error(), "reopen the data file") {

@@ -1,0 +1,99 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go"
+	smithyhttp "github.com/aws/smithy-go/transport/http"
+)
+
+// answering is an HTTP client that answers every request with status and
+// body, counting the requests.
+type answering struct {
+	status int
+	body   string
+	n      atomic.Int64
+}
+
+func (c *answering) Do(*http.Request) (*http.Response, error) {
+	c.n.Add(1)
+	return &http.Response{StatusCode: c.status, Header: http.Header{"Content-Type": {"application/x-amz-json-1.0"}},
+		Body: io.NopCloser(strings.NewReader(c.body))}, nil
+}
+
+func policyClient(cfg aws.Config, hc aws.HTTPClient) *dynamodb.Client {
+	cfg.Region, cfg.Credentials, cfg.HTTPClient = "us-east-1", aws.AnonymousCredentials{}, hc
+	return dynamodb.NewFromConfig(cfg, retryPolicy, func(o *dynamodb.Options) { o.BaseEndpoint = aws.String("http://db.invalid") })
+}
+
+// TestRetryPolicy pins adjl's retry policy (retry.go): 4 attempts; full
+// jitter up to 25 ms·2^n for transient errors and 1 s·2^n for throttling;
+// answers are not retried; the user's max_attempts wins.
+func TestRetryPolicy(t *testing.T) {
+	r := policyClient(aws.Config{}, nil).Options().Retryer
+	if n := r.MaxAttempts(); n != 4 {
+		t.Errorf("max attempts %d, want 4", n)
+	}
+	throttled := &smithy.GenericAPIError{Code: "ThrottlingException"}
+	server := &smithyhttp.ResponseError{Response: &smithyhttp.Response{Response: &http.Response{StatusCode: 500}},
+		Err: &types.InternalServerError{Message: aws.String("x")}}
+	for _, err := range []error{throttled, &types.ProvisionedThroughputExceededException{}, server,
+		&smithy.GenericAPIError{Code: "TransactionInProgressException"}, &smithyhttp.RequestSendError{Err: io.ErrUnexpectedEOF}} {
+		if !r.IsErrorRetryable(err) {
+			t.Errorf("%T %v: not retried", err, err)
+		}
+	}
+	for _, err := range []error{&types.ConditionalCheckFailedException{}, &types.TransactionCanceledException{},
+		&smithy.GenericAPIError{Code: "ValidationException"}} {
+		if r.IsErrorRetryable(err) {
+			t.Errorf("%T: retried, but it is an answer", err)
+		}
+	}
+	longest := func(attempt int, err error) (d time.Duration) {
+		for range 300 {
+			got, derr := r.RetryDelay(attempt, err)
+			if derr != nil {
+				t.Fatal(derr)
+			}
+			d = max(d, got)
+		}
+		return d
+	}
+	if d := longest(1, server); d > 25*time.Millisecond || d < 10*time.Millisecond {
+		t.Errorf("first retry after a server error waits up to %v, want up to 25ms", d)
+	}
+	if d := longest(3, server); d > 100*time.Millisecond || d < 50*time.Millisecond {
+		t.Errorf("third retry after a server error waits up to %v, want up to 100ms", d)
+	}
+	if d := longest(1, throttled); d > time.Second || d < 500*time.Millisecond {
+		t.Errorf("first retry after throttling waits up to %v, want up to 1s", d)
+	}
+	if n := policyClient(aws.Config{RetryMaxAttempts: 2}, nil).Options().Retryer.MaxAttempts(); n != 2 {
+		t.Errorf("with max_attempts 2 configured: %d attempts", n)
+	}
+}
+
+// TestRetryPolicySendsFourAttempts: a backend that always fails with 500
+// gets the request four times.
+func TestRetryPolicySendsFourAttempts(t *testing.T) {
+	hc := &answering{status: 500, body: `{"__type":"com.amazonaws.dynamodb.v20120810#InternalServerError","message":"boom"}`}
+	_, err := policyClient(aws.Config{}, hc).GetItem(context.Background(), &dynamodb.GetItemInput{TableName: aws.String("school"),
+		Key: map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "a"}}})
+	var ise *types.InternalServerError
+	if !errors.As(err, &ise) {
+		t.Fatalf("got %v, want InternalServerError", err)
+	}
+	if n := hc.n.Load(); n != 4 {
+		t.Errorf("%d attempts, want 4", n)
+	}
+}
