@@ -24,6 +24,9 @@ type backend struct {
 	describe string       // for --verbose: "local (file ./.adjl/data.db)"
 	where    string       // in messages: "the embedded engine (data file ./.adjl/data.db)"
 	close    func() error // nil when there is nothing to release
+	// exclusive: nobody else can write through it while this process runs
+	// (the embedded engine in process: it holds the data file's lock).
+	exclusive bool
 }
 
 // Region and credentials adjl uses where none are configured, for the

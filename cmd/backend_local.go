@@ -57,7 +57,7 @@ func (a *app) openLocal(ctx context.Context, path string) (*backend, error) {
 		}
 		client := dynamodb.NewFromConfig(localConfig(e.HTTPClient()), a.clientOptions()...)
 		return &backend{api: client, describe: "local (no data file " + path + " yet)", close: e.Close,
-			where: "the embedded engine (no data file " + path + ")"}, nil
+			where: "the embedded engine (no data file " + path + ")", exclusive: true}, nil
 	}
 	e, err := openDataFile(a.notes(), path, openEngineWithin)
 	if err != nil {
@@ -66,7 +66,7 @@ func (a *app) openLocal(ctx context.Context, path string) (*backend, error) {
 	a.limitEngineMemory()
 	client := dynamodb.NewFromConfig(localConfig(e.HTTPClient()), a.clientOptions()...)
 	return &backend{api: client, describe: "local (file " + path + ")", close: e.Close,
-		where: "the embedded engine (data file " + path + ")"}, nil
+		where: "the embedded engine (data file " + path + ")", exclusive: true}, nil
 }
 
 // engineMemoryLimit is the soft limit on the Go memory of a process that
