@@ -112,7 +112,7 @@ func (s *File) checkpointNow() error {
 // After each commit the pages the checkpoint read through bbolt's mapping
 // are released (releaseMapped).
 func (s *File) applyOverlay(o overlay, epoch uint64) (err error) {
-	c := &ckptTx{s: s}
+	c := &ckptTx{s: s, nodeBytes: max(int64(s.db.Info().PageSize), faultAround)}
 	defer c.rollback()
 	for _, name := range slices.Sorted(maps.Keys(o)) {
 		if err := c.bucket([]byte(name), o[name]); err != nil {
@@ -131,10 +131,11 @@ func (s *File) applyOverlay(o overlay, epoch uint64) (err error) {
 // ckptTx is the bbolt transaction a checkpoint is writing, committed and
 // replaced whenever its pages reach the step's bound.
 type ckptTx struct {
-	s       *File
-	tx      *bolt.Tx // nil between transactions
-	put     int64    // key and value bytes put in tx
-	commits int      // transactions committed so far
+	s         *File
+	tx        *bolt.Tx // nil between transactions
+	put       int64    // key and value bytes put in tx
+	commits   int      // transactions committed so far
+	nodeBytes int64    // what a materialised node counts for: a page, at least faultAround
 }
 
 // faultAround is how much of a mapped file Linux maps around a page fault
@@ -183,7 +184,7 @@ func (c *ckptTx) rollback() {
 // that much of the file around it.
 func (c *ckptTx) full() bool {
 	st := c.tx.Stats()
-	return st.GetNodeCount()*max(int64(c.s.db.Info().PageSize), faultAround)+c.put >= c.s.stepBytes
+	return st.GetNodeCount()*c.nodeBytes+c.put >= c.s.stepBytes
 }
 
 // bucket writes one bucket's changes, committing along the way as full
