@@ -36,6 +36,9 @@ type app struct {
 
 	be    *backend
 	store *ops.Store
+	// setMemoryLimit sets the process's soft memory limit (Main:
+	// debug.SetMemoryLimit; nil in tests, which share their process).
+	setMemoryLimit func(int64) int64
 	// api, when set (tests), replaces the backend --endpoint names.
 	api      ops.API
 	expl     *explainer

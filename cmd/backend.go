@@ -29,6 +29,9 @@ type backend struct {
 	// failure (a full disk), if any.
 	data    string
 	failure func() error
+	// exclusive: nobody else can write through it while this process runs
+	// (the embedded engine in process: it holds the data file's lock).
+	exclusive bool
 }
 
 // Region and credentials adjl uses where none are configured, for the

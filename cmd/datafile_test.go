@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -240,5 +241,37 @@ func TestSettingsThatDoNotApplyWarn(t *testing.T) {
 	r = adjl(t, runOpts{dir: s.dir}, "--schema", s.schema, "--endpoint", "http://127.0.0.1:1", "--data", "x.db", "get", "STU#a91")
 	if r.code != ExitUnreachable || !strings.HasPrefix(r.err, "adjl: warning: data (flag --data) applies only to the embedded engine (--endpoint local); ignored\n") {
 		t.Errorf("data on a URL: exit %d %q", r.code, r.err)
+	}
+}
+
+// TestEngineMemoryLimit: a command that runs the embedded engine on a data
+// file sets the process's soft memory limit, unless GOMEMLIMIT is set; one
+// on a throw-away in-memory engine does not.
+func TestEngineMemoryLimit(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data.db")
+	school := example(t, "school.yaml")
+	var set []int64
+	limit := func(n int64) int64 { set = append(set, n); return 0 }
+	for _, c := range []struct {
+		env  string
+		args []string
+		want []int64
+	}{
+		{"", []string{"members", "math204"}, nil}, // no data file yet: in memory
+		{"", []string{"table", "create"}, []int64{engineMemoryLimit}},
+		{"", []string{"enroll", "a91", "math204"}, []int64{engineMemoryLimit}},
+		{"200MiB", []string{"enroll", "a92", "math204"}, nil},
+	} {
+		set = nil
+		t.Setenv("GOMEMLIMIT", c.env)
+		r := adjl(t, runOpts{dir: dir, memLimit: limit}, append([]string{"--schema", school, "--data", data}, c.args...)...)
+		if r.code != 0 && c.args[0] != "members" {
+			t.Fatalf("%v: exit %d: %s", c.args, r.code, r.err)
+		}
+		if !slices.Equal(set, c.want) {
+			t.Errorf("GOMEMLIMIT=%q %v: memory limits set %v, want %v", c.env, c.args, set, c.want)
+		}
 	}
 }

@@ -27,6 +27,9 @@ type runOpts struct {
 	errTTY bool // stderr is a terminal
 	api    ops.API
 	dir    string // working directory (default: a fresh temp dir)
+	// memLimit stands for debug.SetMemoryLimit (nil: the process's is
+	// left alone, as in every test).
+	memLimit func(int64) int64
 }
 
 // adjl runs the command line in a temporary working directory with
@@ -41,6 +44,7 @@ func adjl(t *testing.T, o runOpts, args ...string) result {
 	ios := &IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errb, OutTTY: o.tty, ErrTTY: o.errTTY}
 	a := newApp(ios, args)
 	a.api = o.api
+	a.setMemoryLimit = o.memLimit
 	code := a.run(context.Background())
 	return result{code: code, out: out.String(), err: errb.String(), app: a}
 }

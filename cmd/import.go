@@ -33,6 +33,7 @@ type importOpts struct {
 	quiet       bool
 	workers     int
 	maxErrors   int
+	exclusive   bool
 }
 
 func (a *app) newImportCmd() *cobra.Command {
@@ -98,6 +99,7 @@ with --resume it skips the rows an earlier run finished, recorded in
 	f.BoolVar(&o.quiet, "quiet", false, "no progress on stderr")
 	f.IntVar(&o.workers, "workers", 8, "concurrent writers")
 	f.IntVar(&o.maxErrors, "max-errors", 100, "bad lines printed at most (all are counted)")
+	f.BoolVar(&o.exclusive, "exclusive", false, "nobody else writes the table meanwhile: write counters 25 to a request, unconditionally")
 	c.RegisterFlagCompletionFunc("format", fixedCompletion("csv", "ndjson"))
 	return c
 }
@@ -395,6 +397,7 @@ func (a *app) importRun(c *cobra.Command, name, file string, o importOpts) error
 	}
 	opt.IndexSettle, opt.BatchFixes = a.recountSettings()
 	opt.ExpectedRows, opt.Fresh = res.rows, prev.fresh
+	opt.Exclusive = o.exclusive || a.be != nil && a.be.exclusive
 	if journal != nil {
 		opt.ChunksDone, opt.FreshChecked = journal.done, journal.freshness
 	}

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 
 	"github.com/adjl/adjl/ops"
@@ -25,7 +26,9 @@ func Main() int {
 		<-ctx.Done()
 		stop()
 	}()
-	return run(ctx, NewIOStreams(os.Stdin, os.Stdout, os.Stderr), os.Args[1:])
+	a := newApp(NewIOStreams(os.Stdin, os.Stdout, os.Stderr), os.Args[1:])
+	a.setMemoryLimit = debug.SetMemoryLimit
+	return a.run(ctx)
 }
 
 // Run runs adjl with args and the given streams, for tests.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"sync"
@@ -41,6 +42,10 @@ type counterTarget struct {
 	// Query (an import into a relation that had no edge, see Import).
 	trusted bool
 	known   int64
+	// put: no other writer can write the item meanwhile, and no other
+	// counter of the same run is on it, so a fix may write the whole item
+	// as read with a BatchWriteItem Put (see recountOptions.exclusive).
+	put bool
 }
 
 // counterTargetOf is the counter rel keeps at end on key; ok is false when
@@ -169,6 +174,12 @@ type recountOptions struct {
 	// syncs each commit to disk), but twice the write capacity on DynamoDB
 	// and a copy of every table per transaction on moto.
 	batch bool
+	// exclusive: nobody else writes the table meanwhile (the caller knows
+	// or was told). Counter items are then read whole, and an unsharded
+	// counter of a target marked put is written by putting its item back
+	// with the count, 25 to a BatchWriteItem, without a condition: nothing
+	// can have changed the item since it was read.
+	exclusive bool
 }
 
 // recountGroup bounds the counters read with one BatchGetItem and fixed
@@ -180,7 +191,8 @@ const (
 )
 
 // recount reads, counts and (with fix) corrects the given counters, in
-// groups of recountGroup (recountGroupSingle without opt.batch),
+// groups of recountGroup (recountGroupSingle without opt.batch or
+// opt.exclusive),
 // opt.workers groups at once. It returns the
 // counters that differed, in target order.
 func (s *Store) recount(ctx context.Context, targets []counterTarget, opt recountOptions) ([]CounterResult, error) {
@@ -188,7 +200,7 @@ func (s *Store) recount(ctx context.Context, targets []counterTarget, opt recoun
 		opt.workers = s.opt.Parallel
 	}
 	size := recountGroup
-	if !opt.batch {
+	if !opt.batch && !opt.exclusive {
 		size = recountGroupSingle
 	}
 	var mu sync.Mutex
@@ -244,8 +256,93 @@ func (s *Store) recountGroup(ctx context.Context, group []counterTarget, opt rec
 	if !opt.fix || len(fixes) == 0 || s.explaining() {
 		return out, nil
 	}
-	err = s.applyFixes(ctx, fixes, opt, func(f pendingFix, r CounterResult) { out[f.res] = r })
+	done := func(f pendingFix, r CounterResult) { out[f.res] = r }
+	if opt.exclusive {
+		var puts []pendingFix
+		fixes, puts = splitPuts(fixes)
+		if err := s.putCounters(ctx, puts, items, opt, done); err != nil {
+			return out, err
+		}
+	}
+	err = s.applyFixes(ctx, fixes, opt, done)
 	return out, err
+}
+
+// splitPuts separates the fixes that may be written with a Put.
+func splitPuts(fixes []pendingFix) (rest, puts []pendingFix) {
+	for _, f := range fixes {
+		if f.t.put && f.t.shards <= 1 {
+			puts = append(puts, f)
+		} else {
+			rest = append(rest, f)
+		}
+	}
+	return rest, puts
+}
+
+// putCounters writes fixes by putting each counter's item (as read, whole,
+// or new) back with the count and what a fix's update sets (fixActions):
+// the shard stamp, the index keys and, where it has none, the type.
+func (s *Store) putCounters(ctx context.Context, fixes []pendingFix, items map[[2]string]Item, opt recountOptions, done func(pendingFix, CounterResult)) error {
+	l := s.layout
+	reqs := make([]types.WriteRequest, 0, len(fixes))
+	for _, f := range fixes {
+		it := maps.Clone(items[[2]string{f.t.key, f.t.key}])
+		if it == nil {
+			it = s.keyOf(f.t.key, f.t.key)
+		}
+		if _, ok := it[l.Type]; !ok && l.Type != "" {
+			it[l.Type] = str(f.t.entity)
+		}
+		it[f.t.name] = &types.AttributeValueMemberN{Value: strconv.FormatInt(f.actual, 10)}
+		if l.Stamps() {
+			it[f.t.rel.ShardStamp()] = &types.AttributeValueMemberN{Value: strconv.Itoa(shardsOf(f.t.rel))}
+		}
+		if l.WritesIndexKeys() {
+			it[l.IndexPK], it[l.IndexSK] = str(f.t.key), str(f.t.key)
+		}
+		reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: it}})
+	}
+	for i := 0; i < len(reqs); i += batchSize {
+		if err := s.writeAll(ctx, reqs[i:min(i+batchSize, len(reqs))], opt); err != nil {
+			return fmt.Errorf("fix counters: %w", err)
+		}
+	}
+	for _, f := range fixes {
+		done(f, CounterResult{Relation: f.t.rel.Name, Key: f.t.key, Counter: f.t.name, Stored: f.st.total, Actual: f.actual, Fixed: true})
+	}
+	return nil
+}
+
+// writeAll sends one BatchWriteItem of reqs, sending UnprocessedItems again
+// with backoff until none is left.
+func (s *Store) writeAll(ctx context.Context, reqs []types.WriteRequest, opt recountOptions) error {
+	table := s.schema.Table.Name
+	r := newBackoff(opt.giveUp)
+	for len(reqs) > 0 {
+		out, err := s.batchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{table: reqs}})
+		opt.stats.add(reqBatchWrite)
+		if err != nil {
+			if !retryable(err) {
+				return err
+			}
+			if werr := r.wait(ctx, err); werr != nil {
+				return werr
+			}
+			continue
+		}
+		left := out.UnprocessedItems[table]
+		if len(left) < len(reqs) {
+			r.progressed()
+		}
+		reqs = left
+		if len(reqs) > 0 {
+			if err := r.wait(ctx, &ThrottledError{Err: fmt.Errorf("BatchWriteItem kept returning %d unprocessed items", len(reqs))}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // settledCount counts the edges of t; reverse counts are repeated as
@@ -285,13 +382,16 @@ func (s *Store) readCounterItems(ctx context.Context, targets []counterTarget, o
 			names = append(names, t.name)
 		}
 	}
-	proj := expression.NamesList(expression.NameNoDotSplit(s.layout.PK), expression.NameNoDotSplit(s.layout.SK))
-	for _, n := range names {
-		proj = proj.AddNames(expression.NameNoDotSplit(n))
-	}
-	ex, err := expression.NewBuilder().WithProjection(proj).Build()
-	if err != nil {
-		return nil, fmt.Errorf("build counter read: %w", err)
+	var ex expression.Expression
+	if !opt.exclusive { // exclusive: whole items, to be put back
+		proj := expression.NamesList(expression.NameNoDotSplit(s.layout.PK), expression.NameNoDotSplit(s.layout.SK))
+		for _, n := range names {
+			proj = proj.AddNames(expression.NameNoDotSplit(n))
+		}
+		var err error
+		if ex, err = expression.NewBuilder().WithProjection(proj).Build(); err != nil {
+			return nil, fmt.Errorf("build counter read: %w", err)
+		}
 	}
 	items := make(map[[2]string]Item, len(keys))
 	for i := 0; i < len(keys); i += 100 {

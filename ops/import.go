@@ -76,6 +76,11 @@ type ImportOptions struct {
 	IndexSettle time.Duration
 	// BatchFixes: see recountOptions.batch.
 	BatchFixes bool
+	// Exclusive says that nobody else writes the table while the import
+	// runs: the embedded engine in this process (it holds the data file),
+	// or the user's word. Counters are then written by putting their items
+	// back (see recountOptions.exclusive), 25 to a request.
+	Exclusive bool
 	// Fresh says whether the relation had no edge before the import began:
 	// FreshUnknown makes Import look (and report it to FreshChecked, so a
 	// resumed run can be told, since its first run's edges are there now).
@@ -520,9 +525,9 @@ func (im *importer) rowsDone(batch []job, created, updated int) {
 func (im *importer) recount(ctx context.Context) error {
 	var targets []counterTarget
 	for _, side := range []struct {
-		end  schema.End
-		keys map[string]*tally32
-	}{{schema.FromEnd, im.fromKeys}, {schema.ToEnd, im.toKeys}} {
+		end         schema.End
+		keys, other map[string]*tally32
+	}{{schema.FromEnd, im.fromKeys, im.toKeys}, {schema.ToEnd, im.toKeys, im.fromKeys}} {
 		keys := make([]string, 0, len(side.keys))
 		for k := range side.keys {
 			keys = append(keys, k)
@@ -535,6 +540,10 @@ func (im *importer) recount(ctx context.Context) error {
 			// the edges the file gives it, unless the file repeats one.
 			tl := side.keys[k]
 			t.known, t.trusted = int64(tl.rows), im.fresh && !tl.repeat
+			// An item holding both sides' counters (an entity related to
+			// its own kind) is fixed by two targets: never put whole.
+			_, both := side.other[k]
+			t.put = im.opt.Exclusive && !both
 			targets = append(targets, t)
 		}
 	}
@@ -545,6 +554,7 @@ func (im *importer) recount(ctx context.Context) error {
 	var pmu sync.Mutex
 	res, err := im.s.recount(ctx, targets, recountOptions{
 		fix: true, workers: im.opt.Workers, settle: im.opt.IndexSettle, stats: im.stats, giveUp: im.opt.RetryFor, batch: im.opt.BatchFixes,
+		exclusive: im.opt.Exclusive,
 		progress: func(done int) {
 			if im.opt.Progress != nil {
 				pmu.Lock()

@@ -508,3 +508,60 @@ func dumpTable(t *testing.T, api API, table string) string {
 	sort.Strings(lines)
 	return strings.Join(lines, "\n")
 }
+
+// TestImportExclusiveWritesWhatConditionalFixesWrite: with no other writer
+// (Exclusive), counters are written by putting their items back, 25 to a
+// BatchWriteItem, without a transaction or an UpdateItem — and the table
+// ends exactly as the conditional fixes leave it: an entity's attributes
+// kept, a drifted counter corrected, a new side item complete.
+func TestImportExclusiveWritesWhatConditionalFixesWrite(t *testing.T) {
+	sc := school()
+	rel := sc.Relations[0]
+	var edges []rowfile.Row
+	for i := range 60 {
+		edges = append(edges, edgeRow(fmt.Sprintf("STU#s%02d", i%30), fmt.Sprintf("CRS#c%d", i%7), map[string]any{"grade": "A"}))
+	}
+	dumps := map[bool]string{}
+	for _, exclusive := range []bool{false, true} {
+		st, api := engineStore(t, sc, nil)
+		must[Outcome](t)(st.PutEntity(ctx, sc.Entities[0], "s01", map[string]any{"name": "Ana"}))
+		must[Outcome](t)(first(st.Link(ctx, rel, "s02", "c1", nil)))
+		setAttr(t, api, "school", "CRS#c2", "CRS#c2", "studentCount", num("99"))
+		rep, err := st.Import(ctx, rel, nil, rows(edges...), ImportOptions{Exclusive: exclusive, Workers: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if exclusive {
+			eq(t, "requests", fmt.Sprint(rep.Requests), "map[BatchGetItem:1 BatchWriteItem:5 Query:37 Scan:1]")
+		}
+		eq(t, fmt.Sprint("exclusive=", exclusive, " s01 courses"), counter(t, st, "STU#s01", "courseCount"), "2")
+		eq(t, fmt.Sprint("exclusive=", exclusive, " c2 students"), counter(t, st, "CRS#c2", "studentCount"), "9")
+		dumps[exclusive] = dumpTable(t, api, "school")
+	}
+	eq(t, "table after an exclusive import", dumps[true], dumps[false])
+	if !strings.Contains(dumps[true], `name="Ana"`) {
+		t.Errorf("entity attributes lost:\n%s", dumps[true])
+	}
+}
+
+// TestImportExclusiveKeepsBothCountersOfAnItem: an entity related to its
+// own kind holds both sides' counters on one item; an exclusive import
+// must not put one side's count over the other's.
+func TestImportExclusiveKeepsBothCountersOfAnItem(t *testing.T) {
+	sc := social(1)
+	rel := sc.Relations[0]
+	st, _ := engineStore(t, sc, nil)
+	_, err := st.Import(ctx, rel, nil, rows(
+		edgeRow("USER#a", "USER#b", nil),
+		edgeRow("USER#b", "USER#c", nil),
+		edgeRow("USER#c", "USER#a", nil),
+		edgeRow("USER#a", "USER#c", nil),
+	), ImportOptions{Exclusive: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for key, want := range map[string][2]string{"USER#a": {"2", "1"}, "USER#b": {"1", "1"}, "USER#c": {"1", "2"}} {
+		eq(t, key+" following", counter(t, st, key, "followingCount"), want[0])
+		eq(t, key+" followers", counter(t, st, key, "followerCount"), want[1])
+	}
+}

@@ -59,7 +59,7 @@ func (s *File) flush(frozen overlay, log *walLog, done chan struct{}) {
 	defer close(done)
 	err := s.flushFault
 	if err == nil {
-		err = s.db.Update(func(tx *bolt.Tx) error { return applyOverlay(tx, frozen, log.epoch) })
+		err = s.applyOverlay(frozen, log.epoch)
 	}
 	if err == nil {
 		err = log.writeHeader(s.epochs.Add(1))
@@ -84,7 +84,7 @@ func (s *File) checkpointNow() error {
 	if len(s.over) == 0 && s.log.end == logHeaderSize {
 		return nil
 	}
-	if err := s.db.Update(func(tx *bolt.Tx) error { return applyOverlay(tx, s.over, s.log.epoch) }); err != nil {
+	if err := s.applyOverlay(s.over, s.log.epoch); err != nil {
 		return err
 	}
 	if err := s.log.writeHeader(s.epochs.Add(1)); err != nil {
@@ -95,51 +95,149 @@ func (s *File) checkpointNow() error {
 	return nil
 }
 
-// applyOverlay writes o into the bbolt file and records, in the same
-// transaction, that the log records of epochs up to epoch are in it: a
+// applyOverlay writes o into the bbolt file and records, in the last of
+// its transactions, that the log records of epochs up to epoch are in it: a
 // replay never applies them again over newer state.
-func applyOverlay(tx *bolt.Tx, o overlay, epoch uint64) error {
-	if err := setAppliedEpoch(tx, epoch); err != nil {
-		return fmt.Errorf("checkpoint: %w", err)
-	}
+//
+// A transaction's dirty pages are held in memory until it commits, so o is
+// written in as many transactions as it needs to keep each one's pages (its
+// materialised nodes and the bytes put into them) within s.stepBytes: the
+// memory of a checkpoint does not grow with the data file. Each commit is
+// an ordinary, fsynced bbolt commit. Until the last one, the file may hold
+// part of o without its epoch: the log still holds all of o then, and a
+// replay over such a file ends in the same state as over the file before
+// the checkpoint — a put or delete sets its key whatever it held, a bucket
+// the log drops or creates is dropped or created again, and keys o does not
+// touch are untouched by both — so a crash between them loses nothing.
+// After each commit the pages the checkpoint read through bbolt's mapping
+// are released (releaseMapped).
+func (s *File) applyOverlay(o overlay, epoch uint64) (err error) {
+	c := &ckptTx{s: s, nodeBytes: max(int64(s.db.Info().PageSize), faultAround)}
+	defer c.rollback()
 	for _, name := range slices.Sorted(maps.Keys(o)) {
-		if err := checkpointBucket(tx, []byte(name), o[name]); err != nil {
+		if err := c.bucket([]byte(name), o[name]); err != nil {
 			return fmt.Errorf("checkpoint bucket %q: %w", name, err)
 		}
 	}
+	if err := c.begin(); err != nil {
+		return err
+	}
+	if err := setAppliedEpoch(c.tx, epoch); err != nil {
+		return fmt.Errorf("checkpoint: %w", err)
+	}
+	return c.commit(true)
+}
+
+// ckptTx is the bbolt transaction a checkpoint is writing, committed and
+// replaced whenever its pages reach the step's bound.
+type ckptTx struct {
+	s         *File
+	tx        *bolt.Tx // nil between transactions
+	put       int64    // key and value bytes put in tx
+	commits   int      // transactions committed so far
+	nodeBytes int64    // what a materialised node counts for: a page, at least faultAround
+}
+
+// faultAround is how much of a mapped file Linux maps around a page fault
+// (fault_around_bytes), when those pages are in the page cache.
+const faultAround = 64 << 10
+
+func (c *ckptTx) begin() error {
+	if c.tx != nil {
+		return nil
+	}
+	tx, err := c.s.db.Begin(true)
+	if err != nil {
+		return err
+	}
+	c.tx, c.put = tx, 0
 	return nil
 }
 
-func checkpointBucket(tx *bolt.Tx, name []byte, ob *overBucket) error {
+// commit commits tx and releases the pages it mapped; last says whether it
+// is the checkpoint's last transaction.
+func (c *ckptTx) commit(last bool) error {
+	tx := c.tx
+	c.tx = nil
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	c.commits++
+	var err error
+	if f := c.s.stepFault; f != nil && !last {
+		err = f(c.commits)
+	}
+	c.s.releaseMapped()
+	return err
+}
+
+func (c *ckptTx) rollback() {
+	if c.tx != nil {
+		c.tx.Rollback()
+		c.tx = nil
+	}
+}
+
+// full reports whether tx holds a step's worth of pages: every node it
+// materialised (a page read, to be written anew) and the bytes put. A node
+// counts at least faultAround: reading a page through the mapping maps
+// that much of the file around it.
+func (c *ckptTx) full() bool {
+	st := c.tx.Stats()
+	return st.GetNodeCount()*c.nodeBytes+c.put >= c.s.stepBytes
+}
+
+// bucket writes one bucket's changes, committing along the way as full
+// asks.
+func (c *ckptTx) bucket(name []byte, ob *overBucket) error {
+	if err := c.begin(); err != nil {
+		return err
+	}
 	var b *bolt.Bucket
 	if ob.fresh {
-		if err := tx.DeleteBucket(name); err != nil && !errors.Is(err, berrors.ErrBucketNotFound) {
+		if err := c.tx.DeleteBucket(name); err != nil && !errors.Is(err, berrors.ErrBucketNotFound) {
 			return err
 		}
 		if !ob.exists {
 			return nil
 		}
 		var err error
-		if b, err = tx.CreateBucket(name); err != nil {
+		if b, err = c.tx.CreateBucket(name); err != nil {
 			return err
 		}
-	} else if b = tx.Bucket(name); b == nil {
+	} else if b = c.tx.Bucket(name); b == nil {
 		// The overlay only changes buckets the file has.
 		return errors.New("bucket missing from the data file")
 	}
 	if appendsOnly(b, ob.t) {
 		// Keys arrive in order past the last one (a new bucket, a growing
 		// sequence): fill pages instead of splitting them half full, as bbolt
-		// does for keys it expects between existing ones.
+		// does for keys it expects between existing ones. What is left of
+		// them after a commit still lies past the last key.
 		b.FillPercent = 1.0
 	}
+	fill := b.FillPercent
 	for _, blk := range ob.t.blocks {
 		for _, e := range blk {
+			if c.full() {
+				if err := c.commit(false); err != nil {
+					return err
+				}
+				if err := c.begin(); err != nil {
+					return err
+				}
+				// The bucket exists now, fresh or not.
+				if b = c.tx.Bucket(name); b == nil {
+					return errors.New("bucket missing from the data file")
+				}
+				b.FillPercent = fill
+			}
 			var err error
 			if isTombstone(e.v) {
 				err = b.Delete(e.k)
 			} else {
 				err = b.Put(e.k, e.v)
+				c.put += int64(len(e.k) + len(e.v))
 			}
 			if err != nil {
 				return err

@@ -29,9 +29,12 @@
 // File (file.go) appends each transaction's changes to the active log and
 // to the active overlay; a checkpoint (checkpoint.go) writes a full log's
 // overlay (Options.CheckpointBytes, 16 MiB by default) into bbolt in the
-// background and retires the log by giving it a new epoch, and Close
+// background, in transactions that each hold a bounded amount of pages in
+// memory, and retires the log by giving it a new epoch, and Close
 // checkpoints everything, so after a clean exit the bbolt file alone is
-// complete. A killed process loses nothing acknowledged: the next OpenFile
+// complete. The pages of the bbolt file that reads and checkpoints map into
+// the process are released as they accumulate (mapped.go), so neither the
+// overlays, a checkpoint nor the mapping grows with the data file. A killed process loses nothing acknowledged: the next OpenFile
 // replays the logs. The bbolt file records the newest epoch it holds, so a
 // replay never applies a record twice. Group (group.go) lets concurrent
 // writers share one transaction and one fsync: the leader hands on before

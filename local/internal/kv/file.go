@@ -25,15 +25,18 @@ import (
 //   - read: overlay entries shadow the bbolt file's; deletes are tombstones.
 //   - checkpoint: when the active log passes checkpointBytes, its overlay is
 //     frozen and the other log becomes active; a background goroutine writes
-//     the frozen overlay into bbolt in one ordinary (fsynced) transaction and
-//     then retires its log by giving it a new epoch. Readers and writers go
-//     on meanwhile, seeing active over frozen over file. Close and Open (after
-//     a crash: both logs replayed oldest epoch first) checkpoint in place.
+//     the frozen overlay into bbolt in ordinary (fsynced) transactions of
+//     bounded size (applyOverlay) and then retires its log by giving it a new
+//     epoch. Readers and writers go on meanwhile, seeing active over frozen
+//     over file. Close and Open (after a crash: both logs replayed oldest
+//     epoch first) checkpoint in place.
 //
-// Each checkpoint records in the bbolt file, in the same transaction, the
+// Each checkpoint records in the bbolt file, in its last transaction, the
 // newest log epoch it now holds; replay skips logs no newer than that, and a
-// log is retired only after bbolt's commit, so a crash at any point loses
-// nothing acknowledged and never replays old records over newer state.
+// log is retired only after that commit, so a crash at any point loses
+// nothing acknowledged and never replays old records over newer state
+// (replaying a log over a file that holds part of it ends in the same
+// state, see applyOverlay).
 // Within a process one writer runs at a time and readers wait for it. Other
 // processes are kept out by bbolt's file lock, which also guards the logs.
 type File struct {
@@ -47,14 +50,17 @@ type File struct {
 	undo   []walUndo // the undo log's memory, reused between commits
 	broken error     // a log write or checkpoint failed: see usable
 
+	mapped   mappedPages   // how much of the bbolt file may be mapped in
 	epochs   atomic.Uint64 // the newest epoch given to a log
 	ckptMu   sync.Mutex    // one checkpoint at a time
 	flushing chan struct{} // closed when the background checkpoint ends
 
 	checkpointBytes int64
+	stepBytes       int64       // bounds one transaction of a checkpoint (applyOverlay)
 	busy            func() bool // Options.Busy
 	blockMax        int         // entries per overlay tree block
 	flushFault      error       // Options.flushFault
+	stepFault       func(int) error
 }
 
 // Options configures OpenFile.
@@ -70,7 +76,12 @@ type Options struct {
 	// yields first so that it covers them (walLog.syncTo).
 	Busy func() bool
 
-	blockMax   int   // entries per overlay tree block (tests: few, to split often)
+	blockMax  int   // entries per overlay tree block (tests: few, to split often)
+	stepBytes int64 // bounds a checkpoint's transactions (tests: small, to commit often)
+	// stepFault, when set, is called after each transaction of a
+	// checkpoint but the last, before its pages are released (tests: a
+	// checkpoint that fails part way, the pages a step mapped).
+	stepFault  func(commits int) error
 	flushFault error // tests: background checkpoints fail with it
 }
 
@@ -109,6 +120,10 @@ func isTombstone(v []byte) bool { return len(v) == 1 && &v[0] == &tombstone[0] }
 
 // defaultCheckpointBytes is Options.CheckpointBytes's default.
 const defaultCheckpointBytes = 16 << 20
+
+// checkpointStepBytes bounds the pages one transaction of a checkpoint
+// holds in memory until it commits (applyOverlay).
+const checkpointStepBytes = 8 << 20
 
 // walStateBucket is the bbolt bucket of the log state; a name no table
 // bucket can have ("d/…", "x/…").
@@ -188,7 +203,10 @@ func openWAL(db *bolt.DB, path string, opt Options) (*File, error) {
 	if opt.blockMax <= 0 {
 		opt.blockMax = defaultBlockMax
 	}
-	s := &File{db: db, over: overlay{}, checkpointBytes: opt.CheckpointBytes, busy: opt.Busy, blockMax: opt.blockMax, flushFault: opt.flushFault}
+	if opt.stepBytes <= 0 {
+		opt.stepBytes = checkpointStepBytes
+	}
+	s := &File{db: db, over: overlay{}, checkpointBytes: opt.CheckpointBytes, stepBytes: opt.stepBytes, busy: opt.Busy, blockMax: opt.blockMax, flushFault: opt.flushFault, stepFault: opt.stepFault}
 	applied, err := appliedEpoch(db)
 	if err != nil {
 		return nil, fmt.Errorf("read data file: %w", err)
@@ -233,7 +251,7 @@ func (s *File) recover(logs [2]*walLog, records [2][]byte, applied uint64) error
 	}
 	if len(replayed) > 0 {
 		last := replayed[len(replayed)-1].epoch
-		if err := s.db.Update(func(tx *bolt.Tx) error { return applyOverlay(tx, s.over, last) }); err != nil {
+		if err := s.applyOverlay(s.over, last); err != nil {
 			return err
 		}
 		s.over = overlay{}

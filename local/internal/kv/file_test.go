@@ -49,7 +49,8 @@ func (m walModel) clone() walModel {
 
 // TestWALMatchesModel drives walKV with random transactions over several
 // buckets — puts, deletes, bucket creates and drops, aborts — with a log
-// limit so small that checkpoints run in the background all the time, and
+// limit so small that checkpoints run in the background all the time (and
+// sometimes write each entry in a bbolt transaction of its own), and
 // reopens or "crashes" it now and then; after every step each bucket must
 // read back as the model says, through Get and through cursor walks in both
 // directions from random seeks.
@@ -62,8 +63,10 @@ func TestWALMatchesModel(t *testing.T) {
 		run++
 		path := filepath.Join(dir, fmt.Sprintf("p%d.db", run))
 		limit := int64(rapid.SampledFrom([]int{64, 512, 1 << 20}).Draw(rt, "limit"))
-		// Blocks of 4 entries: overlay trees split and merge often.
-		opt := Options{CheckpointBytes: limit, blockMax: 4}
+		// Blocks of 4 entries: overlay trees split and merge often. A step
+		// of 1 byte commits a checkpoint's transaction after every entry.
+		step := int64(rapid.SampledFrom([]int{1, 1 << 20}).Draw(rt, "step"))
+		opt := Options{CheckpointBytes: limit, blockMax: 4, stepBytes: step}
 		kv := openTestFile(t, path, opt)
 		defer func() { kv.Close() }()
 		model := walModel{}

@@ -173,6 +173,7 @@ func (b *walBucket) Get(key []byte) []byte {
 		}
 	}
 	if b.base != nil {
+		b.tx.store.read(b.tx.btx, 1)
 		return b.base.Get(key)
 	}
 	return nil
@@ -222,6 +223,9 @@ func (b *walBucket) set(op byte, key, value []byte) error {
 }
 
 func (b *walBucket) Cursor() Cursor {
+	if b.base != nil {
+		b.tx.store.read(b.tx.btx, cursorReads)
+	}
 	var src []Cursor
 	if b.ob != nil && len(b.ob.t.blocks) > 0 {
 		src = append(src, &memCursor{t: b.ob.t, bi: -1})
