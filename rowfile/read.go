@@ -10,6 +10,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/adjl/adjl/schema"
 )
 
 // Reader reads rows one at a time, in file order, holding one row in memory.
@@ -204,6 +206,10 @@ func (n *ndjsonReader) Next() (Row, error) {
 		}
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
+		}
+		if i := schema.InvalidUTF8At(string(line)); i >= 0 {
+			// encoding/json would read U+FFFD in its place.
+			return Row{}, n.bad(line, fmt.Sprintf("byte 0x%02X at position %d is not UTF-8; re-encode the file as UTF-8 (for example with iconv)", line[i], i+1))
 		}
 		dec := json.NewDecoder(bytes.NewReader(line))
 		dec.UseNumber()

@@ -277,3 +277,27 @@ func TestFormatOf(t *testing.T) {
 		}
 	}
 }
+
+func TestNumbersWriteAsJSONLiterals(t *testing.T) {
+	for in, want := range map[string]string{"3.": "3", "+3": "3", ".5": "0.5", "-.5": "-0.5", "007": "7", "-00.10e+3": "-0.10e+3", "0": "0", "1.e5": "1e5", "12": "12"} {
+		if got := numberLiteral(schema.Number(in)); string(got) != want {
+			t.Errorf("%s: got %s, want %s", in, got, want)
+		}
+	}
+}
+
+func TestValuesThatAreNotUTF8Refused(t *testing.T) {
+	rel, _ := school()
+	for _, c := range []struct {
+		format Format
+		in     string
+	}{
+		{CSV, "from,to,grade\nSTU#a,CRS#b,\xe2\n"},
+		{NDJSON, "{\"from\":\"STU#a\",\"to\":\"CRS#b\",\"grade\":\"\xe2\"}\n"},
+	} {
+		rows, bad := readAll(t, c.format, Target{Relation: rel}, c.in)
+		if len(rows) != 0 || len(bad) != 1 || !strings.Contains(bad[0].Msg, "byte 0xE2") || !strings.Contains(bad[0].Msg, "not UTF-8") {
+			t.Errorf("%s: rows %v, errors %v", c.format, rows, bad)
+		}
+	}
+}

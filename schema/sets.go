@@ -19,7 +19,7 @@ func (s *Schema) ParseSets(attrs []Attribute, sets []string) (map[string]any, er
 	out := make(map[string]any, len(sets))
 	for _, set := range sets {
 		quoted := strconv.Quote(shortKey(set)) // a value may be 400 KB
-		if i := invalidUTF8At(set); i >= 0 {
+		if i := InvalidUTF8At(set); i >= 0 {
 			// encoding/json, and so the SDK, would send U+FFFD instead:
 			// another value than the one typed.
 			return nil, &InputError{Msg: fmt.Sprintf("--set %s: byte 0x%02X at position %d is not UTF-8; DynamoDB stores text as UTF-8, so re-encode it (for example with iconv)", quoted, set[i], i+1)}
@@ -48,9 +48,10 @@ func (s *Schema) ParseSets(attrs []Attribute, sets []string) (map[string]any, er
 	return out, nil
 }
 
-// invalidUTF8At is the byte offset of the first byte of s that is not
-// UTF-8, or -1.
-func invalidUTF8At(s string) int {
+// InvalidUTF8At is the byte offset of the first byte of s that is not
+// UTF-8, or -1. encoding/json, and so the SDK, would send U+FFFD in its
+// place: another value than the one given.
+func InvalidUTF8At(s string) int {
 	for i, r := range s {
 		if r == utf8.RuneError {
 			if _, size := utf8.DecodeRuneInString(s[i:]); size == 1 {
@@ -82,8 +83,14 @@ func attrList(attrs []Attribute) string {
 }
 
 // ParseValue checks and converts one attribute value typed as kind; the
-// result has the same types as ParseSets gives.
-func ParseValue(kind AttrKind, value string) (any, error) { return parseValue(kind, value) }
+// result has the same types as ParseSets gives. A value that is not UTF-8 is
+// refused whatever the kind.
+func ParseValue(kind AttrKind, value string) (any, error) {
+	if i := InvalidUTF8At(value); i >= 0 {
+		return nil, fmt.Errorf("byte 0x%02X at position %d is not UTF-8; DynamoDB stores text as UTF-8, so re-encode it (for example with iconv)", value[i], i+1)
+	}
+	return parseValue(kind, value)
+}
 
 func parseValue(kind AttrKind, value string) (any, error) {
 	switch kind {
