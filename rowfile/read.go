@@ -220,6 +220,10 @@ func (n *ndjsonReader) Next() (Row, error) {
 		if dec.More() {
 			return Row{}, n.bad(line, "more than one JSON value on the line")
 		}
+		if k, dup := duplicateField(line); dup {
+			// encoding/json keeps the last value: refuse rather than guess.
+			return Row{}, n.bad(line, fmt.Sprintf("field %q appears twice; keep one", k))
+		}
 		known := exampleHeader(n.t)
 		for k := range obj {
 			if !slices.Contains(known, k) {
@@ -271,6 +275,32 @@ func (n *ndjsonReader) readLine() ([]byte, error) {
 			return nil, &LineError{File: n.name, Line: n.line + 1, Msg: err.Error(), Fatal: true}
 		}
 	}
+}
+
+// duplicateField reports a field named twice in the JSON object on line,
+// which has decoded without error.
+func duplicateField(line []byte) (string, bool) {
+	dec := json.NewDecoder(bytes.NewReader(line))
+	if _, err := dec.Token(); err != nil { // {
+		return "", false
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		k, ok := tok.(string)
+		if err != nil || !ok {
+			return "", false
+		}
+		if seen[k] {
+			return k, true
+		}
+		seen[k] = true
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return "", false
+		}
+	}
+	return "", false
 }
 
 func jsonMessage(err error) string {

@@ -170,6 +170,7 @@ not json
 ["a8"]
 {"id":"a9"} {"id":"a10"}
 {"id":"a11","active":1}
+{"id":"a12","name":"x","name":"y"}
 `
 	rows, bad := readAll(t, NDJSON, Target{Entity: stu}, in)
 	if len(rows) != 1 {
@@ -189,6 +190,7 @@ not json
 		`in.ndjson:8: not a JSON object: got a JSON array`,
 		`in.ndjson:9: more than one JSON value on the line`,
 		`in.ndjson:10: active is a bool: got the number 1; write it as a string`,
+		`in.ndjson:11: field "name" appears twice; keep one`,
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("errors:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
