@@ -494,13 +494,13 @@ func generatedFiles() map[string][]byte {
 		// Import files (imports.yaml): each holds one bad line among good
 		// ones, so a case shows that nothing is written before every line
 		// is checked.
-		"edges-oversized.csv": []byte("from,to,grade\na91,z1,A\na91,z2," + strings.Repeat("g", 410<<10) + "\n"),
-		"edges-many-bad.csv":  []byte("from,to,grade\n" + strings.Repeat("STU#,CRS#,A\n", 5000)),
+		"edges-oversized.csv":    []byte("from,to,grade\na91,z1,A\na91,z2," + strings.Repeat("g", 410<<10) + "\n"),
+		"edges-many-bad.csv":     []byte("from,to,grade\n" + strings.Repeat("STU#,CRS#,A\n", 5000)),
 		"edges-long-line.ndjson": []byte(`{"from":"a91","to":"z1"}` + "\n" + `{"from":"a91","to":"z2","grade":"` + strings.Repeat("h", 2<<20) + `"}` + "\n"),
-		"edges-binary.csv":    []byte("from,to,grade\na91,z1,A\n\x00\x01\x02,\xff\xfe,\x80\n"),
-		"edges-latin1.csv":    []byte("from,to,grade\na91,z1,A\na91,z2,caf\xe9\n"),
-		"edges-latin1.ndjson": []byte(`{"from":"a91","to":"z1"}` + "\n" + `{"from":"a91","to":"z2","grade":"caf` + "\xe9" + `"}` + "\n"),
-		"edges-utf16.csv":     append([]byte{0xff, 0xfe}, []byte("f\x00r\x00o\x00m\x00,\x00t\x00o\x00\n\x00")...),
+		"edges-binary.csv":       []byte("from,to,grade\na91,z1,A\n\x00\x01\x02,\xff\xfe,\x80\n"),
+		"edges-latin1.csv":       []byte("from,to,grade\na91,z1,A\na91,z2,caf\xe9\n"),
+		"edges-latin1.ndjson":    []byte(`{"from":"a91","to":"z1"}` + "\n" + `{"from":"a91","to":"z2","grade":"caf` + "\xe9" + `"}` + "\n"),
+		"edges-utf16.csv":        append([]byte{0xff, 0xfe}, []byte("f\x00r\x00o\x00m\x00,\x00t\x00o\x00\n\x00")...),
 	}
 }
 
