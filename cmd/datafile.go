@@ -114,7 +114,12 @@ func runningServer(ctx context.Context, data string) (serveRecord, bool) {
 	if !ok || !processAlive(r.PID) {
 		return r, false
 	}
-	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	// The recorded process is alive and holds the data file: if its server
+	// is slow to answer (many clients, a loaded machine), opening the file
+	// instead would only wait out the same lock and fail. So the probe
+	// waits as long as a lock wait would; a server that is gone or another
+	// program on its address answers at once.
+	ctx, cancel := context.WithTimeout(ctx, local.DefaultLockTimeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(r.URL, "/")+"/", nil)
 	if err != nil {

@@ -5,10 +5,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -147,6 +151,24 @@ func TestServeRecordTrustedOnlyFromItsServer(t *testing.T) {
 	// The record serve writes itself is followed.
 	if got, ok := runningServer(context.Background(), served); !ok || got.URL != url {
 		t.Errorf("own record: %+v %v", got, ok)
+	}
+}
+
+// TestSlowServeIsStillFollowed: a server that takes longer than a moment
+// to answer (many clients on a loaded machine) is still the one to use: its
+// process holds the data file, so opening the file instead would fail.
+func TestSlowServeIsStillFollowed(t *testing.T) {
+	isolate(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(1500 * time.Millisecond)
+		w.Header().Set(servePIDHeader, strconv.Itoa(os.Getpid()))
+		io.WriteString(w, serveBanner+"\n")
+	}))
+	defer srv.Close()
+	data := filepath.Join(t.TempDir(), "data.db")
+	writeFile(t, serveRecordPath(data), fmt.Sprintf(`{"url": %q, "pid": %d}`, srv.URL, os.Getpid()))
+	if got, ok := runningServer(context.Background(), data); !ok || got.URL != srv.URL {
+		t.Errorf("slow server not followed: %+v %v", got, ok)
 	}
 }
 
