@@ -181,8 +181,11 @@ func openURL(ctx context.Context, endpoint, region, profile string, getenv func(
 			return nil, awsConfigError(err)
 		}
 		cfg = loaded
-	} else if id, secret := envValue(getenv, "AWS_ACCESS_KEY_ID"), envValue(getenv, "AWS_SECRET_ACCESS_KEY"); id != "" && secret != "" {
-		cfg.Credentials = credentials.NewStaticCredentialsProvider(id, secret, envValue(getenv, "AWS_SESSION_TOKEN"))
+	} else {
+		if id, secret := envValue(getenv, "AWS_ACCESS_KEY_ID"), envValue(getenv, "AWS_SECRET_ACCESS_KEY"); id != "" && secret != "" {
+			cfg.Credentials = credentials.NewStaticCredentialsProvider(id, secret, envValue(getenv, "AWS_SESSION_TOKEN"))
+		}
+		cfg = retryEnv(cfg, getenv)
 	}
 	if cfg.Region == "" {
 		cfg.Region = envValue(getenv, "AWS_REGION")

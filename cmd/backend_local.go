@@ -68,7 +68,7 @@ func (a *app) openLocal(ctx context.Context, path string) (*backend, error) {
 		if err != nil {
 			return nil, err
 		}
-		client := dynamodb.NewFromConfig(localConfig(e.HTTPClient()), a.clientOptions()...)
+		client := dynamodb.NewFromConfig(retryEnv(localConfig(e.HTTPClient()), a.getenv), a.clientOptions()...)
 		return &backend{api: client, describe: "local (no data file " + path + " yet)", close: e.Close,
 			where: "the embedded engine (no data file " + path + ")", exclusive: true}, nil
 	}
@@ -79,7 +79,7 @@ func (a *app) openLocal(ctx context.Context, path string) (*backend, error) {
 		return nil, err
 	}
 	a.limitEngineMemory()
-	client := dynamodb.NewFromConfig(localConfig(e.HTTPClient()), a.clientOptions()...)
+	client := dynamodb.NewFromConfig(retryEnv(localConfig(e.HTTPClient()), a.getenv), a.clientOptions()...)
 	be := &backend{api: client, describe: "local (file " + path + ")", close: e.Close,
 		where: "the embedded engine (data file " + path + ")", data: path, exclusive: true}
 	if f, ok := e.(interface{ StorageFailure() error }); ok {

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"strconv"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -32,7 +33,8 @@ import (
 // with their own backoff on top until two minutes pass without progress.
 // A retry mode or attempt count set in the AWS configuration
 // (AWS_RETRY_MODE, AWS_MAX_ATTEMPTS, retry_mode, max_attempts) is honoured
-// instead.
+// instead (retryEnv brings the environment's to the backends whose
+// configuration adjl builds itself).
 const (
 	retryMaxAttempts = 4
 	retryBaseDelay   = 25 * time.Millisecond
@@ -49,4 +51,19 @@ func retryPolicy(o *dynamodb.Options) {
 		so.BaseDelay = retryBaseDelay
 		so.MaxBackoff = retryMaxBackoff
 	})
+}
+
+// retryEnv sets on cfg the retry mode and attempt count the environment
+// names (AWS_RETRY_MODE, AWS_MAX_ATTEMPTS), as the SDK does when it loads
+// the AWS configuration: the embedded engine and a server at a URL get a
+// configuration adjl builds, which the SDK never reads them into. Values
+// the SDK would not accept are left out (the policy then applies).
+func retryEnv(cfg aws.Config, getenv func(string) (string, bool)) aws.Config {
+	if n, err := strconv.Atoi(envValue(getenv, "AWS_MAX_ATTEMPTS")); err == nil && n > 0 && cfg.RetryMaxAttempts == 0 {
+		cfg.RetryMaxAttempts = n
+	}
+	if mode, err := aws.ParseRetryMode(envValue(getenv, "AWS_RETRY_MODE")); err == nil && mode != "" && cfg.RetryMode == "" {
+		cfg.RetryMode = mode
+	}
+	return cfg
 }

@@ -5,12 +5,14 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
@@ -96,4 +98,46 @@ func TestRetryPolicySendsFourAttempts(t *testing.T) {
 	if n := hc.n.Load(); n != 4 {
 		t.Errorf("%d attempts, want 4", n)
 	}
+}
+
+// TestRetryPolicyGivesWayToTheEnvironment: AWS_MAX_ATTEMPTS and
+// AWS_RETRY_MODE replace the policy on a server at a URL and on the
+// embedded engine too, whose SDK configuration adjl builds itself.
+func TestRetryPolicyGivesWayToTheEnvironment(t *testing.T) {
+	isolate(t)
+	var n atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		w.Header().Set("Content-Type", "application/x-amz-json-1.0")
+		w.WriteHeader(http.StatusInternalServerError)
+		w.Write([]byte(`{"__type":"com.amazonaws.dynamodb.v20120810#InternalServerError","message":"boom"}`))
+	}))
+	defer srv.Close()
+	t.Setenv("AWS_MAX_ATTEMPTS", "1")
+	r := adjl(t, runOpts{}, "--schema", example(t, "school.yaml"), "--endpoint", srv.URL, "get", "STU#a91")
+	if r.code != ExitUnreachable || n.Load() != 1 {
+		t.Errorf("with AWS_MAX_ATTEMPTS=1: exit %d after %d requests, want exit %d after 1\n%s", r.code, n.Load(), ExitUnreachable, r.err)
+	}
+
+	var env map[string]string
+	getenv := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
+	for _, cfg := range []aws.Config{localConfig(nil), {Region: "us-east-1"}} {
+		env = map[string]string{"AWS_RETRY_MODE": "adaptive"}
+		if r := dynamodb.NewFromConfig(retryEnv(cfg, getenv), retryPolicy).Options().Retryer; !isAdaptive(r) {
+			t.Errorf("with AWS_RETRY_MODE=adaptive: retryer %T", r)
+		}
+		env = map[string]string{"AWS_MAX_ATTEMPTS": "2"}
+		if n := dynamodb.NewFromConfig(retryEnv(cfg, getenv), retryPolicy).Options().Retryer.MaxAttempts(); n != 2 {
+			t.Errorf("with AWS_MAX_ATTEMPTS=2: %d attempts", n)
+		}
+	}
+	env = map[string]string{"AWS_MAX_ATTEMPTS": "many", "AWS_RETRY_MODE": "eager"}
+	if n := dynamodb.NewFromConfig(retryEnv(localConfig(nil), getenv), retryPolicy).Options().Retryer.MaxAttempts(); n != retryMaxAttempts {
+		t.Errorf("with values the SDK refuses: %d attempts, want the policy's %d", n, retryMaxAttempts)
+	}
+}
+
+func isAdaptive(r aws.Retryer) bool {
+	_, ok := r.(*retry.AdaptiveMode)
+	return ok
 }

@@ -87,7 +87,7 @@ func (a *app) verifyBackend(c *cobra.Command) (ops.API, string, func(), error) {
 		if err != nil {
 			return nil, "", nil, err
 		}
-		client := dynamodb.NewFromConfig(localConfig(e.HTTPClient()), a.clientOptions()...)
+		client := dynamodb.NewFromConfig(retryEnv(localConfig(e.HTTPClient()), a.getenv), a.clientOptions()...)
 		return client, "the embedded engine, in memory", func() { e.Close() }, nil
 	}
 	be, err := a.openBackend(c.Context())
