@@ -129,8 +129,9 @@ func (a *app) serveRun(ctx context.Context, opts *serveOptions) error {
 	}
 	fmt.Fprintf(a.io.Out, "adjl local engine listening on %s (%s)\n", url, where)
 	if verifier != nil {
-		// The key id names the pair; the secret is never printed.
-		fmt.Fprintf(a.io.Out, "requests must be signed with access key id %s (and the secret in ADJL_SERVE_SECRET_ACCESS_KEY)\n", verifier.Credentials.AccessKeyID)
+		// Neither half of the pair is printed: adjl hides every credential
+		// it knows of from its output, the key id included.
+		fmt.Fprintf(a.io.Out, "requests must be signed with the key pair in %s and %s\n", envServeKeyID, envServeSecret)
 	}
 	if !a.set.Quiet {
 		if verifier != nil {
