@@ -10,9 +10,10 @@ import (
 
 // decodeRequest unmarshals a request body, turning malformed JSON into
 // SerializationException and attribute value errors into ValidationException,
-// as DynamoDB does.
+// as DynamoDB does. Top-level members are matched by their exact names
+// (exactMembers).
 func decodeRequest(body []byte, v any) error {
-	if err := json.Unmarshal(body, v); err != nil {
+	if err := json.Unmarshal(exactMembers(body, v), v); err != nil {
 		var ve *attr.ValidationError
 		if errors.As(err, &ve) {
 			return &apiError{Type: errValidation, Message: ve.Msg}

@@ -1,0 +1,58 @@
+package local
+
+import (
+	"io"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestMemberNamesAreCaseSensitive: a member whose name differs from
+// DynamoDB's only in case is ignored, as DynamoDB ignores it: the request is
+// answered as the same request without that member.
+func TestMemberNamesAreCaseSensitive(t *testing.T) {
+	e := openMem(t)
+	call := func(target, body string) string {
+		t.Helper()
+		req, err := newRequest("DynamoDB_20120810."+target, body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := e.HTTPClient().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		out, _ := io.ReadAll(resp.Body)
+		return strconv.Itoa(resp.StatusCode) + " " + string(out)
+	}
+	const create = `"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"BillingMode":"PAY_PER_REQUEST"`
+	for _, c := range []struct {
+		target, body, without string
+	}{
+		{"DescribeTable", `{"tableName":"ttt"}`, `{}`},
+		{"CreateTable", `{"TableName":"ttt","keySchema":[{"AttributeName":"pk","KeyType":"HASH"}],` + create + `}`, `{"TableName":"ttt",` + create + `}`},
+		{"ListTables", `{"limit":0}`, `{}`},
+		{"ListTables", `{"limit":0,"Limit":1}`, `{"Limit":1}`},
+	} {
+		got, want := call(c.target, c.body), call(c.target, c.without)
+		if got != want {
+			t.Errorf("%s %s:\n got %s\nwant %s (the answer without the member)", c.target, c.body, got, want)
+		}
+	}
+	if got := call("ListTables", `{"Limit":0}`); !strings.Contains(got, "Value '0' at 'limit' failed to satisfy constraint") {
+		t.Errorf("the exact name is read: %s", got)
+	}
+}
+
+func TestExactMembersKeepsOtherBodies(t *testing.T) {
+	var in tableNameIn
+	for _, body := range []string{``, `[]`, `{`, `{"TableName":"t","Unknown":{"a":[1]}}`, `null`} {
+		if got := string(exactMembers([]byte(body), &in)); got != body {
+			t.Errorf("%q became %q", body, got)
+		}
+	}
+	if got := string(exactMembers([]byte(`{"tablename":"x", "TableName" : "t"}`), &in)); got != `{"TableName":"t"}` {
+		t.Errorf("got %s", got)
+	}
+}
