@@ -524,6 +524,11 @@ func (r *render) updateValue(e Expr) (string, error) {
 		}
 		args := make([]string, len(e.Args))
 		for i, a := range e.Args {
+			if b, ok := a.(*BinaryExpr); ok {
+				// A function's operands are paths, values or functions,
+				// as in UpdateExpression.
+				return "", errorf("Unsupported operator in Update Expression. Operator: %s", strings.ToLower(b.Op))
+			}
 			var err error
 			if args[i], err = r.updateValue(a); err != nil {
 				return "", err

@@ -168,6 +168,8 @@ func TestPlanWriteRefusals(t *testing.T) {
 		{`UPDATE tbl SET n = 1 WHERE pk = 'x' AND sk = 1 AND a = MISSING`, nil, "MISSING must be compared using IS operator"},
 		{`UPDATE tbl SET n = 1 WHERE pk = 'x' AND sk = 1 AND a LIKE 'b%'`, nil, "Unsupported operator in Condition Expression. Operator: like"},
 		{`UPDATE tbl SET n = n * 2 WHERE pk = 'x' AND sk = 1`, nil, "Unsupported operator in Update Expression. Operator: *"},
+		{`UPDATE tbl SET l = list_append(l + l, [1]) WHERE pk = 'x' AND sk = 1`, nil, "Unsupported operator in Update Expression. Operator: +"},
+		{`UPDATE tbl SET n = if_not_exists(n, 0 - 1) WHERE pk = 'x' AND sk = 1`, nil, "Unsupported operator in Update Expression. Operator: -"},
 		{`UPDATE tbl SET n = 1 WHERE pk = 'x' AND sk = 1 AND val < true`, nil, "Incorrect operand type for operator or function; operator or function: <, operand type: BOOL"},
 		{`UPDATE tbl SET n = 1 WHERE pk = 'x' AND sk = 1 AND val BETWEEN [1] AND [2]`, nil, "Incorrect operand type for operator or function; operator or function: BETWEEN, operand type: L"},
 	} {
