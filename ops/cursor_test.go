@@ -36,8 +36,8 @@ func isBadCursor(err error) bool {
 // relation's sort-key range, or at a key of another shape, is refused before
 // any request is sent; the same cursor re-signed unchanged still pages on.
 func TestCursorEditedKeysCannotLeaveTheQueryPartition(t *testing.T) {
-	m := newMem()
 	sc := school()
+	m := newEngine(t, sc)
 	rel := sc.Relations[0]
 	st := New(m, sc, Options{})
 	for i := range 4 {
@@ -84,8 +84,8 @@ func TestCursorEditedKeysCannotLeaveTheQueryPartition(t *testing.T) {
 // it; moving one into another shard, another user's partition or onto
 // another edge's table keys is refused without a request.
 func TestShardedCursorEditedKeysCannotLeaveTheShards(t *testing.T) {
-	m := newMem()
 	sc := social(4)
+	m := newEngine(t, sc)
 	rel := sc.Relations[0]
 	st := New(m, sc, Options{})
 	for i := range 12 {
@@ -143,7 +143,7 @@ func FuzzDecodeCursor(f *testing.F) {
 	sc := social(4)
 	rel := sc.Relations[0]
 	school := school()
-	st, st1 := New(newMem(), sc, Options{}), New(newMem(), school, Options{})
+	st, st1 := New(newEngine(f, sc), sc, Options{}), New(newEngine(f, school), school, Options{})
 	rq := ListQuery{Relation: rel, Direction: Reverse, Key: "bob"}
 	fq := ListQuery{Relation: school.Relations[0], Key: "a"}
 	rp, fp := must[*plan](f)(st.plan(rq)), must[*plan](f)(st1.plan(fq))

@@ -19,7 +19,7 @@ func TestDescendingPagingProperty(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		sc := social(rapid.IntRange(1, 9).Draw(t, "shards"))
 		rel := sc.Relations[0]
-		m := newMem()
+		m := newEngine(t, sc)
 		st := New(m, sc, Options{Parallel: rapid.IntRange(1, 4).Draw(t, "parallel")})
 		ids := rapid.SliceOfDistinct(rapid.StringMatching(`[a-z0-9]{1,6}`), func(s string) string { return s }).Draw(t, "followers")
 		seedEntity(m, "TARGET#bob")
@@ -61,8 +61,8 @@ func TestDescendingPagingProperty(t *testing.T) {
 // unsharded relation last first, with the entity item and another
 // relation's edges in the same partitions, at every page size.
 func TestDescendingBothDirections(t *testing.T) {
-	m := newMem()
 	sc := school()
+	m := newEngine(t, sc)
 	rel := sc.Relations[0]
 	st := New(m, sc, Options{})
 	seedEntity(m, "STU#a")
@@ -95,8 +95,8 @@ func TestDescendingBothDirections(t *testing.T) {
 // the descending one and the other way round; the query says
 // ScanIndexForward false only when descending.
 func TestCursorBoundToDirection(t *testing.T) {
-	m := newMem()
 	sc := social(4)
+	m := newEngine(t, sc)
 	rel := sc.Relations[0]
 	st := New(m, sc, Options{})
 	for i := range 5 {
@@ -114,7 +114,7 @@ func TestCursorBoundToDirection(t *testing.T) {
 		}
 	}
 	for _, desc := range []bool{false, true} {
-		m.calls = nil
+		m.reset()
 		if _, err := st.List(ctx, ListQuery{Relation: rel, Direction: Reverse, Key: "bob", Descending: desc}); err != nil {
 			t.Fatal(err)
 		}

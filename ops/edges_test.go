@@ -12,8 +12,8 @@ import (
 )
 
 func TestLinkSendsOneTransactionWithConditionalPutAndCounters(t *testing.T) {
-	m := newMem()
 	sc := school()
+	m := newEngine(t, sc)
 	st := New(m, sc, Options{})
 	rel := sc.Relations[0]
 	out, k, err := st.Link(ctx, rel, "a91", "CRS#math204", map[string]any{"grade": "A", "credits": schema.Number("5")})
@@ -52,8 +52,8 @@ SET GSI1PK = "CRS#math204", GSI1SK = "CRS#math204", type = if_not_exists(type, "
 }
 
 func TestLinkRepeatIsUnchangedAndCountsOnce(t *testing.T) {
-	m := newMem()
 	sc := school()
+	m := newEngine(t, sc)
 	st := New(m, sc, Options{})
 	rel := sc.Relations[0]
 	must[Outcome](t)(first(st.Link(ctx, rel, "a91", "math204", nil)))
@@ -66,8 +66,8 @@ func TestLinkRepeatIsUnchangedAndCountsOnce(t *testing.T) {
 }
 
 func TestLinkExistingEdgeWithAttributesUpdatesWithoutCounters(t *testing.T) {
-	m := newMem()
 	sc := school()
+	m := newEngine(t, sc)
 	st := New(m, sc, Options{})
 	rel := sc.Relations[0]
 	must[Outcome](t)(first(st.Link(ctx, rel, "a91", "math204", map[string]any{"grade": "B"})))
@@ -90,8 +90,8 @@ func TestLinkExistingEdgeWithAttributesUpdatesWithoutCounters(t *testing.T) {
 }
 
 func TestLinkCounterOnOneSideOnly(t *testing.T) {
-	m := newMem()
 	sc := school()
+	m := newEngine(t, sc)
 	rel := sc.Relations[0]
 	rel.Counters = schema.Counters{To: "studentCount"}
 	st := New(m, sc, Options{})
@@ -108,8 +108,8 @@ func TestLinkCounterOnOneSideOnly(t *testing.T) {
 }
 
 func TestLinkWithoutCountersIsConditionalPut(t *testing.T) {
-	m := newMem()
 	sc := school()
+	m := newEngine(t, sc)
 	rel := sc.Relations[0]
 	rel.Counters = schema.Counters{}
 	st := New(m, sc, Options{})
@@ -128,8 +128,8 @@ func TestLinkWithoutCountersIsConditionalPut(t *testing.T) {
 }
 
 func TestUnlinkDecrementsInTheSameTransaction(t *testing.T) {
-	m := newMem()
 	sc := social(1)
+	m := newEngine(t, sc)
 	rel := sc.Relations[0]
 	st := New(m, sc, Options{})
 	must[Outcome](t)(first(st.Link(ctx, rel, "alice", "bob", nil)))
@@ -158,8 +158,8 @@ SET GSI1PK = "TARGET#bob", GSI1SK = "TARGET#bob", type = if_not_exists(type, "us
 }
 
 func TestSelfFollowTouchesEachItemOnce(t *testing.T) {
-	m := newMem()
 	sc := social(1)
+	m := newEngine(t, sc)
 	rel := sc.Relations[0]
 	rel.From.Prefix, rel.To.Prefix, rel.Edge = "USER#", "USER#", "FOLLOWS#"
 	st := New(m, sc, Options{})
@@ -169,8 +169,8 @@ func TestSelfFollowTouchesEachItemOnce(t *testing.T) {
 }
 
 func TestBadKeysSendNothing(t *testing.T) {
-	m := newMem()
 	sc := school()
+	m := newEngine(t, sc)
 	st := New(m, sc, Options{})
 	rel := sc.Relations[0]
 	for _, c := range [][2]string{{"CRS#math204", "STU#a91"}, {"", "math"}, {"a91", ""}, {strings.Repeat("x", 1100), "m"}} {
@@ -203,8 +203,8 @@ func TestBadKeysSendNothing(t *testing.T) {
 }
 
 func TestCheckIsGetItem(t *testing.T) {
-	m := newMem()
 	sc := school()
+	m := newEngine(t, sc)
 	st := New(m, sc, Options{})
 	rel := sc.Relations[0]
 	_, ok, err := st.Check(ctx, rel, "a91", "math204", true)

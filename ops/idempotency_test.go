@@ -128,10 +128,11 @@ func TestCreateTableWhoseAnswerIsLost(t *testing.T) {
 
 // TestTransactionsCarryATokenOfTheirOwn: ops sets ClientRequestToken
 // itself, a new one per transaction, so idempotency does not depend on the
-// client's middleware (a fake API has none).
+// client's middleware (a test double of API has none). The engine's record
+// is taken before the SDK's middleware could add a token.
 func TestTransactionsCarryATokenOfTheirOwn(t *testing.T) {
-	m := newMem()
 	sc := school()
+	m := newEngine(t, sc)
 	st := New(m, sc, Options{})
 	rel := sc.Relations[0]
 	must[Outcome](t)(first(st.Link(ctx, rel, "a91", "math204", nil)))

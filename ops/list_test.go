@@ -13,21 +13,21 @@ import (
 )
 
 // seedEdge stores an edge and (for ALL-projection realism) its attributes directly.
-func seedEdge(m *memAPI, rel *schema.Relation, fromKey, toKey string) {
+func seedEdge(m *engineAPI, rel *schema.Relation, fromKey, toKey string) {
 	k := schema.DefaultLayout.EdgeKeys(rel, fromKey, toKey)
 	m.put(Item{"PK": str(k.PK), "SK": str(k.SK), "GSI1PK": str(k.IndexPK), "GSI1SK": str(k.IndexSK), "type": str(rel.Name)})
 }
 
 // seedEntity stores an entity (or role) item typed as ops writes it: the
 // entity's name, looked up from the key's prefix in the test schemas.
-func seedEntity(m *memAPI, key string) {
+func seedEntity(m *engineAPI, key string) {
 	typ := map[string]string{"STU": "student", "CRS": "course", "USER": "user", "ACTOR": "user", "TARGET": "user"}[strings.SplitN(key, "#", 2)[0]]
 	m.put(Item{"PK": str(key), "SK": str(key), "GSI1PK": str(key), "GSI1SK": str(key), "type": str(typ)})
 }
 
 func TestForwardListQueryShape(t *testing.T) {
-	m := newMem()
 	sc := school()
+	m := newEngine(t, sc)
 	st := New(m, sc, Options{})
 	rel := sc.Relations[0]
 	_, err := st.List(ctx, ListQuery{Relation: rel, Direction: Forward, Key: "a91", Consistent: true})
@@ -47,8 +47,8 @@ func TestForwardListQueryShape(t *testing.T) {
 }
 
 func TestReverseListQueryShapeAndConsistentRefused(t *testing.T) {
-	m := newMem()
 	sc := school()
+	m := newEngine(t, sc)
 	st := New(m, sc, Options{})
 	rel := sc.Relations[0]
 	_, err := st.List(ctx, ListQuery{Relation: rel, Direction: Reverse, Key: "CRS#math204", Limit: 10})
@@ -110,8 +110,8 @@ func pageThrough(t *testing.T, st *Store, q ListQuery, n int32, key string) []st
 }
 
 func TestPagingForwardAndReverseWithOtherItemsInThePartition(t *testing.T) {
-	m := newMem()
 	sc := school()
+	m := newEngine(t, sc)
 	rel := sc.Relations[0]
 	other := &schema.Relation{Name: "wait", From: rel.From, To: rel.To, Edge: "WAIT#", Shards: 1}
 	sc.Relations = append(sc.Relations, other)
@@ -145,8 +145,8 @@ func prefixed(p string, ids []string) []string {
 }
 
 func TestWithEntityFirstPageOnly(t *testing.T) {
-	m := newMem()
 	sc := school()
+	m := newEngine(t, sc)
 	rel := sc.Relations[0]
 	st := New(m, sc, Options{})
 	seedEntity(m, "STU#a")
@@ -176,8 +176,8 @@ func TestWithEntityFirstPageOnly(t *testing.T) {
 }
 
 func TestCursorTamperedOrForeignIsRefused(t *testing.T) {
-	m := newMem()
 	sc := school()
+	m := newEngine(t, sc)
 	rel := sc.Relations[0]
 	st := New(m, sc, Options{})
 	for i := range 5 {
@@ -228,8 +228,8 @@ func flip(s string, i int) string {
 }
 
 func TestNextCursorComesFromLastReturnedItem(t *testing.T) {
-	m := newMem()
 	sc := school()
+	m := newEngine(t, sc)
 	rel := sc.Relations[0]
 	st := New(m, sc, Options{})
 	for i := range 3 {
@@ -252,8 +252,8 @@ func TestNextCursorComesFromLastReturnedItem(t *testing.T) {
 }
 
 func TestListAllStreamsEveryEdge(t *testing.T) {
-	m := newMem()
 	sc := social(1)
+	m := newEngine(t, sc)
 	rel := sc.Relations[0]
 	st := New(m, sc, Options{})
 	seedEntity(m, "TARGET#bob")
@@ -283,8 +283,8 @@ func TestListAllStreamsEveryEdge(t *testing.T) {
 }
 
 func TestQueriesAreLimitedPerRequest(t *testing.T) {
-	m := newMem()
 	sc := school()
+	m := newEngine(t, sc)
 	rel := sc.Relations[0]
 	st := New(m, sc, Options{})
 	for i := range 3000 {
@@ -308,8 +308,8 @@ func TestQueriesAreLimitedPerRequest(t *testing.T) {
 }
 
 func TestCapacityReported(t *testing.T) {
-	m := newMem()
 	sc := school()
+	m := newEngine(t, sc)
 	rel := sc.Relations[0]
 	var got []string
 	st := New(m, sc, Options{Capacity: func(op string, cc []types.ConsumedCapacity) {

@@ -21,7 +21,7 @@ func TestShardedPagingProperty(t *testing.T) {
 		shards := rapid.IntRange(1, 9).Draw(t, "shards")
 		sc := social(shards)
 		rel := sc.Relations[0]
-		m := newMem()
+		m := newEngine(t, sc)
 		st := New(m, sc, Options{Parallel: rapid.IntRange(1, 4).Draw(t, "parallel")})
 		ids := rapid.SliceOfDistinct(rapid.StringMatching(`[a-z0-9]{1,6}`), func(s string) string { return s }).Draw(t, "followers")
 		seedEntity(m, "TARGET#bob")
@@ -64,7 +64,7 @@ func TestShardedPagingProperty(t *testing.T) {
 				if len(ids) > 0 {
 					gone := "ACTOR#" + ids[rapid.IntRange(0, len(ids)-1).Draw(t, "gone")]
 					if stable[gone] {
-						delete(m.items, [2]string{gone, "TARGET#bob"})
+						m.remove(gone, "TARGET#bob")
 						delete(stable, gone)
 					}
 				}
@@ -99,7 +99,7 @@ func TestShardedListAllProperty(t *testing.T) {
 		shards := rapid.IntRange(1, 9).Draw(t, "shards")
 		sc := social(shards)
 		rel := sc.Relations[0]
-		m := newMem()
+		m := newEngine(t, sc)
 		st := New(m, sc, Options{Parallel: rapid.IntRange(1, 9).Draw(t, "parallel")})
 		ids := rapid.SliceOfDistinct(rapid.StringMatching(`[a-z0-9]{1,6}`), func(s string) string { return s }).Draw(t, "followers")
 		for _, id := range ids {
@@ -120,8 +120,8 @@ func TestShardedListAllProperty(t *testing.T) {
 }
 
 func TestShardedReverseQueriesEveryShard(t *testing.T) {
-	m := newMem()
 	sc := social(4)
+	m := newEngine(t, sc)
 	rel := sc.Relations[0]
 	var reqs []Request
 	st := New(m, sc, Options{Explain: func(r Request) { reqs = append(reqs, r) }})

@@ -6,8 +6,8 @@ import "testing"
 // the UpdateItem a repeated link sends, counting nothing; a repeat is
 // unchanged, and a new edge is written without them.
 func TestLinkRemovesAttributesOfAnExistingEdge(t *testing.T) {
-	m := newMem()
 	sc := school()
+	m := newEngine(t, sc)
 	rel := sc.Relations[0]
 	st := New(m, sc, Options{})
 	link := func(attrs map[string]any, remove ...string) Outcome {
@@ -37,8 +37,8 @@ func TestLinkRemovesAttributesOfAnExistingEdge(t *testing.T) {
 }
 
 func TestPutEntityRemoving(t *testing.T) {
-	m := newMem()
 	sc := school()
+	m := newEngine(t, sc)
 	st := New(m, sc, Options{})
 	stu := sc.Entity("student")
 	out, err := st.PutEntity(ctx, stu, "a91", map[string]any{"name": "Ana"})
