@@ -312,3 +312,27 @@ func countAttempts(n *int) func(*dynamodb.Options) {
 		})
 	}
 }
+
+// TableProtectedError is a DeleteTable refused because the table has
+// deletion protection on.
+type TableProtectedError struct {
+	Table string
+	Err   error
+}
+
+func (e *TableProtectedError) Error() string {
+	return fmt.Sprintf("table %s has deletion protection on; nothing was deleted", e.Table)
+}
+
+func (e *TableProtectedError) Unwrap() error { return e.Err }
+
+// deletionProtected reports DeleteTable's refusal of a protected table:
+// a ValidationException whose message names the protection (DynamoDB's
+// "... protected against deletion ...", moto's "... DeletionProtectionEnabled ...").
+func deletionProtected(err error) bool {
+	if errorCode(err) != "ValidationException" {
+		return false
+	}
+	msg := err.Error()
+	return strings.Contains(msg, "protected against deletion") || strings.Contains(msg, "DeletionProtectionEnabled")
+}
