@@ -25,9 +25,8 @@ func socialCounterShards(shards, n int) *schema.Schema {
 
 func TestLinkWithCounterShardsAddsToOneShardItem(t *testing.T) {
 	sc := socialCounterShards(4, 8)
-	m := newEngine(t, sc)
+	st, m := recordedStore(t, sc, Options{})
 	rel := sc.Relations[0]
-	st := New(m, sc, Options{})
 	must[Outcome](t)(first(st.Link(ctx, rel, "alice", "bob", nil)))
 	must[Outcome](t)(first(st.Unlink(ctx, rel, "alice", "bob")))
 	m.reset()
@@ -58,9 +57,8 @@ func TestLinkWithCounterShardsAddsToOneShardItem(t *testing.T) {
 
 func TestGetEntitySumsCounterShardsWithOneQuery(t *testing.T) {
 	sc := socialCounterShards(4, 8)
-	m := newEngine(t, sc)
+	st, m := recordedStore(t, sc, Options{})
 	rel := sc.Relations[0]
-	st := New(m, sc, Options{})
 	used := map[int]bool{}
 	for i := range 200 {
 		from := fmt.Sprintf("u%03d", i)
@@ -102,9 +100,8 @@ func TestGetEntitySumsCounterShardsWithOneQuery(t *testing.T) {
 
 func TestListWithEntityShowsSummedCounter(t *testing.T) {
 	sc := socialCounterShards(3, 4)
-	m := newEngine(t, sc)
+	st, _ := recordedStore(t, sc, Options{})
 	rel := sc.Relations[0]
-	st := New(m, sc, Options{})
 	for i := range 30 {
 		must[Outcome](t)(first(st.Link(ctx, rel, fmt.Sprintf("u%02d", i), "bob", nil)))
 	}
@@ -122,9 +119,8 @@ func TestListWithEntityShowsSummedCounter(t *testing.T) {
 
 func TestCascadeAndDeleteWithCounterShards(t *testing.T) {
 	sc := socialCounterShards(2, 4)
-	m := newEngine(t, sc)
+	st, m := recordedStore(t, sc, Options{})
 	rel := sc.Relations[0]
-	st := New(m, sc, Options{})
 	for _, f := range []string{"alice", "carol", "dan", "erin"} {
 		must[Outcome](t)(first(st.Link(ctx, rel, f, "bob", nil)))
 	}
@@ -184,8 +180,7 @@ func TestCounterShardsProperty(t *testing.T) {
 		sc := socialCounterShards(rapid.IntRange(1, 5).Draw(t, "shards"), rapid.IntRange(1, 16).Draw(t, "counterShards"))
 		sc.Relations[0].Counters.FromShards = rapid.IntRange(1, 3).Draw(t, "fromShards")
 		rel := sc.Relations[0]
-		m := newEngine(t, sc)
-		st := New(m, sc, Options{})
+		st, _ := recordedStore(t, sc, Options{})
 		users := []string{"a", "b", "c", "d", "e"}
 		edges := map[[2]string]bool{}
 		for _, step := range rapid.SliceOfN(rapid.IntRange(0, 49), 1, 60).Draw(t, "steps") {

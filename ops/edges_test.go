@@ -13,8 +13,7 @@ import (
 
 func TestLinkSendsOneTransactionWithConditionalPutAndCounters(t *testing.T) {
 	sc := school()
-	m := newEngine(t, sc)
-	st := New(m, sc, Options{})
+	st, m := recordedStore(t, sc, Options{})
 	rel := sc.Relations[0]
 	out, k, err := st.Link(ctx, rel, "a91", "CRS#math204", map[string]any{"grade": "A", "credits": schema.Number("5")})
 	if err != nil {
@@ -53,8 +52,7 @@ SET GSI1PK = "CRS#math204", GSI1SK = "CRS#math204", type = if_not_exists(type, "
 
 func TestLinkRepeatIsUnchangedAndCountsOnce(t *testing.T) {
 	sc := school()
-	m := newEngine(t, sc)
-	st := New(m, sc, Options{})
+	st, m := recordedStore(t, sc, Options{})
 	rel := sc.Relations[0]
 	must[Outcome](t)(first(st.Link(ctx, rel, "a91", "math204", nil)))
 	m.reset()
@@ -67,8 +65,7 @@ func TestLinkRepeatIsUnchangedAndCountsOnce(t *testing.T) {
 
 func TestLinkExistingEdgeWithAttributesUpdatesWithoutCounters(t *testing.T) {
 	sc := school()
-	m := newEngine(t, sc)
-	st := New(m, sc, Options{})
+	st, m := recordedStore(t, sc, Options{})
 	rel := sc.Relations[0]
 	must[Outcome](t)(first(st.Link(ctx, rel, "a91", "math204", map[string]any{"grade": "B"})))
 	m.reset()
@@ -129,9 +126,8 @@ func TestLinkWithoutCountersIsConditionalPut(t *testing.T) {
 
 func TestUnlinkDecrementsInTheSameTransaction(t *testing.T) {
 	sc := social(1)
-	m := newEngine(t, sc)
+	st, m := recordedStore(t, sc, Options{})
 	rel := sc.Relations[0]
-	st := New(m, sc, Options{})
 	must[Outcome](t)(first(st.Link(ctx, rel, "alice", "bob", nil)))
 	edge := m.get("ACTOR#alice", "TARGET#bob")
 	eq(t, "social edge", itemString(edge), `GSI1PK="TARGET#bob" GSI1SK="ACTOR#alice" PK="ACTOR#alice" SK="TARGET#bob" type="follow"`)
@@ -170,8 +166,7 @@ func TestSelfFollowTouchesEachItemOnce(t *testing.T) {
 
 func TestBadKeysSendNothing(t *testing.T) {
 	sc := school()
-	m := newEngine(t, sc)
-	st := New(m, sc, Options{})
+	st, m := recordedStore(t, sc, Options{})
 	rel := sc.Relations[0]
 	for _, c := range [][2]string{{"CRS#math204", "STU#a91"}, {"", "math"}, {"a91", ""}, {strings.Repeat("x", 1100), "m"}} {
 		_, _, err := st.Link(ctx, rel, c[0], c[1], nil)
@@ -204,8 +199,7 @@ func TestBadKeysSendNothing(t *testing.T) {
 
 func TestCheckIsGetItem(t *testing.T) {
 	sc := school()
-	m := newEngine(t, sc)
-	st := New(m, sc, Options{})
+	st, m := recordedStore(t, sc, Options{})
 	rel := sc.Relations[0]
 	_, ok, err := st.Check(ctx, rel, "a91", "math204", true)
 	if err != nil || ok {

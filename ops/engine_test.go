@@ -107,6 +107,14 @@ func newEngine(t testingT, tables ...*schema.Schema) *engineAPI {
 	return m
 }
 
+// recordedStore is a Store on a new engine holding sc's table (newEngine),
+// and the engineAPI that records its requests.
+func recordedStore(t testingT, sc *schema.Schema, opt Options) (*Store, *engineAPI) {
+	t.Helper()
+	m := newEngine(t, sc)
+	return New(m, sc, opt), m
+}
+
 func (m *engineAPI) addRecorder(stack *middleware.Stack) error {
 	return stack.Initialize.Add(middleware.InitializeMiddlewareFunc("record", m.record), middleware.Before)
 }

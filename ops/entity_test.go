@@ -11,8 +11,7 @@ import (
 
 func TestPutEntityCreatesUpdatesAndKeepsCounters(t *testing.T) {
 	sc := school()
-	m := newEngine(t, sc)
-	st := New(m, sc, Options{})
+	st, m := recordedStore(t, sc, Options{})
 	stu := sc.Entity("student")
 	eq(t, "create", must[Outcome](t)(st.PutEntity(ctx, stu, "a91", map[string]any{"name": "Ana"})), Created)
 	u := m.calls[0].Input.(*dynamodb.UpdateItemInput)
@@ -32,8 +31,7 @@ func TestPutEntityCreatesUpdatesAndKeepsCounters(t *testing.T) {
 
 func TestGetEntityResolvesPrefixes(t *testing.T) {
 	sc := social(1)
-	m := newEngine(t, sc)
-	st := New(m, sc, Options{})
+	st, m := recordedStore(t, sc, Options{})
 	must[Outcome](t)(first(st.Link(ctx, sc.Relations[0], "alice", "bob", nil)))
 	it := must[Item](t)(st.GetEntity(ctx, "TARGET#bob", false))
 	eq(t, "role item", nOf(it, "followerCount"), "1")
@@ -51,9 +49,8 @@ func TestGetEntityResolvesPrefixes(t *testing.T) {
 
 func TestDeleteEntityRefusesWithEdgesAndCascades(t *testing.T) {
 	sc := social(3)
-	m := newEngine(t, sc)
+	st, m := recordedStore(t, sc, Options{})
 	rel := sc.Relations[0]
-	st := New(m, sc, Options{})
 	must[Outcome](t)(st.PutEntity(ctx, sc.Entity("user"), "bob", map[string]any{"name": "Bob"}))
 	for _, f := range []string{"alice", "carol", "dan"} {
 		must[Outcome](t)(first(st.Link(ctx, rel, f, "bob", nil)))

@@ -76,9 +76,8 @@ func TestClassify(t *testing.T) {
 // method reports the typed error.
 func TestErrorsThroughOperations(t *testing.T) {
 	sc := school()
-	m := newEngine(t, sc)
+	st, m := recordedStore(t, sc, Options{})
 	rel := sc.Relations[0]
-	st := New(m, sc, Options{})
 	m.inject = func(string, any) error { return &types.ResourceNotFoundException{Message: aws.String("x")} }
 	var nf *TableNotFoundError
 	_, _, err := st.Link(ctx, rel, "a", "b", nil)

@@ -132,8 +132,7 @@ func TestCreateTableWhoseAnswerIsLost(t *testing.T) {
 // is taken before the SDK's middleware could add a token.
 func TestTransactionsCarryATokenOfTheirOwn(t *testing.T) {
 	sc := school()
-	m := newEngine(t, sc)
-	st := New(m, sc, Options{})
+	st, m := recordedStore(t, sc, Options{})
 	rel := sc.Relations[0]
 	must[Outcome](t)(first(st.Link(ctx, rel, "a91", "math204", nil)))
 	must[Outcome](t)(first(st.Unlink(ctx, rel, "a91", "math204")))

@@ -420,8 +420,7 @@ func TestReshardProperty(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		from, to := rapid.IntRange(1, 9).Draw(t, "from"), rapid.IntRange(1, 9).Draw(t, "to")
 		sc := social(from)
-		m := newEngine(t, sc)
-		st := New(m, sc, Options{})
+		st, m := recordedStore(t, sc, Options{})
 		want := map[string][]string{}
 		for _, e := range rapid.SliceOfDistinct(rapid.StringMatching(`[a-e][0-9]{1,2}`), func(s string) string { return s }).Draw(t, "edges") {
 			target, actor := "t"+e[:1], "a"+e[1:]

@@ -7,9 +7,8 @@ import "testing"
 // unchanged, and a new edge is written without them.
 func TestLinkRemovesAttributesOfAnExistingEdge(t *testing.T) {
 	sc := school()
-	m := newEngine(t, sc)
+	st, _ := recordedStore(t, sc, Options{})
 	rel := sc.Relations[0]
-	st := New(m, sc, Options{})
 	link := func(attrs map[string]any, remove ...string) Outcome {
 		t.Helper()
 		out, _, err := st.LinkWith(ctx, rel, "a91", "math204", attrs, LinkOptions{Remove: remove})
@@ -38,8 +37,7 @@ func TestLinkRemovesAttributesOfAnExistingEdge(t *testing.T) {
 
 func TestPutEntityRemoving(t *testing.T) {
 	sc := school()
-	m := newEngine(t, sc)
-	st := New(m, sc, Options{})
+	st, _ := recordedStore(t, sc, Options{})
 	stu := sc.Entity("student")
 	out, err := st.PutEntity(ctx, stu, "a91", map[string]any{"name": "Ana"})
 	eq(t, "create", out, Created)
