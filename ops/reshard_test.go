@@ -69,6 +69,26 @@ func edgesOutOfPlace(m *engineAPI, shards int) []string {
 	return bad
 }
 
+// interruptedReshard starts a reshard to 8 shards (Scan pages of 10) that
+// loses its connection at the first request fails picks, and returns the
+// relation.
+func interruptedReshard(t *testing.T, m *engineAPI, fails func(op string, in any) bool) *schema.Relation {
+	t.Helper()
+	m.inject = func(op string, in any) error {
+		if fails(op, in) {
+			return errors.New("connection reset")
+		}
+		return nil
+	}
+	rel := stamped(8).Relations[0]
+	_, err := New(m, stamped(8), Options{}).Reshard(ctx, rel, ReshardOptions{To: 8, PageSize: 10})
+	if err == nil || !strings.Contains(err.Error(), "connection reset") {
+		t.Fatalf("interrupted reshard: %v", err)
+	}
+	m.inject = nil
+	return rel
+}
+
 func wantFollowers(n int) []string {
 	out := make([]string, n)
 	for i := range out {
@@ -193,19 +213,11 @@ func TestReshardResumesAfterInterruption(t *testing.T) {
 	m := newEngine(t)
 	seedFollowers(t, m, 2, map[string]int{"bob": 90})
 	var edgeUpdates atomic.Int32
-	m.inject = func(op string, in any) error {
-		if u, ok := in.(*dynamodb.UpdateItemInput); ok && sOf(u.Key, "PK") != sOf(u.Key, "SK") && sOf(u.Key, "PK") != MetaKey &&
-			!strings.HasPrefix(sOf(u.Key, "SK"), schema.CounterSKPrefix) && edgeUpdates.Add(1) == 40 {
-			return errors.New("connection reset")
-		}
-		return nil
-	}
-	rel := stamped(8).Relations[0]
-	_, err := New(m, stamped(8), Options{}).Reshard(ctx, rel, ReshardOptions{To: 8, PageSize: 10})
-	if err == nil || !strings.Contains(err.Error(), "connection reset") {
-		t.Fatalf("interrupted reshard: %v", err)
-	}
-	m.inject = nil
+	rel := interruptedReshard(t, m, func(op string, in any) bool {
+		u, ok := in.(*dynamodb.UpdateItemInput)
+		return ok && sOf(u.Key, "PK") != sOf(u.Key, "SK") && sOf(u.Key, "PK") != MetaKey &&
+			!strings.HasPrefix(sOf(u.Key, "SK"), schema.CounterSKPrefix) && edgeUpdates.Add(1) == 40
+	})
 	state := m.get(MetaKey, MetaKey)["reshard-follow"].(*types.AttributeValueMemberM).Value
 	if sOf(state, "lastPK") == "" || nOf(state, "to") != "8" || nOf(state, "from") != "2" {
 		t.Fatalf("progress not recorded: %v", itemString(state))
@@ -459,18 +471,7 @@ func TestReshardInterruptedWhileCountingLeavesTrueMessages(t *testing.T) {
 	m := newEngine(t)
 	seedFollowers(t, m, 4, map[string]int{"bob": 30})
 	var scans atomic.Int32
-	m.inject = func(op string, in any) error {
-		if op == "Scan" && scans.Add(1) == 3 {
-			return errors.New("connection reset")
-		}
-		return nil
-	}
-	rel := stamped(8).Relations[0]
-	_, err := New(m, stamped(8), Options{}).Reshard(ctx, rel, ReshardOptions{To: 8, PageSize: 10})
-	if err == nil || !strings.Contains(err.Error(), "connection reset") {
-		t.Fatalf("interrupted reshard: %v", err)
-	}
-	m.inject = nil
+	interruptedReshard(t, m, func(op string, _ any) bool { return op == "Scan" && scans.Add(1) == 3 })
 	old := stamped(4)
 	refused := 0
 	for i := range 30 {
