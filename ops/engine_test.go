@@ -6,7 +6,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/adjl/adjl/local"
+	"github.com/adjl/adjl/internal/backendtest"
 	"github.com/adjl/adjl/schema"
 	"github.com/adjl/adjl/tabledef"
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -19,15 +19,7 @@ import (
 // table created; api, when given, wraps the engine's client.
 func engineStore(t testing.TB, sc *schema.Schema, wrap func(API) API) (*Store, API) {
 	t.Helper()
-	eng, err := local.Open("", local.Options{InMemory: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { eng.Close() })
-	var api API = dynamodb.New(dynamodb.Options{
-		Region: "us-east-1", BaseEndpoint: aws.String("http://engine.invalid"),
-		Credentials: aws.AnonymousCredentials{}, HTTPClient: eng.HTTPClient(),
-	})
+	var api API = backendtest.Engine(t)
 	if wrap != nil {
 		api = wrap(api)
 	}
@@ -43,13 +35,6 @@ func engineStore(t testing.TB, sc *schema.Schema, wrap func(API) API) (*Store, A
 func eachStore(t *testing.T, sc func() *schema.Schema, fn func(t *testing.T, st *Store)) {
 	t.Run("embedded", func(t *testing.T) { st, _ := engineStore(t, sc(), nil); fn(t, st) })
 	t.Run("endpoint", func(t *testing.T) { fn(t, endpointStore(t, sc())) })
-}
-
-// testingT is what newEngine needs of a *testing.T, *testing.B or *rapid.T.
-type testingT interface {
-	Helper()
-	Fatal(...any)
-	Cleanup(func())
 }
 
 // call is one request a Store sent.
@@ -82,22 +67,13 @@ var (
 // newEngine is an engineAPI on a fresh in-memory engine holding, for each
 // schema given, its table as CreateTable makes it but without the metadata
 // item (no request of that setup is recorded).
-func newEngine(t testingT, tables ...*schema.Schema) *engineAPI {
+func newEngine(t backendtest.T, tables ...*schema.Schema) *engineAPI {
 	t.Helper()
-	eng, err := local.Open("", local.Options{InMemory: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { eng.Close() })
 	m := &engineAPI{}
-	client := func(opts ...func(*dynamodb.Options)) *dynamodb.Client {
-		return dynamodb.New(dynamodb.Options{
-			Region: "us-east-1", BaseEndpoint: aws.String("http://engine.invalid"),
-			Credentials: aws.AnonymousCredentials{}, HTTPClient: eng.HTTPClient(),
-		}, opts...)
-	}
-	m.raw = client()
-	m.Client = client(func(o *dynamodb.Options) { o.APIOptions = append(o.APIOptions, m.addRecorder) })
+	m.Client = backendtest.Engine(t, func(o *dynamodb.Options) { o.APIOptions = append(o.APIOptions, m.addRecorder) })
+	raw := m.Client.Options()
+	raw.APIOptions = nil
+	m.raw = dynamodb.New(raw)
 	for _, sc := range tables {
 		if _, err := m.raw.CreateTable(ctx, tabledef.CreateTableInput(sc)); err != nil {
 			t.Fatal(err)
@@ -109,7 +85,7 @@ func newEngine(t testingT, tables ...*schema.Schema) *engineAPI {
 
 // recordedStore is a Store on a new engine holding sc's table (newEngine),
 // and the engineAPI that records its requests.
-func recordedStore(t testingT, sc *schema.Schema, opt Options) (*Store, *engineAPI) {
+func recordedStore(t backendtest.T, sc *schema.Schema, opt Options) (*Store, *engineAPI) {
 	t.Helper()
 	m := newEngine(t, sc)
 	return New(m, sc, opt), m
