@@ -1,7 +1,6 @@
 package iac_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/adjl/adjl/iac"
 	"github.com/adjl/adjl/internal/backendtest"
+	"github.com/adjl/adjl/internal/goldenfile"
 	"github.com/adjl/adjl/ops"
 	"github.com/adjl/adjl/schema"
 	"github.com/adjl/adjl/tabledef"
@@ -62,20 +62,7 @@ func TestExportGolden(t *testing.T) {
 		for format, ext := range extensions {
 			t.Run(name+"/"+format, func(t *testing.T) {
 				got := export(t, s, format)
-				path := filepath.Join("testdata", name+"."+ext)
-				if *update {
-					if err := os.WriteFile(path, got, 0o644); err != nil {
-						t.Fatal(err)
-					}
-					return
-				}
-				want, err := os.ReadFile(path)
-				if err != nil {
-					t.Fatalf("%v (go test ./iac -update creates it)", err)
-				}
-				if !bytes.Equal(got, want) {
-					t.Errorf("%s differs from the golden file (go test ./iac -update rewrites it):\n--- got\n%s\n--- want\n%s", path, got, want)
-				}
+				goldenfile.Check(t, filepath.Join("testdata", name+"."+ext), got, *update, "./iac")
 			})
 		}
 	}
