@@ -160,7 +160,7 @@ func (s *Store) DescribeAgainstSchema(ctx context.Context) (*types.TableDescript
 		return nil, nil, err
 	}
 	diffs := s.Diff(desc)
-	pk, sk := tableKeyNames(desc)
+	pk, sk := tabledef.KeyNames(desc.KeySchema)
 	if pk != s.layout.PK || sk != s.layout.SK {
 		// The metadata item's key is the schema's: not this table's.
 		return desc, diffs, nil
@@ -173,19 +173,6 @@ func (s *Store) DescribeAgainstSchema(ctx context.Context) (*types.TableDescript
 		diffs = append(diffs, d.detail)
 	}
 	return desc, diffs, nil
-}
-
-// tableKeyNames are the partition and sort key attributes of a table.
-func tableKeyNames(d *types.TableDescription) (pk, sk string) {
-	for _, k := range d.KeySchema {
-		switch k.KeyType {
-		case types.KeyTypeHash:
-			pk = aws.ToString(k.AttributeName)
-		case types.KeyTypeRange:
-			sk = aws.ToString(k.AttributeName)
-		}
-	}
-	return pk, sk
 }
 
 // DeleteTable deletes the table; with wait it returns once DescribeTable no
