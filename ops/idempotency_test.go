@@ -5,8 +5,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/adjl/adjl/internal/backendtest"
 	"github.com/adjl/adjl/internal/faultproxy"
-	"github.com/adjl/adjl/local"
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 )
@@ -85,14 +85,7 @@ func TestTransactionsWhoseAnswerIsLostApplyOnce(t *testing.T) {
 // that decide drives.
 func proxiedEngine(t *testing.T, decide func(op string, n int) (faultproxy.Fault, bool)) (*dynamodb.Client, *faultproxy.Proxy) {
 	t.Helper()
-	eng, err := local.Open("", local.Options{InMemory: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { eng.Close() })
-	engSrv := httptest.NewServer(eng)
-	t.Cleanup(engSrv.Close)
-	p, err := faultproxy.New(engSrv.URL, faultproxy.Config{Decide: decide})
+	p, err := faultproxy.New(backendtest.EngineURL(t), faultproxy.Config{Decide: decide})
 	if err != nil {
 		t.Fatal(err)
 	}

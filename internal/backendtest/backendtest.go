@@ -4,6 +4,7 @@
 package backendtest
 
 import (
+	"net/http/httptest"
 	"os"
 	"testing"
 
@@ -40,6 +41,20 @@ func Engine(t T, opts ...func(*dynamodb.Options)) *dynamodb.Client {
 		Region: "us-east-1", BaseEndpoint: aws.String("http://local.adjl"),
 		Credentials: aws.AnonymousCredentials{}, HTTPClient: e.HTTPClient(),
 	}, opts...)
+}
+
+// EngineURL serves a new in-memory embedded engine on a loopback port until
+// t ends, and returns its URL.
+func EngineURL(t T) string {
+	t.Helper()
+	e, err := local.Open("", local.Options{InMemory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	srv := httptest.NewServer(e)
+	t.Cleanup(srv.Close)
+	return srv.URL
 }
 
 // Endpoint is a client of the server ADJL_TEST_ENDPOINT names, or nil when
