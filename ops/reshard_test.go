@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -294,8 +295,15 @@ func TestReshardDetectsAMisplacedEdge(t *testing.T) {
 	seedFollowers(t, m, 4, map[string]int{"bob": 20})
 	// Someone (an old process) rewrites an edge after it was moved: the
 	// conditional update cannot see it, the verification does.
+	// Each change is made while no other count is sent (counts run in
+	// parallel): the counts after it see it, whatever their order.
 	var moved atomic.Bool
+	var mu sync.Mutex
 	m.inject = func(op string, in any) error {
+		if q, ok := in.(*dynamodb.QueryInput); ok && q.Select == types.SelectCount {
+			mu.Lock()
+			defer mu.Unlock()
+		}
 		if q, ok := in.(*dynamodb.QueryInput); ok && q.Select == types.SelectCount && moved.CompareAndSwap(false, true) {
 			for _, it := range m.items() {
 				if sOf(it, "type") == "follow" && !strings.HasSuffix(sOf(it, "GSI1PK"), "#0") {
@@ -319,6 +327,8 @@ func TestReshardDetectsAMisplacedEdge(t *testing.T) {
 	var counts atomic.Int32
 	m2.inject = func(op string, in any) error {
 		if q, ok := in.(*dynamodb.QueryInput); ok && q.Select == types.SelectCount {
+			mu.Lock()
+			defer mu.Unlock()
 			if counts.Add(1) == 9 { // the first Query of the verification (8 before)
 				for _, it := range m2.items() {
 					if sOf(it, "type") == "follow" && sOf(it, "GSI1PK") != "TARGET#bob#5" {
