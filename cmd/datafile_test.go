@@ -20,36 +20,6 @@ import (
 	"github.com/adjl/adjl/local"
 )
 
-// serveInBackground runs `adjl local serve` on data on a free loopback
-// port until the test ends, and returns its URL.
-func serveInBackground(t *testing.T, data string) string {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	var out, errb bytes.Buffer
-	a := newApp(&IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errb}, nil)
-	a.set = &settings{Data: data}
-	ready := make(chan string, 1)
-	done := make(chan error, 1)
-	go func() {
-		done <- a.serveRun(ctx, &serveOptions{addr: "127.0.0.1:0", data: data, ready: func(addr string) { ready <- addr }})
-	}()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("serve: %v", err)
-		}
-	})
-	select {
-	case addr := <-ready:
-		return "http://" + addr
-	case err := <-done:
-		t.Fatalf("serve ended early: %v\n%s", err, errb.String())
-	case <-time.After(10 * time.Second):
-		t.Fatal("serve did not start")
-	}
-	return ""
-}
-
 // TestCommandUsesTheServerHoldingTheDataFile: while `adjl local serve`
 // holds a data file, a command on the same --data talks to it instead of
 // waiting for the file; once it stops, the command opens the file itself.

@@ -10,10 +10,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 	"unicode/utf8"
-
-	bolt "go.etcd.io/bbolt"
 )
 
 // TestUnreadableSchemaIsInputError: a schema path that cannot be read (a
@@ -61,16 +58,7 @@ func TestDataFileFromNewerAdjl(t *testing.T) {
 	if r := adjl(t, runOpts{dir: dir}, "--schema", example(t, "school.yaml"), "--data", data, "table", "create"); r.code != 0 {
 		t.Fatalf("table create: exit %d: %s", r.code, r.err)
 	}
-	db, err := bolt.Open(data, 0o600, &bolt.Options{Timeout: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Update(func(tx *bolt.Tx) error {
-		return tx.Bucket([]byte("version")).Put([]byte("format"), binary.BigEndian.AppendUint64(nil, 99))
-	}); err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
+	recordFormat(t, data, 99)
 	before, _ := os.ReadFile(data)
 	r := adjl(t, runOpts{dir: dir}, "--schema", example(t, "school.yaml"), "--data", data, "members", "math204")
 	want := "adjl: cannot open data file " + data + ": its format (99) is newer than this adjl reads (2)\nhint: a newer adjl wrote this data file"
@@ -79,6 +67,28 @@ func TestDataFileFromNewerAdjl(t *testing.T) {
 	}
 	if after, _ := os.ReadFile(data); !bytes.Equal(before, after) {
 		t.Error("the refused open changed the data file")
+	}
+}
+
+// recordFormat rewrites the format the data file at path records, in
+// place, as a newer adjl would have written it: the bbolt file keeps the
+// record's key "format" and its 8-byte big-endian value side by side in a
+// leaf page, and pages carry no checksum. Every copy is rewritten (freed
+// pages may hold old ones); the file must record this adjl's format, 2.
+func recordFormat(t *testing.T, path string, format uint64) {
+	t.Helper()
+	const current = 2
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := binary.BigEndian.AppendUint64([]byte("format"), current)
+	if !bytes.Contains(b, old) {
+		t.Fatalf("%s holds no format record %d", path, current)
+	}
+	b = bytes.ReplaceAll(b, old, binary.BigEndian.AppendUint64([]byte("format"), format))
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/adjl/adjl/internal/goldenfile"
 	"github.com/adjl/adjl/ops"
 )
 
@@ -85,23 +86,7 @@ func example(t *testing.T, name string) string {
 // golden compares got with testdata/name, or rewrites it with -update.
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join(testdataDir, name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("golden file (run go test ./cmd -update to create it): %v", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs (run go test ./cmd -update to accept):\n--- got ---\n%s\n--- want ---\n%s", name, got, want)
-	}
+	goldenfile.Check(t, filepath.Join(testdataDir, name), []byte(got), *update, "./cmd")
 }
 
 // examplesDir is absolute: tests chdir into temp directories.

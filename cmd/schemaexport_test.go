@@ -1,14 +1,11 @@
 package cmd
 
 import (
-	"bytes"
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/adjl/adjl/diagram"
 	"github.com/adjl/adjl/iac"
@@ -75,34 +72,13 @@ func TestCreateTableJSONWithTheAWSCLI(t *testing.T) {
 	examples := []string{example(t, "school.yaml"), example(t, "social.yaml")}
 	dir := t.TempDir()
 	t.Chdir(dir)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	a := newApp(&IOStreams{In: strings.NewReader(""), Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}, nil)
-	a.set = &settings{}
-	ready, done := make(chan string, 1), make(chan error, 1)
-	go func() {
-		done <- a.serveRun(ctx, &serveOptions{addr: "127.0.0.1:0", inMemory: true, ready: func(addr string) { ready <- addr }})
-	}()
-	var endpoint string
-	select {
-	case addr := <-ready:
-		endpoint = "http://" + addr
-	case err := <-done:
-		t.Fatalf("serve: %v", err)
-	case <-time.After(10 * time.Second):
-		t.Fatal("serve did not start")
-	}
+	addr, _ := startServe(t, &serveOptions{addr: "127.0.0.1:0", inMemory: true}, nil)
+	endpoint := "http://" + addr
 	settingsPath := filepath.Join(dir, "settings.yaml")
 	if err := os.WriteFile(settingsPath, []byte(settingsSchema), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	var awsEnv []string
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "AWS_") {
-			awsEnv = append(awsEnv, kv)
-		}
-	}
-	awsEnv = append(awsEnv, "AWS_ACCESS_KEY_ID=test", "AWS_SECRET_ACCESS_KEY=test", "AWS_DEFAULT_REGION=us-east-1",
+	awsEnv := awsCLIEnv("AWS_ACCESS_KEY_ID=test", "AWS_SECRET_ACCESS_KEY=test", "AWS_DEFAULT_REGION=us-east-1",
 		"AWS_CONFIG_FILE="+filepath.Join(dir, "none"), "AWS_SHARED_CREDENTIALS_FILE="+filepath.Join(dir, "none"), "AWS_PAGER=")
 	aws := func(args ...string) {
 		t.Helper()

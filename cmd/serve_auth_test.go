@@ -1,15 +1,12 @@
 package cmd
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
@@ -21,38 +18,6 @@ const (
 	serveKeyID  = "AKIDSERVETEST"
 	serveSecret = "serve-secret-9f8e7d6c5b4a"
 )
-
-// startServe runs `adjl local serve` in process with opts and env as its
-// environment, and returns its address once it listens and its banner.
-func startServe(t *testing.T, opts *serveOptions, env map[string]string) (addr string, out *bytes.Buffer) {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	out = &bytes.Buffer{}
-	var errb bytes.Buffer
-	a := newApp(&IOStreams{In: strings.NewReader(""), Out: out, ErrOut: &errb}, nil)
-	a.set = &settings{Data: opts.data}
-	a.getenv = func(k string) (string, bool) { v, ok := env[k]; return v, ok }
-	ready := make(chan string, 1)
-	done := make(chan error, 1)
-	opts.ready = func(addr string) { ready <- addr }
-	go func() { done <- a.serveRun(ctx, opts) }()
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			t.Error("serve did not stop")
-		}
-	})
-	select {
-	case addr = <-ready:
-	case err := <-done:
-		t.Fatalf("serve ended early: %v (%s)", err, errb.String())
-	case <-time.After(10 * time.Second):
-		t.Fatal("serve did not start")
-	}
-	return addr, out
-}
 
 func authEnv() map[string]string {
 	return map[string]string{envServeKeyID: serveKeyID, envServeSecret: serveSecret}
@@ -156,13 +121,7 @@ func TestServeAuthWithTheAWSCLI(t *testing.T) {
 	addr, _ := startServe(t, &serveOptions{addr: "127.0.0.1:0", inMemory: true, auth: true}, authEnv())
 	run := func(secret string, args ...string) (string, error) {
 		cmd := exec.Command(awsCLI, append([]string{"dynamodb", "list-tables", "--endpoint-url", "http://" + addr, "--region", "us-east-1"}, args...)...)
-		var env []string
-		for _, kv := range os.Environ() {
-			if !strings.HasPrefix(kv, "AWS_") {
-				env = append(env, kv)
-			}
-		}
-		cmd.Env = append(env, "AWS_ACCESS_KEY_ID="+serveKeyID, "AWS_SECRET_ACCESS_KEY="+secret, "AWS_SESSION_TOKEN=",
+		cmd.Env = awsCLIEnv("AWS_ACCESS_KEY_ID="+serveKeyID, "AWS_SECRET_ACCESS_KEY="+secret, "AWS_SESSION_TOKEN=",
 			"AWS_CONFIG_FILE=/dev/null", "AWS_SHARED_CREDENTIALS_FILE=/dev/null", "AWS_MAX_ATTEMPTS=1", "AWS_PAGER=")
 		out, err := cmd.CombinedOutput()
 		return string(out), err

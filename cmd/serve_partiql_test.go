@@ -2,14 +2,11 @@ package cmd
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // TestServePartiQLWithAWSCLI drives `adjl local serve` with the real AWS
@@ -26,32 +23,10 @@ func TestServePartiQLWithAWSCLI(t *testing.T) {
 	}
 	isolate(t)
 	t.Chdir(t.TempDir())
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var out, errb bytes.Buffer
-	a := newApp(&IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errb}, nil)
-	a.set = &settings{Data: "unused.db"}
-	ready := make(chan string, 1)
-	done := make(chan error, 1)
-	go func() {
-		done <- a.serveRun(ctx, &serveOptions{addr: "127.0.0.1:0", inMemory: true, ready: func(addr string) { ready <- addr }})
-	}()
-	var addr string
-	select {
-	case addr = <-ready:
-	case err := <-done:
-		t.Fatalf("serve ended early: %v", err)
-	case <-time.After(10 * time.Second):
-		t.Fatal("serve did not start")
-	}
+	srv := runServe(t, &serveOptions{addr: "127.0.0.1:0", inMemory: true}, nil)
+	addr := srv.addr
 	home := t.TempDir()
-	var env []string
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "AWS_") {
-			env = append(env, kv)
-		}
-	}
-	env = append(env, "AWS_ACCESS_KEY_ID=test", "AWS_SECRET_ACCESS_KEY=test", "AWS_SESSION_TOKEN=",
+	env := awsCLIEnv("AWS_ACCESS_KEY_ID=test", "AWS_SECRET_ACCESS_KEY=test", "AWS_SESSION_TOKEN=",
 		"AWS_DEFAULT_REGION=us-east-1", "AWS_REGION=us-east-1", "AWS_PAGER=", "AWS_MAX_ATTEMPTS=1",
 		"AWS_CONFIG_FILE="+filepath.Join(home, "config"), "AWS_SHARED_CREDENTIALS_FILE="+filepath.Join(home, "credentials"))
 	// run runs one aws dynamodb command and returns its stdout, stderr and
@@ -120,13 +95,7 @@ func TestServePartiQLWithAWSCLI(t *testing.T) {
 	if b, _ := json.Marshal(reads["Responses"]); string(b) != `[{"Item":{"SongTitle":{"S":"Third"}}}]` {
 		t.Errorf("read transaction Responses %s", b)
 	}
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("shutdown: %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("serve did not stop")
+	if err := srv.stop(); err != nil {
+		t.Errorf("shutdown: %v", err)
 	}
 }

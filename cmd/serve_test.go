@@ -3,13 +3,98 @@ package cmd
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
+
+// servingApp is `adjl local serve` running in process.
+type servingApp struct {
+	addr        string
+	out, errOut *bytes.Buffer
+	cancel      context.CancelFunc
+	done        chan error
+	once        sync.Once
+	err         error
+}
+
+// runServe runs `adjl local serve` in process with opts, and env as its
+// environment when not nil, until stop or the end of the test; it returns
+// once the server listens. The test fails if serve does not start, or ends
+// in an error.
+func runServe(t *testing.T, opts *serveOptions, env map[string]string) *servingApp {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &servingApp{out: &bytes.Buffer{}, errOut: &bytes.Buffer{}, cancel: cancel, done: make(chan error, 1)}
+	a := newApp(&IOStreams{In: strings.NewReader(""), Out: s.out, ErrOut: s.errOut}, nil)
+	a.set = &settings{Data: opts.data}
+	if env != nil {
+		a.getenv = func(k string) (string, bool) { v, ok := env[k]; return v, ok }
+	}
+	ready := make(chan string, 1)
+	opts.ready = func(addr string) { ready <- addr }
+	go func() { s.done <- a.serveRun(ctx, opts) }()
+	t.Cleanup(func() {
+		if err := s.stop(); err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	})
+	select {
+	case s.addr = <-ready:
+	case err := <-s.done:
+		t.Fatalf("serve ended early: %v (%s)", err, s.errOut.String())
+	case <-time.After(10 * time.Second):
+		t.Fatal("serve did not start")
+	}
+	return s
+}
+
+// stop cancels serve's context, as SIGINT does through
+// signal.NotifyContext, and returns what serveRun returned.
+func (s *servingApp) stop() error {
+	s.once.Do(func() {
+		s.cancel()
+		select {
+		case s.err = <-s.done:
+		case <-time.After(10 * time.Second):
+			s.err = errors.New("serve did not stop")
+		}
+	})
+	return s.err
+}
+
+// startServe is runServe's address and banner.
+func startServe(t *testing.T, opts *serveOptions, env map[string]string) (addr string, out *bytes.Buffer) {
+	t.Helper()
+	s := runServe(t, opts, env)
+	return s.addr, s.out
+}
+
+// serveInBackground serves data on a free loopback port until the test
+// ends, and returns the server's URL.
+func serveInBackground(t *testing.T, data string) string {
+	t.Helper()
+	addr, _ := startServe(t, &serveOptions{addr: "127.0.0.1:0", data: data}, nil)
+	return "http://" + addr
+}
+
+// awsCLIEnv is the environment for the AWS CLI in a test: this process's
+// without any AWS_ variable, then extra.
+func awsCLIEnv(extra ...string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "AWS_") {
+			env = append(env, kv)
+		}
+	}
+	return append(env, extra...)
+}
 
 func TestCheckLoopback(t *testing.T) {
 	for addr, ok := range map[string]bool{
@@ -46,24 +131,8 @@ func TestServeRefusesRemote(t *testing.T) {
 func TestServeAndShutdown(t *testing.T) {
 	isolate(t)
 	t.Chdir(t.TempDir())
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var out, errb bytes.Buffer
-	a := newApp(&IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errb}, nil)
-	a.set = &settings{Data: "unused.db"}
-	ready := make(chan string, 1)
-	done := make(chan error, 1)
-	go func() {
-		done <- a.serveRun(ctx, &serveOptions{addr: "127.0.0.1:0", inMemory: true, ready: func(addr string) { ready <- addr }})
-	}()
-	var addr string
-	select {
-	case addr = <-ready:
-	case err := <-done:
-		t.Fatalf("serve ended early: %v", err)
-	case <-time.After(10 * time.Second):
-		t.Fatal("serve did not start")
-	}
+	srv := runServe(t, &serveOptions{addr: "127.0.0.1:0", inMemory: true}, nil)
+	addr, out := srv.addr, srv.out
 	req, _ := http.NewRequest("POST", "http://"+addr+"/", strings.NewReader("{}"))
 	req.Header.Set("X-Amz-Target", "DynamoDB_20120810.ListTables")
 	req.Header.Set("Content-Type", "application/x-amz-json-1.0")
@@ -80,14 +149,8 @@ func TestServeAndShutdown(t *testing.T) {
 		!strings.Contains(out.String(), "aws dynamodb list-tables --endpoint-url http://"+addr) {
 		t.Errorf("banner:\n%s", out.String())
 	}
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("shutdown: %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("serve did not stop")
+	if err := srv.stop(); err != nil {
+		t.Errorf("shutdown: %v", err)
 	}
 	if _, err := http.DefaultClient.Do(req.Clone(context.Background())); err == nil {
 		t.Error("server still answers after shutdown")

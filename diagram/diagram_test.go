@@ -1,13 +1,13 @@
 package diagram
 
 import (
-	"bytes"
 	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/adjl/adjl/internal/goldenfile"
 	"github.com/adjl/adjl/schema"
 )
 
@@ -25,20 +25,7 @@ func load(t *testing.T, name string) *schema.Schema {
 // golden compares got with testdata/name, or rewrites it under -update.
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./diagram -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file (go test ./diagram -update rewrites it):\n--- got\n%s\n--- want\n%s", name, got, want)
-	}
+	goldenfile.Check(t, filepath.Join("testdata", name), got, *update, "./diagram")
 }
 
 func TestRenderGolden(t *testing.T) {

@@ -1,7 +1,6 @@
 package iac_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -16,12 +15,12 @@ import (
 	"time"
 
 	"github.com/adjl/adjl/iac"
-	"github.com/adjl/adjl/local"
+	"github.com/adjl/adjl/internal/backendtest"
+	"github.com/adjl/adjl/internal/goldenfile"
 	"github.com/adjl/adjl/ops"
 	"github.com/adjl/adjl/schema"
 	"github.com/adjl/adjl/tabledef"
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 )
 
@@ -63,20 +62,7 @@ func TestExportGolden(t *testing.T) {
 		for format, ext := range extensions {
 			t.Run(name+"/"+format, func(t *testing.T) {
 				got := export(t, s, format)
-				path := filepath.Join("testdata", name+"."+ext)
-				if *update {
-					if err := os.WriteFile(path, got, 0o644); err != nil {
-						t.Fatal(err)
-					}
-					return
-				}
-				want, err := os.ReadFile(path)
-				if err != nil {
-					t.Fatalf("%v (go test ./iac -update creates it)", err)
-				}
-				if !bytes.Equal(got, want) {
-					t.Errorf("%s differs from the golden file (go test ./iac -update rewrites it):\n--- got\n%s\n--- want\n%s", path, got, want)
-				}
+				goldenfile.Check(t, filepath.Join("testdata", name+"."+ext), got, *update, "./iac")
 			})
 		}
 	}
@@ -177,50 +163,28 @@ func TestTerraformFormatted(t *testing.T) {
 	}
 }
 
-// backend is a DynamoDB to create tables on: the embedded engine, and moto
-// when ADJL_TEST_ENDPOINT names it.
-type backend struct {
-	name   string
-	client *dynamodb.Client
-}
-
-func backends(t *testing.T) []backend {
-	e, err := local.Open("", local.Options{InMemory: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { e.Close() })
-	out := []backend{{"embedded", dynamodb.NewFromConfig(aws.Config{Region: "us-east-1", Credentials: aws.AnonymousCredentials{}, HTTPClient: e.HTTPClient()},
-		func(o *dynamodb.Options) { o.BaseEndpoint = aws.String("http://local.adjl") })}}
-	if ep := os.Getenv("ADJL_TEST_ENDPOINT"); ep != "" {
-		out = append(out, backend{"endpoint", dynamodb.New(dynamodb.Options{Region: "us-east-1", BaseEndpoint: aws.String(ep),
-			Credentials: credentials.NewStaticCredentialsProvider("test", "test", "")})})
-	}
-	return out
-}
-
 // TestCreateTableJSONMakesAMatchingTable feeds the JSON, decoded as any SDK
 // would, to CreateTable on each backend; adjl table create then finds the
 // table matching the schema (TTL and PITR after the follow-up requests).
 func TestCreateTableJSONMakesAMatchingTable(t *testing.T) {
 	ctx := context.Background()
-	for _, b := range backends(t) {
+	for _, b := range backendtest.All(t) {
 		for name := range schemas {
-			t.Run(b.name+"/"+name, func(t *testing.T) {
+			t.Run(b.Name+"/"+name, func(t *testing.T) {
 				s := load(t, name)
 				s.Table.Name = fmt.Sprintf("iac_%s_%d", name, time.Now().UnixNano())
 				var in dynamodb.CreateTableInput
 				if err := json.Unmarshal(export(t, s, "create-table-json"), &in); err != nil {
 					t.Fatal(err)
 				}
-				if _, err := b.client.CreateTable(ctx, &in); err != nil {
+				if _, err := b.Client.CreateTable(ctx, &in); err != nil {
 					t.Fatalf("CreateTable from the exported JSON: %v", err)
 				}
 				t.Cleanup(func() {
-					b.client.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: in.TableName, DeletionProtectionEnabled: aws.Bool(false)})
-					b.client.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: in.TableName})
+					b.Client.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: in.TableName, DeletionProtectionEnabled: aws.Bool(false)})
+					b.Client.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: in.TableName})
 				})
-				st := ops.New(b.client, s, ops.Options{})
+				st := ops.New(b.Client, s, ops.Options{})
 				_, err := st.CreateTable(ctx, true)
 				var tm *ops.TableMismatchError
 				if len(iac.FollowUp(s)) == 0 {
@@ -235,12 +199,12 @@ func TestCreateTableJSONMakesAMatchingTable(t *testing.T) {
 					t.Fatalf("before the follow-up: %v", err)
 				}
 				if ttl := tabledef.TimeToLive(s); ttl != nil {
-					if _, err := b.client.UpdateTimeToLive(ctx, &dynamodb.UpdateTimeToLiveInput{TableName: in.TableName, TimeToLiveSpecification: ttl}); err != nil {
+					if _, err := b.Client.UpdateTimeToLive(ctx, &dynamodb.UpdateTimeToLiveInput{TableName: in.TableName, TimeToLiveSpecification: ttl}); err != nil {
 						t.Fatal(err)
 					}
 				}
 				if p := tabledef.PointInTimeRecovery(s); p != nil {
-					if _, err := b.client.UpdateContinuousBackups(ctx, &dynamodb.UpdateContinuousBackupsInput{TableName: in.TableName, PointInTimeRecoverySpecification: p}); err != nil {
+					if _, err := b.Client.UpdateContinuousBackups(ctx, &dynamodb.UpdateContinuousBackupsInput{TableName: in.TableName, PointInTimeRecoverySpecification: p}); err != nil {
 						t.Fatal(err)
 					}
 				}

@@ -35,6 +35,15 @@ func oneParam(ps []param) []param {
 	return []param{out}
 }
 
+// capacitiesOf is each table's entry of byTable, in tables' order.
+func capacitiesOf(tables []*table, byTable map[string]*capacity) []*capacity {
+	ccs := make([]*capacity, 0, len(tables))
+	for _, t := range tables {
+		ccs = append(ccs, byTable[t.name])
+	}
+	return ccs
+}
+
 func appendCapacities(r *response, mode string, ccs []*capacity) {
 	r.field("ConsumedCapacity")
 	r.b = append(r.b, '[')

@@ -175,16 +175,10 @@ func (e *Engine) batchWriteItem(body []byte) ([]byte, error) {
 	r.field("UnprocessedItems")
 	r.b = append(r.b, '{', '}')
 	if wantCC {
-		var ccs []*capacity
-		for _, t := range tables {
-			ccs = append(ccs, ccByTable[t.name])
-		}
-		appendCapacities(&r, in.ReturnConsumedCapacity, ccs)
+		appendCapacities(&r, in.ReturnConsumedCapacity, capacitiesOf(tables, ccByTable))
 	}
-	if len(metrics) > 0 {
-		if err := appendCollectionsPerTable(&r, collected.tables, metrics); err != nil {
-			return nil, err
-		}
+	if err := appendCollectionsPerTable(&r, collected.tables, metrics); err != nil {
+		return nil, err
 	}
 	return r.bytes(), nil
 }

@@ -127,8 +127,11 @@ func (cs *collections) measure(w *writer) (map[string][]collectionMetrics, error
 
 // appendCollectionsPerTable renders ItemCollectionMetrics of
 // BatchWriteItem and TransactWriteItems: table name to entries, for the
-// tables in order.
+// tables in order; with no entries at all, no member.
 func appendCollectionsPerTable(r *response, tables []*table, per map[string][]collectionMetrics) error {
+	if len(per) == 0 {
+		return nil
+	}
 	r.field("ItemCollectionMetrics")
 	r.b = append(r.b, '{')
 	n := 0

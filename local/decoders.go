@@ -51,17 +51,11 @@ func decodeGetItem(body []byte, in *getItemIn) error {
 		var err error
 		switch k {
 		case "TableName":
-			var name *string
-			if name, err = r.optStr(); name != nil {
-				in.TableName, in.tableNameSet = *name, true
-			}
+			err = r.tableName(&in.TableName, &in.tableNameSet)
 		case "Key":
 			in.Key, err = r.item()
 		case "ConsistentRead":
-			var b *bool
-			if b, err = r.optBool(); b != nil {
-				in.ConsistentRead = *b
-			}
+			err = r.boolInto(&in.ConsistentRead)
 		case "ProjectionExpression":
 			in.ProjectionExpression, err = r.optStr()
 		case "ExpressionAttributeNames":
@@ -82,10 +76,7 @@ func decodeQuery(body []byte, in *queryIn) error {
 		var err error
 		switch k {
 		case "TableName":
-			var name *string
-			if name, err = r.optStr(); name != nil {
-				in.TableName, in.tableNameSet = *name, true
-			}
+			err = r.tableName(&in.TableName, &in.tableNameSet)
 		case "IndexName":
 			in.IndexName, err = r.optStr()
 		case "KeyConditionExpression":
@@ -107,10 +98,7 @@ func decodeQuery(body []byte, in *queryIn) error {
 		case "Select":
 			in.Select, err = r.str()
 		case "ConsistentRead":
-			var b *bool
-			if b, err = r.optBool(); b != nil {
-				in.ConsistentRead = *b
-			}
+			err = r.boolInto(&in.ConsistentRead)
 		case "ReturnConsumedCapacity":
 			in.ReturnConsumedCapacity, err = r.str()
 		case "Segment":

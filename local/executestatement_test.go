@@ -276,21 +276,7 @@ func TestExecuteStatementCapacity(t *testing.T) {
 // BenchmarkExecuteStatementSelectGSI100 is BenchmarkQueryGSI100 as a PartiQL
 // SELECT: the statement's parse and translation on top of the same walk.
 func BenchmarkExecuteStatementSelectGSI100(b *testing.B) {
-	e := openMem(b)
-	c := httpBenchClient(b, e)
-	createGraphTable(b, c, "school")
-	for i := 0; i < 100; i += 25 {
-		var reqs []types.WriteRequest
-		for j := i; j < i+25; j++ {
-			from := fmt.Sprintf("STU#%04d", j)
-			reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: map[string]av{
-				"PK": s(from), "SK": s("ENROLL#CRS#math"), "GSI1PK": s("CRS#math"), "GSI1SK": s(from),
-				"grade": s("A"), "enrolledOn": s("2026-09-01")}}})
-		}
-		if _, err := c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"school": reqs}}); err != nil {
-			b.Fatal(err)
-		}
-	}
+	c := courseOf100(b)
 	runClients(b, func(int64) error {
 		out, err := c.ExecuteStatement(ctx, &dynamodb.ExecuteStatementInput{Limit: aws.Int32(100),
 			Statement: aws.String(`SELECT * FROM "school"."GSI1" WHERE GSI1PK = ?`), Parameters: []av{s("CRS#math")}})

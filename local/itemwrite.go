@@ -29,10 +29,7 @@ func (c *itemWriteIn) field(r *jreader, k string) (bool, error) {
 	var err error
 	switch k {
 	case "TableName":
-		var name *string
-		if name, err = r.optStr(); name != nil {
-			c.TableName, c.tableNameSet = *name, true
-		}
+		err = r.tableName(&c.TableName, &c.tableNameSet)
 	case "ConditionExpression":
 		c.ConditionExpression, err = r.optStr()
 	case "ExpressionAttributeNames":

@@ -217,6 +217,26 @@ func (r *jreader) optBool() (*bool, error) {
 	return &b, err
 }
 
+// boolInto reads a boolean into b; null leaves b as it is, as
+// encoding/json does.
+func (r *jreader) boolInto(b *bool) error {
+	v, err := r.optBool()
+	if v != nil {
+		*b = *v
+	}
+	return err
+}
+
+// tableName reads a TableName member into name and notes in set that it
+// was sent, if only as ""; null leaves both as they are.
+func (r *jreader) tableName(name *string, set *bool) error {
+	v, err := r.optStr()
+	if v != nil {
+		*name, *set = *v, true
+	}
+	return err
+}
+
 func (r *jreader) optInt() (*int64, error) {
 	if r.null() {
 		return nil, nil

@@ -320,20 +320,7 @@ func (v *violations) actions(us map[string]attributeUpdate) {
 // legacyUpdateFn is the update AttributeUpdates describe, refusing changes
 // to t's key attributes as UpdateExpression does.
 func legacyUpdateFn(us []expr.AttributeUpdate, t *table) (updateFn, error) {
-	u := expr.LegacyUpdate(us)
-	names := u.Names()
-	for _, n := range names {
-		if n == t.hash || n == t.rng {
-			return nil, invalidParam("Cannot update attribute %s. This attribute is part of the key", n)
-		}
-	}
-	return func(it attr.Item) (attr.Item, []string, error) {
-		out, err := u.Apply(it)
-		if err != nil {
-			return nil, nil, exprError(err)
-		}
-		return out, names, nil
-	}, nil
+	return bindUpdate(expr.LegacyUpdate(us), t)
 }
 
 // legacyKeyCondition binds KeyConditions (already checked by

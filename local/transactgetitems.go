@@ -135,11 +135,7 @@ func (e *Engine) transactGetItems(body []byte) ([]byte, error) {
 	}
 	r.b = append(r.b, ']')
 	if wantCC {
-		ccs := make([]*capacity, 0, len(tables))
-		for _, t := range tables {
-			ccs = append(ccs, ccByTable[t.name])
-		}
-		appendCapacities(&r, in.ReturnConsumedCapacity, ccs)
+		appendCapacities(&r, in.ReturnConsumedCapacity, capacitiesOf(tables, ccByTable))
 	}
 	return r.bytes(), nil
 }

@@ -246,16 +246,10 @@ func (e *Engine) transactWriteItems(body []byte) ([]byte, error) {
 				charge(txOp{kind: "ConditionCheck", t: op.t}, nil, nil)
 			}
 		}
-		ccs := make([]*capacity, 0, len(tables))
-		for _, t := range tables {
-			ccs = append(ccs, ccByTable[t.name])
-		}
-		appendCapacities(&r, in.ReturnConsumedCapacity, ccs)
+		appendCapacities(&r, in.ReturnConsumedCapacity, capacitiesOf(tables, ccByTable))
 	}
-	if len(metrics) > 0 {
-		if err := appendCollectionsPerTable(&r, collected.tables, metrics); err != nil {
-			return nil, err
-		}
+	if err := appendCollectionsPerTable(&r, collected.tables, metrics); err != nil {
+		return nil, err
 	}
 	return r.bytes(), nil
 }

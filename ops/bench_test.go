@@ -9,8 +9,8 @@ import (
 func benchListAll(b *testing.B, shards int) {
 	const total = 100_000
 	sc := social(shards)
-	api := &synthAPI{memAPI: newMem(), perShard: total / shards}
-	api.memAPI.put(Item{"PK": str(MetaKey), "SK": str(MetaKey)})
+	api := &synthAPI{engineAPI: newEngine(b, sc), perShard: total / shards}
+	api.engineAPI.put(Item{"PK": str(MetaKey), "SK": str(MetaKey)})
 	st := New(api, sc, Options{})
 	b.ReportAllocs()
 	for b.Loop() {

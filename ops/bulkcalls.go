@@ -3,7 +3,9 @@ package ops
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
+	"sync/atomic"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -50,6 +52,44 @@ func ccList(cc []types.ConsumedCapacity) []*types.ConsumedCapacity {
 		out[i] = &cc[i]
 	}
 	return out
+}
+
+// writeAll sends one BatchWriteItem of reqs, sending UnprocessedItems again
+// with backoff until none is left or giveUp passes without progress. The
+// error of a failed request is prefixed with what, unless what is empty.
+func (s *Store) writeAll(ctx context.Context, reqs []types.WriteRequest, giveUp time.Duration, stats *counterStats, what string) error {
+	table := s.schema.Table.Name
+	r := newBackoff(giveUp)
+	failed := func(err error) error {
+		if what == "" {
+			return err
+		}
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	for len(reqs) > 0 {
+		out, err := s.batchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{table: reqs}})
+		stats.add(reqBatchWrite)
+		if err != nil {
+			if !retryable(err) {
+				return failed(err)
+			}
+			if werr := r.wait(ctx, err); werr != nil {
+				return failed(werr)
+			}
+			continue
+		}
+		left := out.UnprocessedItems[table]
+		if len(left) < len(reqs) {
+			r.progressed()
+		}
+		reqs = left
+		if len(reqs) > 0 {
+			if err := r.wait(ctx, &ThrottledError{Err: fmt.Errorf("BatchWriteItem kept returning %d unprocessed items", len(reqs))}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // backoff paces the retries of one bulk request: exponential backoff with
@@ -126,3 +166,40 @@ func retryable(err error) bool {
 	var re *smithyhttp.ResponseError
 	return errors.As(err, &re) && re.HTTPStatusCode() >= 500
 }
+
+// counterStats counts the requests of a bulk operation, for its report;
+// a nil *counterStats counts nothing.
+type counterStats struct{ n [len(reqNames)]atomic.Int64 }
+
+// reqKind is an operation counterStats counts.
+type reqKind int
+
+var reqNames = [...]string{"Query", "BatchGetItem", "TransactWriteItems", "Scan", "BatchWriteItem", "UpdateItem"}
+
+func (c *counterStats) add(k reqKind) {
+	if c != nil {
+		c.n[k].Add(1)
+	}
+}
+
+func (c *counterStats) get(k reqKind) int64 { return c.n[k].Load() }
+
+// snapshot is the requests sent, by operation.
+func (c *counterStats) snapshot() map[string]int64 {
+	out := map[string]int64{}
+	for k, name := range reqNames {
+		if v := c.n[k].Load(); v > 0 {
+			out[name] = v
+		}
+	}
+	return out
+}
+
+const (
+	reqQuery reqKind = iota
+	reqBatchGet
+	reqTransact
+	reqScan
+	reqBatchWrite
+	reqUpdate
+)

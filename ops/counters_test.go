@@ -24,10 +24,9 @@ func socialCounterShards(shards, n int) *schema.Schema {
 }
 
 func TestLinkWithCounterShardsAddsToOneShardItem(t *testing.T) {
-	m := newMem()
 	sc := socialCounterShards(4, 8)
+	st, m := recordedStore(t, sc, Options{})
 	rel := sc.Relations[0]
-	st := New(m, sc, Options{})
 	must[Outcome](t)(first(st.Link(ctx, rel, "alice", "bob", nil)))
 	must[Outcome](t)(first(st.Unlink(ctx, rel, "alice", "bob")))
 	m.reset()
@@ -57,10 +56,9 @@ func TestLinkWithCounterShardsAddsToOneShardItem(t *testing.T) {
 }
 
 func TestGetEntitySumsCounterShardsWithOneQuery(t *testing.T) {
-	m := newMem()
 	sc := socialCounterShards(4, 8)
+	st, m := recordedStore(t, sc, Options{})
 	rel := sc.Relations[0]
-	st := New(m, sc, Options{})
 	used := map[int]bool{}
 	for i := range 200 {
 		from := fmt.Sprintf("u%03d", i)
@@ -90,7 +88,9 @@ func TestGetEntitySumsCounterShardsWithOneQuery(t *testing.T) {
 	eq(t, "actor requests", strings.Join(m.ops(), ","), "GetItem")
 	// An existing item keeps its attributes and gets the sum.
 	seedEntity(m, "TARGET#bob")
-	m.items[[2]string{"TARGET#bob", "TARGET#bob"}]["followerCount"] = num("5") // from before sharding
+	legacy := m.get("TARGET#bob", "TARGET#bob")
+	legacy["followerCount"] = num("5") // from before sharding
+	m.put(legacy)
 	eq(t, "legacy + shards", nOf(must[Item](t)(st.GetEntity(ctx, "TARGET#bob", false)), "followerCount"), "204")
 	// Nothing at all is still not found.
 	if _, err := st.GetEntity(ctx, "TARGET#nobody", false); !errors.Is(err, ErrItemNotFound) {
@@ -99,10 +99,9 @@ func TestGetEntitySumsCounterShardsWithOneQuery(t *testing.T) {
 }
 
 func TestListWithEntityShowsSummedCounter(t *testing.T) {
-	m := newMem()
 	sc := socialCounterShards(3, 4)
+	st, _ := recordedStore(t, sc, Options{})
 	rel := sc.Relations[0]
-	st := New(m, sc, Options{})
 	for i := range 30 {
 		must[Outcome](t)(first(st.Link(ctx, rel, fmt.Sprintf("u%02d", i), "bob", nil)))
 	}
@@ -119,10 +118,9 @@ func TestListWithEntityShowsSummedCounter(t *testing.T) {
 }
 
 func TestCascadeAndDeleteWithCounterShards(t *testing.T) {
-	m := newMem()
 	sc := socialCounterShards(2, 4)
+	st, m := recordedStore(t, sc, Options{})
 	rel := sc.Relations[0]
-	st := New(m, sc, Options{})
 	for _, f := range []string{"alice", "carol", "dan", "erin"} {
 		must[Outcome](t)(first(st.Link(ctx, rel, f, "bob", nil)))
 	}
@@ -143,9 +141,9 @@ func TestCascadeAndDeleteWithCounterShards(t *testing.T) {
 	if err != nil || rep.EdgesRemoved != 3 {
 		t.Fatalf("delete bob: %+v %v", rep, err)
 	}
-	for k := range m.items {
-		if k[0] == "TARGET#bob" {
-			t.Errorf("left behind: %v", k)
+	for _, it := range m.items() {
+		if sOf(it, "PK") == "TARGET#bob" {
+			t.Errorf("left behind: %v", itemString(it))
 		}
 	}
 	eq(t, "carol", nOf(must[Item](t)(st.GetEntity(ctx, "ACTOR#carol", true)), "followingCount"), "0")
@@ -161,8 +159,8 @@ func TestCascadeAndDeleteWithCounterShards(t *testing.T) {
 }
 
 func TestExplainGetEntityShowsCounterQuery(t *testing.T) {
-	m := newMem()
 	sc := socialCounterShards(4, 8)
+	m := newEngine(t, sc)
 	var ops []string
 	st := New(m, sc, Options{Explain: func(r Request) { ops = append(ops, r.Operation) }})
 	if _, err := st.GetEntity(ctx, "TARGET#bob", false); err != nil {
@@ -182,8 +180,7 @@ func TestCounterShardsProperty(t *testing.T) {
 		sc := socialCounterShards(rapid.IntRange(1, 5).Draw(t, "shards"), rapid.IntRange(1, 16).Draw(t, "counterShards"))
 		sc.Relations[0].Counters.FromShards = rapid.IntRange(1, 3).Draw(t, "fromShards")
 		rel := sc.Relations[0]
-		m := newMem()
-		st := New(m, sc, Options{})
+		st, _ := recordedStore(t, sc, Options{})
 		users := []string{"a", "b", "c", "d", "e"}
 		edges := map[[2]string]bool{}
 		for _, step := range rapid.SliceOfN(rapid.IntRange(0, 49), 1, 60).Draw(t, "steps") {

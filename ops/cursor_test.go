@@ -31,19 +31,33 @@ func isBadCursor(err error) bool {
 	return errors.As(err, &ie) && strings.HasPrefix(ie.Msg, "invalid cursor")
 }
 
+// refusesEditedCursor checks that List and ListAll refuse q with cursor as
+// an invalid cursor, before any request is sent.
+func refusesEditedCursor(t *testing.T, m *engineAPI, st *Store, q ListQuery, cursor, name string) {
+	t.Helper()
+	m.reset()
+	q.Cursor = cursor
+	if _, err := st.List(ctx, q); !isBadCursor(err) {
+		t.Errorf("%s: got %v, want an invalid cursor", name, err)
+	}
+	if ops := m.ops(); len(ops) != 0 {
+		t.Errorf("%s: sent %v", name, ops)
+	}
+	if _, err := st.ListAll(ctx, q, func(Item) error { return nil }); !isBadCursor(err) {
+		t.Errorf("%s (--all): got %v, want an invalid cursor", name, err)
+	}
+}
+
 // TestCursorEditedKeysCannotLeaveTheQueryPartition: a re-signed cursor whose
 // keys were edited to point into another student's partition, outside the
 // relation's sort-key range, or at a key of another shape, is refused before
 // any request is sent; the same cursor re-signed unchanged still pages on.
 func TestCursorEditedKeysCannotLeaveTheQueryPartition(t *testing.T) {
-	m := newMem()
 	sc := school()
+	st, m := recordedStore(t, sc, Options{})
 	rel := sc.Relations[0]
-	st := New(m, sc, Options{})
-	for i := range 4 {
-		seedEdge(m, rel, "STU#a", fmt.Sprintf("CRS#%d", i))
-		seedEdge(m, rel, "STU#b", fmt.Sprintf("CRS#%d", i))
-	}
+	seedCourses(m, rel, "STU#a", 4)
+	seedCourses(m, rel, "STU#b", 4)
 	seedEntity(m, "STU#b")
 	q := ListQuery{Relation: rel, Key: "a", Limit: 2}
 	p := must[*Page](t)(st.List(ctx, q))
@@ -58,18 +72,7 @@ func TestCursorEditedKeysCannotLeaveTheQueryPartition(t *testing.T) {
 			c.S = []shardCursor{{K: map[string]string{"PK": "STU#b", "SK": "ENROLL#CRS#0"}}}
 		},
 	} {
-		m.reset()
-		q.Cursor = resign(t, p.Next, edit)
-		_, err := st.List(ctx, q)
-		if !isBadCursor(err) {
-			t.Errorf("%s: got %v, want an invalid cursor", name, err)
-		}
-		if ops := m.ops(); len(ops) != 0 {
-			t.Errorf("%s: sent %v", name, ops)
-		}
-		if _, err := st.ListAll(ctx, q, func(Item) error { return nil }); !isBadCursor(err) {
-			t.Errorf("%s (--all): got %v, want an invalid cursor", name, err)
-		}
+		refusesEditedCursor(t, m, st, q, resign(t, p.Next, edit), name)
 	}
 	q.Cursor = resign(t, p.Next, func(*cursor) {})
 	next := must[*Page](t)(st.List(ctx, q))
@@ -84,10 +87,9 @@ func TestCursorEditedKeysCannotLeaveTheQueryPartition(t *testing.T) {
 // it; moving one into another shard, another user's partition or onto
 // another edge's table keys is refused without a request.
 func TestShardedCursorEditedKeysCannotLeaveTheShards(t *testing.T) {
-	m := newMem()
 	sc := social(4)
+	st, m := recordedStore(t, sc, Options{})
 	rel := sc.Relations[0]
-	st := New(m, sc, Options{})
 	for i := range 12 {
 		seedEdge(m, rel, fmt.Sprintf("ACTOR#u%02d", i), "TARGET#bob")
 		seedEdge(m, rel, fmt.Sprintf("ACTOR#u%02d", i), "TARGET#carol")
@@ -118,15 +120,7 @@ func TestShardedCursorEditedKeysCannotLeaveTheShards(t *testing.T) {
 		"an unsharded position":  func(c *cursor) { c.K = c.S[first].K; c.S = nil },
 		"missing index sort key": func(c *cursor) { delete(c.S[first].K, "GSI1SK") },
 	} {
-		m.reset()
-		q.Cursor = resign(t, p.Next, edit)
-		_, err := st.List(ctx, q)
-		if !isBadCursor(err) {
-			t.Errorf("%s: got %v, want an invalid cursor", name, err)
-		}
-		if ops := m.ops(); len(ops) != 0 {
-			t.Errorf("%s: sent %v", name, ops)
-		}
+		refusesEditedCursor(t, m, st, q, resign(t, p.Next, edit), name)
 	}
 	q.Cursor = resign(t, p.Next, func(*cursor) {})
 	next := must[*Page](t)(st.List(ctx, q))
@@ -143,7 +137,7 @@ func FuzzDecodeCursor(f *testing.F) {
 	sc := social(4)
 	rel := sc.Relations[0]
 	school := school()
-	st, st1 := New(newMem(), sc, Options{}), New(newMem(), school, Options{})
+	st, st1 := New(newEngine(f, sc), sc, Options{}), New(newEngine(f, school), school, Options{})
 	rq := ListQuery{Relation: rel, Direction: Reverse, Key: "bob"}
 	fq := ListQuery{Relation: school.Relations[0], Key: "a"}
 	rp, fp := must[*plan](f)(st.plan(rq)), must[*plan](f)(st1.plan(fq))

@@ -19,8 +19,7 @@ func TestDescendingPagingProperty(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		sc := social(rapid.IntRange(1, 9).Draw(t, "shards"))
 		rel := sc.Relations[0]
-		m := newMem()
-		st := New(m, sc, Options{Parallel: rapid.IntRange(1, 4).Draw(t, "parallel")})
+		st, m := recordedStore(t, sc, Options{Parallel: rapid.IntRange(1, 4).Draw(t, "parallel")})
 		ids := rapid.SliceOfDistinct(rapid.StringMatching(`[a-z0-9]{1,6}`), func(s string) string { return s }).Draw(t, "followers")
 		seedEntity(m, "TARGET#bob")
 		for _, id := range ids {
@@ -28,27 +27,7 @@ func TestDescendingPagingProperty(t *testing.T) {
 			seedEdge(m, rel, "ACTOR#"+id, "TARGET#other")
 		}
 		q := ListQuery{Relation: rel, Direction: Reverse, Key: "bob", Descending: true, WithEntity: rapid.Bool().Draw(t, "entity")}
-		var got []string
-		for pages := 0; ; pages++ {
-			q.Limit = int32(rapid.IntRange(1, 7).Draw(t, "limit"))
-			p, err := st.List(ctx, q)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if int32(len(p.Items)) > q.Limit {
-				t.Fatalf("%d items on a page of %d", len(p.Items), q.Limit)
-			}
-			for _, it := range p.Items {
-				got = append(got, sOf(it, "GSI1SK"))
-			}
-			if p.Next == "" {
-				break
-			}
-			if pages > 1000 {
-				t.Fatal("paging does not end")
-			}
-			q.Cursor = p.Next
-		}
+		got := listPages(t, st, q, "GSI1SK", func() int32 { return int32(rapid.IntRange(1, 7).Draw(t, "limit")) }, nil)
 		want := prefixed("ACTOR#", ids)
 		sort.Sort(sort.Reverse(sort.StringSlice(want)))
 		if !slices.Equal(got, want) {
@@ -61,10 +40,9 @@ func TestDescendingPagingProperty(t *testing.T) {
 // unsharded relation last first, with the entity item and another
 // relation's edges in the same partitions, at every page size.
 func TestDescendingBothDirections(t *testing.T) {
-	m := newMem()
 	sc := school()
+	st, m := recordedStore(t, sc, Options{})
 	rel := sc.Relations[0]
-	st := New(m, sc, Options{})
 	seedEntity(m, "STU#a")
 	seedEntity(m, "CRS#c")
 	var want []string
@@ -95,10 +73,9 @@ func TestDescendingBothDirections(t *testing.T) {
 // the descending one and the other way round; the query says
 // ScanIndexForward false only when descending.
 func TestCursorBoundToDirection(t *testing.T) {
-	m := newMem()
 	sc := social(4)
+	st, m := recordedStore(t, sc, Options{})
 	rel := sc.Relations[0]
-	st := New(m, sc, Options{})
 	for i := range 5 {
 		seedEdge(m, rel, fmt.Sprintf("ACTOR#u%d", i), "TARGET#bob")
 	}
@@ -114,7 +91,7 @@ func TestCursorBoundToDirection(t *testing.T) {
 		}
 	}
 	for _, desc := range []bool{false, true} {
-		m.calls = nil
+		m.reset()
 		if _, err := st.List(ctx, ListQuery{Relation: rel, Direction: Reverse, Key: "bob", Descending: desc}); err != nil {
 			t.Fatal(err)
 		}

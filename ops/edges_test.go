@@ -12,9 +12,8 @@ import (
 )
 
 func TestLinkSendsOneTransactionWithConditionalPutAndCounters(t *testing.T) {
-	m := newMem()
 	sc := school()
-	st := New(m, sc, Options{})
+	st, m := recordedStore(t, sc, Options{})
 	rel := sc.Relations[0]
 	out, k, err := st.Link(ctx, rel, "a91", "CRS#math204", map[string]any{"grade": "A", "credits": schema.Number("5")})
 	if err != nil {
@@ -52,9 +51,8 @@ SET GSI1PK = "CRS#math204", GSI1SK = "CRS#math204", type = if_not_exists(type, "
 }
 
 func TestLinkRepeatIsUnchangedAndCountsOnce(t *testing.T) {
-	m := newMem()
 	sc := school()
-	st := New(m, sc, Options{})
+	st, m := recordedStore(t, sc, Options{})
 	rel := sc.Relations[0]
 	must[Outcome](t)(first(st.Link(ctx, rel, "a91", "math204", nil)))
 	m.reset()
@@ -66,9 +64,8 @@ func TestLinkRepeatIsUnchangedAndCountsOnce(t *testing.T) {
 }
 
 func TestLinkExistingEdgeWithAttributesUpdatesWithoutCounters(t *testing.T) {
-	m := newMem()
 	sc := school()
-	st := New(m, sc, Options{})
+	st, m := recordedStore(t, sc, Options{})
 	rel := sc.Relations[0]
 	must[Outcome](t)(first(st.Link(ctx, rel, "a91", "math204", map[string]any{"grade": "B"})))
 	m.reset()
@@ -90,8 +87,8 @@ func TestLinkExistingEdgeWithAttributesUpdatesWithoutCounters(t *testing.T) {
 }
 
 func TestLinkCounterOnOneSideOnly(t *testing.T) {
-	m := newMem()
 	sc := school()
+	m := newEngine(t, sc)
 	rel := sc.Relations[0]
 	rel.Counters = schema.Counters{To: "studentCount"}
 	st := New(m, sc, Options{})
@@ -108,8 +105,8 @@ func TestLinkCounterOnOneSideOnly(t *testing.T) {
 }
 
 func TestLinkWithoutCountersIsConditionalPut(t *testing.T) {
-	m := newMem()
 	sc := school()
+	m := newEngine(t, sc)
 	rel := sc.Relations[0]
 	rel.Counters = schema.Counters{}
 	st := New(m, sc, Options{})
@@ -128,10 +125,9 @@ func TestLinkWithoutCountersIsConditionalPut(t *testing.T) {
 }
 
 func TestUnlinkDecrementsInTheSameTransaction(t *testing.T) {
-	m := newMem()
 	sc := social(1)
+	st, m := recordedStore(t, sc, Options{})
 	rel := sc.Relations[0]
-	st := New(m, sc, Options{})
 	must[Outcome](t)(first(st.Link(ctx, rel, "alice", "bob", nil)))
 	edge := m.get("ACTOR#alice", "TARGET#bob")
 	eq(t, "social edge", itemString(edge), `GSI1PK="TARGET#bob" GSI1SK="ACTOR#alice" PK="ACTOR#alice" SK="TARGET#bob" type="follow"`)
@@ -158,8 +154,8 @@ SET GSI1PK = "TARGET#bob", GSI1SK = "TARGET#bob", type = if_not_exists(type, "us
 }
 
 func TestSelfFollowTouchesEachItemOnce(t *testing.T) {
-	m := newMem()
 	sc := social(1)
+	m := newEngine(t, sc)
 	rel := sc.Relations[0]
 	rel.From.Prefix, rel.To.Prefix, rel.Edge = "USER#", "USER#", "FOLLOWS#"
 	st := New(m, sc, Options{})
@@ -169,9 +165,8 @@ func TestSelfFollowTouchesEachItemOnce(t *testing.T) {
 }
 
 func TestBadKeysSendNothing(t *testing.T) {
-	m := newMem()
 	sc := school()
-	st := New(m, sc, Options{})
+	st, m := recordedStore(t, sc, Options{})
 	rel := sc.Relations[0]
 	for _, c := range [][2]string{{"CRS#math204", "STU#a91"}, {"", "math"}, {"a91", ""}, {strings.Repeat("x", 1100), "m"}} {
 		_, _, err := st.Link(ctx, rel, c[0], c[1], nil)
@@ -203,9 +198,8 @@ func TestBadKeysSendNothing(t *testing.T) {
 }
 
 func TestCheckIsGetItem(t *testing.T) {
-	m := newMem()
 	sc := school()
-	st := New(m, sc, Options{})
+	st, m := recordedStore(t, sc, Options{})
 	rel := sc.Relations[0]
 	_, ok, err := st.Check(ctx, rel, "a91", "math204", true)
 	if err != nil || ok {

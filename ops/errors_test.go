@@ -17,7 +17,7 @@ import (
 )
 
 func TestClassify(t *testing.T) {
-	st := New(newMem(), school(), Options{})
+	st := New(newEngine(t), school(), Options{})
 	api := func(code string) error { return &smithy.GenericAPIError{Code: code, Message: "m"} }
 	opErr := &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}
 	cases := []struct {
@@ -72,13 +72,12 @@ func TestClassify(t *testing.T) {
 	}
 }
 
-// TestErrorsThroughOperations: the fake fails every request; each Store
+// TestErrorsThroughOperations: a hook fails every request before it is sent; each Store
 // method reports the typed error.
 func TestErrorsThroughOperations(t *testing.T) {
-	m := newMem()
 	sc := school()
+	st, m := recordedStore(t, sc, Options{})
 	rel := sc.Relations[0]
-	st := New(m, sc, Options{})
 	m.inject = func(string, any) error { return &types.ResourceNotFoundException{Message: aws.String("x")} }
 	var nf *TableNotFoundError
 	_, _, err := st.Link(ctx, rel, "a", "b", nil)
@@ -139,7 +138,7 @@ func TestRealClientConnectionRefused(t *testing.T) {
 // ServerError, which they do.
 func TestStorageFailureIsNotRetried(t *testing.T) {
 	var failure error
-	st := New(newMem(), school(), Options{StorageFailure: func() error { return failure }})
+	st := New(newEngine(t), school(), Options{StorageFailure: func() error { return failure }})
 	answer := &types.InternalServerError{Message: aws.String("The server encountered an internal error")}
 	if err := st.classify(answer); !errors.As(err, new(*ServerError)) || !retryable(err) {
 		t.Errorf("a 500 without a storage failure: %T, retryable %v", err, retryable(err))

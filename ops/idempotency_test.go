@@ -5,8 +5,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/adjl/adjl/internal/backendtest"
 	"github.com/adjl/adjl/internal/faultproxy"
-	"github.com/adjl/adjl/local"
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 )
@@ -85,14 +85,7 @@ func TestTransactionsWhoseAnswerIsLostApplyOnce(t *testing.T) {
 // that decide drives.
 func proxiedEngine(t *testing.T, decide func(op string, n int) (faultproxy.Fault, bool)) (*dynamodb.Client, *faultproxy.Proxy) {
 	t.Helper()
-	eng, err := local.Open("", local.Options{InMemory: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { eng.Close() })
-	engSrv := httptest.NewServer(eng)
-	t.Cleanup(engSrv.Close)
-	p, err := faultproxy.New(engSrv.URL, faultproxy.Config{Decide: decide})
+	p, err := faultproxy.New(backendtest.EngineURL(t), faultproxy.Config{Decide: decide})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,11 +121,11 @@ func TestCreateTableWhoseAnswerIsLost(t *testing.T) {
 
 // TestTransactionsCarryATokenOfTheirOwn: ops sets ClientRequestToken
 // itself, a new one per transaction, so idempotency does not depend on the
-// client's middleware (a fake API has none).
+// client's middleware (a test double of API has none). The engine's record
+// is taken before the SDK's middleware could add a token.
 func TestTransactionsCarryATokenOfTheirOwn(t *testing.T) {
-	m := newMem()
 	sc := school()
-	st := New(m, sc, Options{})
+	st, m := recordedStore(t, sc, Options{})
 	rel := sc.Relations[0]
 	must[Outcome](t)(first(st.Link(ctx, rel, "a91", "math204", nil)))
 	must[Outcome](t)(first(st.Unlink(ctx, rel, "a91", "math204")))

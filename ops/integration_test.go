@@ -3,32 +3,24 @@ package ops
 import (
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"sort"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/adjl/adjl/internal/backendtest"
 	"github.com/adjl/adjl/schema"
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 )
 
 // endpointStore returns a Store on ADJL_TEST_ENDPOINT (moto, the embedded
 // engine served on loopback, ...) with a fresh table, or skips.
 func endpointStore(t *testing.T, sc *schema.Schema) *Store {
 	t.Helper()
-	ep := os.Getenv("ADJL_TEST_ENDPOINT")
-	if ep == "" {
+	client := backendtest.Endpoint()
+	if client == nil {
 		t.Skip("ADJL_TEST_ENDPOINT not set")
 	}
-	client := dynamodb.New(dynamodb.Options{
-		Region:       "us-east-1",
-		BaseEndpoint: aws.String(ep),
-		Credentials:  credentials.NewStaticCredentialsProvider("test", "test", ""),
-	})
 	sc.Table.Name = fmt.Sprintf("ops_%s_%d", strings.ToLower(strings.ReplaceAll(t.Name(), "/", "_")), time.Now().UnixNano())
 	st := New(client, sc, Options{Parallel: 4})
 	created, err := st.CreateTable(ctx, true)

@@ -254,7 +254,7 @@ func TestInvertedSocialWithEntity(t *testing.T) {
 // edge carrying only the table keys, and counter updates that only ADD.
 func TestLayoutExplain(t *testing.T) {
 	var reqs []Request
-	st := New(newMem(), withLayout(school(), inverted, "inverted"), Options{Explain: func(r Request) { reqs = append(reqs, r) }})
+	st := New(newEngine(t), withLayout(school(), inverted, "inverted"), Options{Explain: func(r Request) { reqs = append(reqs, r) }})
 	if _, _, err := st.Link(ctx, st.schema.Relations[0], "a91", "math204", nil); err != nil {
 		t.Fatal(err)
 	}

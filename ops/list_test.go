@@ -13,22 +13,28 @@ import (
 )
 
 // seedEdge stores an edge and (for ALL-projection realism) its attributes directly.
-func seedEdge(m *memAPI, rel *schema.Relation, fromKey, toKey string) {
+func seedEdge(m *engineAPI, rel *schema.Relation, fromKey, toKey string) {
 	k := schema.DefaultLayout.EdgeKeys(rel, fromKey, toKey)
 	m.put(Item{"PK": str(k.PK), "SK": str(k.SK), "GSI1PK": str(k.IndexPK), "GSI1SK": str(k.IndexSK), "type": str(rel.Name)})
 }
 
+// seedCourses stores n enrollments of student, in CRS#0 to CRS#n-1.
+func seedCourses(m *engineAPI, rel *schema.Relation, student string, n int) {
+	for i := range n {
+		seedEdge(m, rel, student, fmt.Sprintf("CRS#%d", i))
+	}
+}
+
 // seedEntity stores an entity (or role) item typed as ops writes it: the
 // entity's name, looked up from the key's prefix in the test schemas.
-func seedEntity(m *memAPI, key string) {
+func seedEntity(m *engineAPI, key string) {
 	typ := map[string]string{"STU": "student", "CRS": "course", "USER": "user", "ACTOR": "user", "TARGET": "user"}[strings.SplitN(key, "#", 2)[0]]
 	m.put(Item{"PK": str(key), "SK": str(key), "GSI1PK": str(key), "GSI1SK": str(key), "type": str(typ)})
 }
 
 func TestForwardListQueryShape(t *testing.T) {
-	m := newMem()
 	sc := school()
-	st := New(m, sc, Options{})
+	st, m := recordedStore(t, sc, Options{})
 	rel := sc.Relations[0]
 	_, err := st.List(ctx, ListQuery{Relation: rel, Direction: Forward, Key: "a91", Consistent: true})
 	if err != nil {
@@ -47,9 +53,8 @@ func TestForwardListQueryShape(t *testing.T) {
 }
 
 func TestReverseListQueryShapeAndConsistentRefused(t *testing.T) {
-	m := newMem()
 	sc := school()
-	st := New(m, sc, Options{})
+	st, m := recordedStore(t, sc, Options{})
 	rel := sc.Relations[0]
 	_, err := st.List(ctx, ListQuery{Relation: rel, Direction: Reverse, Key: "CRS#math204", Limit: 10})
 	if err != nil {
@@ -83,15 +88,31 @@ func TestReverseListQueryShapeAndConsistentRefused(t *testing.T) {
 // cursor is honoured, and returns the concatenated keys.
 func pageThrough(t *testing.T, st *Store, q ListQuery, n int32, key string) []string {
 	t.Helper()
+	return listPages(t, st, q, key, func() int32 { return n }, func(p *Page) {
+		if len(p.Items) == 0 {
+			t.Fatal("empty page with a next cursor")
+		}
+	})
+}
+
+// listPages lists q page by page until the end and returns each item's key
+// attribute, in order. limit gives each page's size, which no page may
+// exceed; next, when not nil, runs after each page that has a next cursor.
+func listPages(t interface {
+	Helper()
+	Fatal(...any)
+	Fatalf(string, ...any)
+}, st *Store, q ListQuery, key string, limit func() int32, next func(*Page)) []string {
+	t.Helper()
 	var got []string
-	q.Limit = n
 	for pages := 0; ; pages++ {
+		q.Limit = limit()
 		p, err := st.List(ctx, q)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if int32(len(p.Items)) > n {
-			t.Fatalf("page of %d items with limit %d", len(p.Items), n)
+		if int32(len(p.Items)) > q.Limit {
+			t.Fatalf("%d items on a page of %d", len(p.Items), q.Limit)
 		}
 		for _, it := range p.Items {
 			got = append(got, sOf(it, key))
@@ -99,8 +120,8 @@ func pageThrough(t *testing.T, st *Store, q ListQuery, n int32, key string) []st
 		if p.Next == "" {
 			return got
 		}
-		if len(p.Items) == 0 {
-			t.Fatal("empty page with a next cursor")
+		if next != nil {
+			next(p)
 		}
 		if pages > 10000 {
 			t.Fatal("paging does not end")
@@ -110,8 +131,8 @@ func pageThrough(t *testing.T, st *Store, q ListQuery, n int32, key string) []st
 }
 
 func TestPagingForwardAndReverseWithOtherItemsInThePartition(t *testing.T) {
-	m := newMem()
 	sc := school()
+	m := newEngine(t, sc)
 	rel := sc.Relations[0]
 	other := &schema.Relation{Name: "wait", From: rel.From, To: rel.To, Edge: "WAIT#", Shards: 1}
 	sc.Relations = append(sc.Relations, other)
@@ -145,14 +166,11 @@ func prefixed(p string, ids []string) []string {
 }
 
 func TestWithEntityFirstPageOnly(t *testing.T) {
-	m := newMem()
 	sc := school()
+	st, m := recordedStore(t, sc, Options{})
 	rel := sc.Relations[0]
-	st := New(m, sc, Options{})
 	seedEntity(m, "STU#a")
-	for i := range 5 {
-		seedEdge(m, rel, "STU#a", fmt.Sprintf("CRS#%d", i))
-	}
+	seedCourses(m, rel, "STU#a", 5)
 	m.reset()
 	// STU#a sorts after ENROLL#...: with a small page the Query does not reach
 	// it, so the first page reads it with GetItem.
@@ -176,14 +194,11 @@ func TestWithEntityFirstPageOnly(t *testing.T) {
 }
 
 func TestCursorTamperedOrForeignIsRefused(t *testing.T) {
-	m := newMem()
 	sc := school()
+	st, m := recordedStore(t, sc, Options{})
 	rel := sc.Relations[0]
-	st := New(m, sc, Options{})
-	for i := range 5 {
-		seedEdge(m, rel, "STU#a", fmt.Sprintf("CRS#%d", i))
-		seedEdge(m, rel, "STU#b", fmt.Sprintf("CRS#%d", i))
-	}
+	seedCourses(m, rel, "STU#a", 5)
+	seedCourses(m, rel, "STU#b", 5)
 	p := must[*Page](t)(st.List(ctx, ListQuery{Relation: rel, Key: "a", Limit: 2}))
 	if p.Next == "" {
 		t.Fatal("no cursor")
@@ -228,13 +243,10 @@ func flip(s string, i int) string {
 }
 
 func TestNextCursorComesFromLastReturnedItem(t *testing.T) {
-	m := newMem()
 	sc := school()
+	st, m := recordedStore(t, sc, Options{})
 	rel := sc.Relations[0]
-	st := New(m, sc, Options{})
-	for i := range 3 {
-		seedEdge(m, rel, "STU#a", fmt.Sprintf("CRS#%d", i))
-	}
+	seedCourses(m, rel, "STU#a", 3)
 	p := must[*Page](t)(st.List(ctx, ListQuery{Relation: rel, Key: "a", Limit: 2}))
 	c, err := decodeCursor(p.Next, must[*plan](t)(st.plan(ListQuery{Relation: rel, Key: "a"})).ident, 1)
 	if err != nil {
@@ -252,10 +264,9 @@ func TestNextCursorComesFromLastReturnedItem(t *testing.T) {
 }
 
 func TestListAllStreamsEveryEdge(t *testing.T) {
-	m := newMem()
 	sc := social(1)
+	st, m := recordedStore(t, sc, Options{})
 	rel := sc.Relations[0]
-	st := New(m, sc, Options{})
 	seedEntity(m, "TARGET#bob")
 	for i := range 2500 {
 		seedEdge(m, rel, fmt.Sprintf("ACTOR#%05d", i), "TARGET#bob")
@@ -283,10 +294,9 @@ func TestListAllStreamsEveryEdge(t *testing.T) {
 }
 
 func TestQueriesAreLimitedPerRequest(t *testing.T) {
-	m := newMem()
 	sc := school()
+	st, m := recordedStore(t, sc, Options{})
 	rel := sc.Relations[0]
-	st := New(m, sc, Options{})
 	for i := range 3000 {
 		seedEdge(m, rel, "STU#a", fmt.Sprintf("CRS#%05d", i))
 	}
@@ -308,8 +318,8 @@ func TestQueriesAreLimitedPerRequest(t *testing.T) {
 }
 
 func TestCapacityReported(t *testing.T) {
-	m := newMem()
 	sc := school()
+	m := newEngine(t, sc)
 	rel := sc.Relations[0]
 	var got []string
 	st := New(m, sc, Options{Capacity: func(op string, cc []types.ConsumedCapacity) {

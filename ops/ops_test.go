@@ -22,11 +22,12 @@ func TestAPIHasNoScan(t *testing.T) {
 // TestOperationsPerMethod lists the requests each Store method sends: a
 // relation command sends its access pattern and nothing else.
 func TestOperationsPerMethod(t *testing.T) {
-	m := newMem()
 	sc := school()
+	m := newEngine(t)
 	rel := sc.Relations[0]
 	st := New(m, sc, Options{})
 	st.sleep = instant
+	m.comeUpSlowly()
 	steps := []struct {
 		name string
 		run  func() error
@@ -69,8 +70,8 @@ func TestOperationsPerMethod(t *testing.T) {
 // TestExplainSendsNothing: every method hands its requests to Explain and
 // returns a zero result.
 func TestExplainSendsNothing(t *testing.T) {
-	m := newMem()
 	sc := school()
+	m := newEngine(t, sc)
 	rel := sc.Relations[0]
 	var got []string
 	st := New(m, sc, Options{Explain: func(r Request) {

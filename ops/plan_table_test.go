@@ -4,17 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/adjl/adjl/local"
+	"github.com/adjl/adjl/internal/backendtest"
 	"github.com/adjl/adjl/schema"
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
@@ -67,37 +65,11 @@ func (c *adminClient) take() []string {
 	return out
 }
 
-// planBackend is one backend the plan tests run on.
-type planBackend struct {
-	name   string
-	client *dynamodb.Client
-}
-
-// planBackends are the embedded engine (in memory) and, when
-// ADJL_TEST_ENDPOINT is set, that server (moto in CI).
-func planBackends(t *testing.T) []planBackend {
-	e, err := local.Open("", local.Options{InMemory: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { e.Close() })
-	out := []planBackend{{"embedded", dynamodb.NewFromConfig(aws.Config{
-		Region: "us-east-1", Credentials: aws.AnonymousCredentials{}, HTTPClient: e.HTTPClient(),
-	}, func(o *dynamodb.Options) { o.BaseEndpoint = aws.String("http://local.adjl") })}}
-	if ep := os.Getenv("ADJL_TEST_ENDPOINT"); ep != "" {
-		out = append(out, planBackend{"endpoint", dynamodb.New(dynamodb.Options{
-			Region: "us-east-1", BaseEndpoint: aws.String(ep),
-			Credentials: credentials.NewStaticCredentialsProvider("test", "test", ""),
-		})})
-	}
-	return out
-}
-
 // eachPlanBackend runs fn on every backend with a unique table name.
 func eachPlanBackend(t *testing.T, fn func(t *testing.T, c *adminClient, table string)) {
-	for _, b := range planBackends(t) {
-		t.Run(b.name, func(t *testing.T) {
-			c := &adminClient{Client: b.client}
+	for _, b := range backendtest.All(t) {
+		t.Run(b.Name, func(t *testing.T) {
+			c := &adminClient{Client: b.Client}
 			table := fmt.Sprintf("plan_%d", time.Now().UnixNano())
 			t.Cleanup(func() {
 				c.Client.UpdateTable(context.Background(), &dynamodb.UpdateTableInput{TableName: aws.String(table), DeletionProtectionEnabled: aws.Bool(false)})
@@ -376,8 +348,8 @@ func (unsupportedAdmin) DescribeContinuousBackups(context.Context, *dynamodb.Des
 }
 
 func TestSettingsOnBackendWithoutThem(t *testing.T) {
-	b := planBackends(t)[0]
-	c := unsupportedAdmin{&adminClient{Client: b.client}}
+	b := backendtest.All(t)[0]
+	c := unsupportedAdmin{&adminClient{Client: b.Client}}
 	sc := school()
 	on := true
 	sc.Table.Name = "unsupported"

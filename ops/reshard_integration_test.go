@@ -9,8 +9,8 @@ import (
 )
 
 // TestIntegrationCounterShardsAndReshard runs counter shards and a reshard
-// against ADJL_TEST_ENDPOINT: the real Scan, Select COUNT and conditional
-// UpdateItem semantics, not the fake's.
+// against ADJL_TEST_ENDPOINT: a reference server's Scan, Select
+// COUNT and conditional UpdateItem semantics.
 func TestIntegrationCounterShardsAndReshard(t *testing.T) {
 	sc := socialCounterShards(2, 4)
 	st := endpointStore(t, sc)

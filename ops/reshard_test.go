@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -15,11 +16,21 @@ import (
 	"pgregory.net/rapid"
 )
 
+// stamped is social(shards) with an index that projects every attribute,
+// so that a reverse read sees each edge's shard stamp: through a KEYS_ONLY
+// index a read under a count that divides the table's cannot tell the
+// difference (see layout.go), and these tests read under such counts.
+func stamped(shards int) *schema.Schema {
+	sc := social(shards)
+	sc.Table.Index.Projection = schema.ProjectionAll
+	return sc
+}
+
 // seedFollowers creates the table with the given shard count (so the
 // metadata item records it) and links n followers (f000..) to each target.
-func seedFollowers(t *testing.T, m *memAPI, shards int, targets map[string]int) {
+func seedFollowers(t *testing.T, m *engineAPI, shards int, targets map[string]int) {
 	t.Helper()
-	sc := social(shards)
+	sc := stamped(shards)
 	st := New(m, sc, Options{})
 	st.sleep = instant
 	if _, err := st.CreateTable(ctx, true); err != nil {
@@ -35,9 +46,9 @@ func seedFollowers(t *testing.T, m *memAPI, shards int, targets map[string]int) 
 }
 
 // followers lists target's followers through a Store with the given shards.
-func followers(t *testing.T, m *memAPI, shards int, target string) ([]string, error) {
+func followers(t *testing.T, m *engineAPI, shards int, target string) ([]string, error) {
 	t.Helper()
-	sc := social(shards)
+	sc := stamped(shards)
 	var got []string
 	_, err := New(m, sc, Options{}).ListAll(ctx, ListQuery{Relation: sc.Relations[0], Direction: Reverse, Key: target, Limit: 7},
 		func(it Item) error { got = append(got, sOf(it, "GSI1SK")); return nil })
@@ -45,10 +56,10 @@ func followers(t *testing.T, m *memAPI, shards int, target string) ([]string, er
 }
 
 // edgesOutOfPlace lists the edges whose GSI1PK is not the one shards gives.
-func edgesOutOfPlace(m *memAPI, shards int) []string {
-	rel := social(shards).Relations[0]
+func edgesOutOfPlace(m *engineAPI, shards int) []string {
+	rel := stamped(shards).Relations[0]
 	var bad []string
-	for _, it := range m.items {
+	for _, it := range m.items() {
 		if sOf(it, "type") != "follow" {
 			continue
 		}
@@ -57,6 +68,26 @@ func edgesOutOfPlace(m *memAPI, shards int) []string {
 		}
 	}
 	return bad
+}
+
+// interruptedReshard starts a reshard to 8 shards (Scan pages of 10) that
+// loses its connection at the first request fails picks, and returns the
+// relation.
+func interruptedReshard(t *testing.T, m *engineAPI, fails func(op string, in any) bool) *schema.Relation {
+	t.Helper()
+	m.inject = func(op string, in any) error {
+		if fails(op, in) {
+			return errors.New("connection reset")
+		}
+		return nil
+	}
+	rel := stamped(8).Relations[0]
+	_, err := New(m, stamped(8), Options{}).Reshard(ctx, rel, ReshardOptions{To: 8, PageSize: 10})
+	if err == nil || !strings.Contains(err.Error(), "connection reset") {
+		t.Fatalf("interrupted reshard: %v", err)
+	}
+	m.inject = nil
+	return rel
 }
 
 func wantFollowers(n int) []string {
@@ -70,10 +101,10 @@ func wantFollowers(n int) []string {
 func TestReshardMovesVerifiesAndRecords(t *testing.T) {
 	for _, tc := range []struct{ from, to int }{{4, 8}, {1, 4}, {8, 1}, {3, 3}} {
 		t.Run(fmt.Sprintf("%d to %d", tc.from, tc.to), func(t *testing.T) {
-			m := newMem()
+			m := newEngine(t)
 			seedFollowers(t, m, tc.from, map[string]int{"bob": 120, "carol": 7})
 			seedEntity(m, "USER#bob")
-			st := New(m, social(tc.to), Options{})
+			st := New(m, stamped(tc.to), Options{})
 			var phases []string
 			rep, err := st.Reshard(ctx, st.schema.Relations[0], ReshardOptions{To: tc.to, PageSize: 16, Progress: func(p ReshardProgress) {
 				if len(phases) == 0 || phases[len(phases)-1] != p.Phase {
@@ -118,14 +149,14 @@ func TestReshardMovesVerifiesAndRecords(t *testing.T) {
 						t.Errorf("old schema not refused: %v", err)
 					}
 				}
-				_, err = New(m, social(tc.from), Options{}).CreateTable(ctx, false)
+				_, err = New(m, stamped(tc.from), Options{}).CreateTable(ctx, false)
 				if !errors.As(err, &mm) || !strings.Contains(err.Error(), fmt.Sprintf("the table's follow relation has %d shard", tc.to)) {
 					t.Errorf("table create with the old schema: %v", err)
 				}
 			}
 			// Running it again is harmless.
 			m.reset()
-			rep, err = New(m, social(tc.to), Options{}).Reshard(ctx, st.schema.Relations[0], ReshardOptions{To: tc.to})
+			rep, err = New(m, stamped(tc.to), Options{}).Reshard(ctx, st.schema.Relations[0], ReshardOptions{To: tc.to})
 			if err != nil || rep.Moved != 0 || rep.ToMove != 0 || rep.Before != 127 || rep.After != 127 {
 				t.Errorf("re-run: %+v %v", rep, err)
 			}
@@ -138,7 +169,7 @@ func TestReshardMovesVerifiesAndRecords(t *testing.T) {
 	}
 }
 
-func findUpdates(m *memAPI) []*dynamodb.UpdateItemInput {
+func findUpdates(m *engineAPI) []*dynamodb.UpdateItemInput {
 	var out []*dynamodb.UpdateItemInput
 	for _, c := range m.calls {
 		if in, ok := c.Input.(*dynamodb.UpdateItemInput); ok {
@@ -149,9 +180,9 @@ func findUpdates(m *memAPI) []*dynamodb.UpdateItemInput {
 }
 
 func TestReshardEdgeUpdateIsConditional(t *testing.T) {
-	m := newMem()
+	m := newEngine(t)
 	seedFollowers(t, m, 1, map[string]int{"bob": 3})
-	st := New(m, social(4), Options{})
+	st := New(m, stamped(4), Options{})
 	if _, err := st.Reshard(ctx, st.schema.Relations[0], ReshardOptions{To: 4}); err != nil {
 		t.Fatal(err)
 	}
@@ -180,22 +211,14 @@ func TestReshardEdgeUpdateIsConditional(t *testing.T) {
 }
 
 func TestReshardResumesAfterInterruption(t *testing.T) {
-	m := newMem()
+	m := newEngine(t)
 	seedFollowers(t, m, 2, map[string]int{"bob": 90})
 	var edgeUpdates atomic.Int32
-	m.inject = func(op string, in any) error {
-		if u, ok := in.(*dynamodb.UpdateItemInput); ok && sOf(u.Key, "PK") != sOf(u.Key, "SK") && sOf(u.Key, "PK") != MetaKey &&
-			!strings.HasPrefix(sOf(u.Key, "SK"), schema.CounterSKPrefix) && edgeUpdates.Add(1) == 40 {
-			return errors.New("connection reset")
-		}
-		return nil
-	}
-	rel := social(8).Relations[0]
-	_, err := New(m, social(8), Options{}).Reshard(ctx, rel, ReshardOptions{To: 8, PageSize: 10})
-	if err == nil || !strings.Contains(err.Error(), "connection reset") {
-		t.Fatalf("interrupted reshard: %v", err)
-	}
-	m.inject = nil
+	rel := interruptedReshard(t, m, func(op string, in any) bool {
+		u, ok := in.(*dynamodb.UpdateItemInput)
+		return ok && sOf(u.Key, "PK") != sOf(u.Key, "SK") && sOf(u.Key, "PK") != MetaKey &&
+			!strings.HasPrefix(sOf(u.Key, "SK"), schema.CounterSKPrefix) && edgeUpdates.Add(1) == 40
+	})
 	state := m.get(MetaKey, MetaKey)["reshard-follow"].(*types.AttributeValueMemberM).Value
 	if sOf(state, "lastPK") == "" || nOf(state, "to") != "8" || nOf(state, "from") != "2" {
 		t.Fatalf("progress not recorded: %v", itemString(state))
@@ -211,19 +234,19 @@ func TestReshardResumesAfterInterruption(t *testing.T) {
 			t.Errorf("shards %d during reshard: %v", shards, err)
 		}
 	}
-	old := social(2)
+	old := stamped(2)
 	if _, _, err := New(m, old, Options{}).Link(ctx, old.Relations[0], "new", "bob", nil); err == nil || !strings.Contains(err.Error(), "is being resharded from 2 to 8") {
 		t.Errorf("link with the old schema during reshard: %v", err)
 	}
-	if _, _, err := New(m, social(8), Options{}).Link(ctx, rel, "new", "bob", nil); err != nil {
+	if _, _, err := New(m, stamped(8), Options{}).Link(ctx, rel, "new", "bob", nil); err != nil {
 		t.Errorf("link with the new schema during reshard: %v", err)
 	}
 	// Another target is refused until this one is finished.
-	if _, err := New(m, social(4), Options{}).Reshard(ctx, rel, ReshardOptions{To: 4}); err == nil || !strings.Contains(err.Error(), "--to 8") {
+	if _, err := New(m, stamped(4), Options{}).Reshard(ctx, rel, ReshardOptions{To: 4}); err == nil || !strings.Contains(err.Error(), "--to 8") {
 		t.Errorf("other target: %v", err)
 	}
 	m.reset()
-	rep, err := New(m, social(8), Options{}).Reshard(ctx, rel, ReshardOptions{To: 8, PageSize: 10})
+	rep, err := New(m, stamped(8), Options{}).Reshard(ctx, rel, ReshardOptions{To: 8, PageSize: 10})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,17 +273,15 @@ func TestReshardResumesAfterInterruption(t *testing.T) {
 }
 
 func TestReshardEdgeUnlinkedMeanwhile(t *testing.T) {
-	m := newMem()
+	m := newEngine(t)
 	seedFollowers(t, m, 1, map[string]int{"bob": 5})
 	m.inject = func(op string, in any) error {
 		if u, ok := in.(*dynamodb.UpdateItemInput); ok && sOf(u.Key, "PK") == "ACTOR#f002" && sOf(u.Key, "SK") == "TARGET#bob" {
-			m.mu.Lock()
-			delete(m.items, [2]string{"ACTOR#f002", "TARGET#bob"})
-			m.mu.Unlock()
+			m.remove("ACTOR#f002", "TARGET#bob")
 		}
 		return nil
 	}
-	rep, err := New(m, social(4), Options{}).Reshard(ctx, social(4).Relations[0], ReshardOptions{To: 4})
+	rep, err := New(m, stamped(4), Options{}).Reshard(ctx, stamped(4).Relations[0], ReshardOptions{To: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,54 +291,57 @@ func TestReshardEdgeUnlinkedMeanwhile(t *testing.T) {
 }
 
 func TestReshardDetectsAMisplacedEdge(t *testing.T) {
-	m := newMem()
+	m := newEngine(t)
 	seedFollowers(t, m, 4, map[string]int{"bob": 20})
 	// Someone (an old process) rewrites an edge after it was moved: the
 	// conditional update cannot see it, the verification does.
+	// Each change is made while no other count is sent (counts run in
+	// parallel): the counts after it see it, whatever their order.
 	var moved atomic.Bool
+	var mu sync.Mutex
 	m.inject = func(op string, in any) error {
+		if q, ok := in.(*dynamodb.QueryInput); ok && q.Select == types.SelectCount {
+			mu.Lock()
+			defer mu.Unlock()
+		}
 		if q, ok := in.(*dynamodb.QueryInput); ok && q.Select == types.SelectCount && moved.CompareAndSwap(false, true) {
-			m.mu.Lock()
-			for k, it := range m.items {
+			for _, it := range m.items() {
 				if sOf(it, "type") == "follow" && !strings.HasSuffix(sOf(it, "GSI1PK"), "#0") {
-					nu := clone(it)
-					nu["GSI1PK"] = str("TARGET#bob#0")
-					m.items[k] = nu
+					it["GSI1PK"] = str("TARGET#bob#0")
+					m.put(it)
 					break
 				}
 			}
-			m.mu.Unlock()
 		}
 		return nil
 	}
-	st := New(m, social(8), Options{})
+	st := New(m, stamped(8), Options{})
 	st.sleep = instant
 	// The first count sees the change before the move: the move fixes it.
 	if _, err := st.Reshard(ctx, st.schema.Relations[0], ReshardOptions{To: 8}); err != nil {
 		t.Fatalf("reshard: %v", err)
 	}
 	// Now break one after the move, during verification.
-	m2 := newMem()
+	m2 := newEngine(t)
 	seedFollowers(t, m2, 4, map[string]int{"bob": 20})
 	var counts atomic.Int32
 	m2.inject = func(op string, in any) error {
 		if q, ok := in.(*dynamodb.QueryInput); ok && q.Select == types.SelectCount {
+			mu.Lock()
+			defer mu.Unlock()
 			if counts.Add(1) == 9 { // the first Query of the verification (8 before)
-				m2.mu.Lock()
-				for k, it := range m2.items {
+				for _, it := range m2.items() {
 					if sOf(it, "type") == "follow" && sOf(it, "GSI1PK") != "TARGET#bob#5" {
-						nu := clone(it)
-						nu["GSI1PK"] = str("TARGET#bob#5")
-						m2.items[k] = nu
+						it["GSI1PK"] = str("TARGET#bob#5")
+						m2.put(it)
 						break
 					}
 				}
-				m2.mu.Unlock()
 			}
 		}
 		return nil
 	}
-	st = New(m2, social(8), Options{})
+	st = New(m2, stamped(8), Options{})
 	st.sleep = instant
 	_, err := st.Reshard(ctx, st.schema.Relations[0], ReshardOptions{To: 8})
 	var ce *ConflictError
@@ -330,10 +354,10 @@ func TestReshardDetectsAMisplacedEdge(t *testing.T) {
 }
 
 func TestReshardDryRunWritesNothing(t *testing.T) {
-	m := newMem()
+	m := newEngine(t)
 	seedFollowers(t, m, 1, map[string]int{"bob": 10})
 	m.reset()
-	rep, err := New(m, social(4), Options{}).Reshard(ctx, social(4).Relations[0], ReshardOptions{To: 4, DryRun: true})
+	rep, err := New(m, stamped(4), Options{}).Reshard(ctx, stamped(4).Relations[0], ReshardOptions{To: 4, DryRun: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -348,9 +372,9 @@ func TestReshardDryRunWritesNothing(t *testing.T) {
 }
 
 func TestReshardExplainSendsNothing(t *testing.T) {
-	m := newMem()
+	m := newEngine(t)
 	var ops []string
-	st := New(m, social(8), Options{Explain: func(r Request) { ops = append(ops, r.Operation) }})
+	st := New(m, stamped(8), Options{Explain: func(r Request) { ops = append(ops, r.Operation) }})
 	if _, err := st.Reshard(ctx, st.schema.Relations[0], ReshardOptions{To: 8}); err != nil {
 		t.Fatal(err)
 	}
@@ -363,7 +387,7 @@ func TestReshardExplainSendsNothing(t *testing.T) {
 }
 
 func TestReshardRefusesBadTargets(t *testing.T) {
-	st := New(newMem(), social(4), Options{})
+	st := New(newEngine(t), stamped(4), Options{})
 	for _, to := range []int{0, -1, schema.MaxShards + 1} {
 		var ie *InputError
 		if _, err := st.Reshard(ctx, st.schema.Relations[0], ReshardOptions{To: to}); !errors.As(err, &ie) {
@@ -372,10 +396,10 @@ func TestReshardRefusesBadTargets(t *testing.T) {
 	}
 }
 
-// TestOnlyReshardScans runs every other operation of the Store on the fake,
-// which can Scan, and asserts that none of them does.
+// TestOnlyReshardScans runs every other operation of the Store on the
+// engine, whose client can Scan, and asserts that none of them does.
 func TestOnlyReshardScans(t *testing.T) {
-	m := newMem()
+	m := newEngine(t)
 	for _, sc := range []*schema.Schema{social(4), school()} {
 		st := New(m, sc, Options{})
 		st.sleep = instant
@@ -408,7 +432,6 @@ func TestOnlyReshardScans(t *testing.T) {
 			t.Fatalf("%s: a Scan was sent: %v", sc.Table.Name, m.ops())
 		}
 		m.reset()
-		m.table = nil
 	}
 }
 
@@ -418,9 +441,8 @@ func TestOnlyReshardScans(t *testing.T) {
 func TestReshardProperty(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		from, to := rapid.IntRange(1, 9).Draw(t, "from"), rapid.IntRange(1, 9).Draw(t, "to")
-		m := newMem()
 		sc := social(from)
-		st := New(m, sc, Options{})
+		st, m := recordedStore(t, sc, Options{})
 		want := map[string][]string{}
 		for _, e := range rapid.SliceOfDistinct(rapid.StringMatching(`[a-e][0-9]{1,2}`), func(s string) string { return s }).Draw(t, "edges") {
 			target, actor := "t"+e[:1], "a"+e[1:]
@@ -456,22 +478,11 @@ func TestReshardProperty(t *testing.T) {
 // table's actual count is either let through or told that a reshard is
 // unfinished, never that the table already has the new count.
 func TestReshardInterruptedWhileCountingLeavesTrueMessages(t *testing.T) {
-	m := newMem()
+	m := newEngine(t)
 	seedFollowers(t, m, 4, map[string]int{"bob": 30})
 	var scans atomic.Int32
-	m.inject = func(op string, in any) error {
-		if op == "Scan" && scans.Add(1) == 3 {
-			return errors.New("connection reset")
-		}
-		return nil
-	}
-	rel := social(8).Relations[0]
-	_, err := New(m, social(8), Options{}).Reshard(ctx, rel, ReshardOptions{To: 8, PageSize: 10})
-	if err == nil || !strings.Contains(err.Error(), "connection reset") {
-		t.Fatalf("interrupted reshard: %v", err)
-	}
-	m.inject = nil
-	old := social(4)
+	interruptedReshard(t, m, func(op string, _ any) bool { return op == "Scan" && scans.Add(1) == 3 })
+	old := stamped(4)
 	refused := 0
 	for i := range 30 {
 		_, _, err := New(m, old, Options{}).Link(ctx, old.Relations[0], fmt.Sprintf("f%03d", i), "carol", nil)

@@ -19,8 +19,7 @@ func TestShardedPagingWithConcurrentLinks(t *testing.T) {
 		shards := rapid.IntRange(2, 9).Draw(t, "shards")
 		sc := socialCounterShards(shards, rapid.IntRange(1, 8).Draw(t, "counterShards"))
 		rel := sc.Relations[0]
-		m := newMem()
-		st := New(m, sc, Options{Parallel: rapid.IntRange(1, 4).Draw(t, "parallel")})
+		st, _ := recordedStore(t, sc, Options{Parallel: rapid.IntRange(1, 4).Draw(t, "parallel")})
 		n := rapid.IntRange(0, 30).Draw(t, "stable")
 		var stable []string
 		for i := range n {

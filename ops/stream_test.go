@@ -3,6 +3,7 @@ package ops
 import (
 	"context"
 	"fmt"
+	"maps"
 	"runtime"
 	"strconv"
 	"testing"
@@ -15,7 +16,7 @@ import (
 // storing them: items are made on the fly from ExclusiveStartKey, so the
 // only memory that can grow is the Store's.
 type synthAPI struct {
-	*memAPI
+	*engineAPI
 	perShard int
 }
 
@@ -42,7 +43,7 @@ func (a *synthAPI) Query(_ context.Context, in *dynamodb.QueryInput, _ ...func(*
 		out.Items = append(out.Items, Item{"PK": str(from), "SK": str("TARGET#bob"), "GSI1PK": str(part), "GSI1SK": str(from), "type": str("follow")})
 	}
 	if end < a.perShard {
-		out.LastEvaluatedKey = clone(out.Items[len(out.Items)-1])
+		out.LastEvaluatedKey = maps.Clone(out.Items[len(out.Items)-1])
 	}
 	return out, nil
 }
@@ -55,8 +56,8 @@ func TestListAllMemoryIsBounded(t *testing.T) {
 		total = 100_000
 	}
 	sc := social(8)
-	api := &synthAPI{memAPI: newMem(), perShard: total / 8}
-	api.memAPI.put(Item{"PK": str(MetaKey), "SK": str(MetaKey)})
+	api := &synthAPI{engineAPI: newEngine(t, sc), perShard: total / 8}
+	api.engineAPI.put(Item{"PK": str(MetaKey), "SK": str(MetaKey)})
 	st := New(api, sc, Options{})
 	var peak uint64
 	var ms runtime.MemStats

@@ -160,7 +160,7 @@ func (s *Store) DescribeAgainstSchema(ctx context.Context) (*types.TableDescript
 		return nil, nil, err
 	}
 	diffs := s.Diff(desc)
-	pk, sk := tableKeyNames(desc)
+	pk, sk := tabledef.KeyNames(desc.KeySchema)
 	if pk != s.layout.PK || sk != s.layout.SK {
 		// The metadata item's key is the schema's: not this table's.
 		return desc, diffs, nil
@@ -173,19 +173,6 @@ func (s *Store) DescribeAgainstSchema(ctx context.Context) (*types.TableDescript
 		diffs = append(diffs, d.detail)
 	}
 	return desc, diffs, nil
-}
-
-// tableKeyNames are the partition and sort key attributes of a table.
-func tableKeyNames(d *types.TableDescription) (pk, sk string) {
-	for _, k := range d.KeySchema {
-		switch k.KeyType {
-		case types.KeyTypeHash:
-			pk = aws.ToString(k.AttributeName)
-		case types.KeyTypeRange:
-			sk = aws.ToString(k.AttributeName)
-		}
-	}
-	return pk, sk
 }
 
 // DeleteTable deletes the table; with wait it returns once DescribeTable no
@@ -311,4 +298,28 @@ func countAttempts(n *int) func(*dynamodb.Options) {
 				}), "Retry", middleware.After)
 		})
 	}
+}
+
+// TableProtectedError is a DeleteTable refused because the table has
+// deletion protection on.
+type TableProtectedError struct {
+	Table string
+	Err   error
+}
+
+func (e *TableProtectedError) Error() string {
+	return fmt.Sprintf("table %s has deletion protection on; nothing was deleted", e.Table)
+}
+
+func (e *TableProtectedError) Unwrap() error { return e.Err }
+
+// deletionProtected reports DeleteTable's refusal of a protected table:
+// a ValidationException whose message names the protection (DynamoDB's
+// "... protected against deletion ...", moto's "... DeletionProtectionEnabled ...").
+func deletionProtected(err error) bool {
+	if errorCode(err) != "ValidationException" {
+		return false
+	}
+	msg := err.Error()
+	return strings.Contains(msg, "protected against deletion") || strings.Contains(msg, "DeletionProtectionEnabled")
 }

@@ -19,11 +19,12 @@ func instant(time.Duration) <-chan time.Time {
 }
 
 func TestCreateTableWaitsAndIsIdempotent(t *testing.T) {
-	m := newMem()
 	sc := social(4)
+	m := newEngine(t)
 	sc.Table.Billing, sc.Table.ReadUnits, sc.Table.WriteUnits = schema.BillingProvisioned, 5, 7
 	st := New(m, sc, Options{})
 	st.sleep = instant
+	m.comeUpSlowly()
 	created, err := st.CreateTable(ctx, true)
 	if err != nil || !created {
 		t.Fatalf("create: %v %v", created, err)
@@ -47,8 +48,8 @@ func TestCreateTableWaitsAndIsIdempotent(t *testing.T) {
 }
 
 func TestCreateTableMismatch(t *testing.T) {
-	m := newMem()
 	sc := school()
+	m := newEngine(t)
 	st := New(m, sc, Options{})
 	st.sleep = instant
 	must[bool](t)(st.CreateTable(ctx, true))
@@ -65,7 +66,7 @@ func TestCreateTableMismatch(t *testing.T) {
 }
 
 func TestDiff(t *testing.T) {
-	st := New(newMem(), school(), Options{})
+	st := New(newEngine(t), school(), Options{})
 	st.schema.Table.Index = schema.Index{Name: "GSI1", Projection: schema.ProjectionInclude, Include: []string{"grade", "name"}}
 	desc := &types.TableDescription{
 		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("id"), KeyType: types.KeyTypeHash}},
@@ -100,7 +101,7 @@ func (s *Store) describeWanted() *types.TableDescription {
 }
 
 func TestShardMismatchCaughtByTheRequestsOwnItems(t *testing.T) {
-	m := newMem()
+	m := newEngine(t)
 	st := New(m, social(4), Options{})
 	st.sleep = instant
 	must[bool](t)(st.CreateTable(ctx, true))
@@ -153,8 +154,8 @@ func TestShardMismatchCaughtByTheRequestsOwnItems(t *testing.T) {
 }
 
 func TestCreateTableRecordsNewRelations(t *testing.T) {
-	m := newMem()
 	sc := school()
+	m := newEngine(t)
 	st := New(m, sc, Options{})
 	st.sleep = instant
 	must[bool](t)(st.CreateTable(ctx, true))
@@ -175,9 +176,10 @@ func TestCreateTableRecordsNewRelations(t *testing.T) {
 }
 
 func TestDeleteTableWaitsUntilGone(t *testing.T) {
-	m := newMem()
+	m := newEngine(t)
 	st := New(m, school(), Options{})
 	st.sleep = instant
+	m.comeUpSlowly()
 	must[bool](t)(st.CreateTable(ctx, true))
 	m.reset()
 	if err := st.DeleteTable(ctx, true); err != nil {

@@ -6,10 +6,9 @@ import "testing"
 // the UpdateItem a repeated link sends, counting nothing; a repeat is
 // unchanged, and a new edge is written without them.
 func TestLinkRemovesAttributesOfAnExistingEdge(t *testing.T) {
-	m := newMem()
 	sc := school()
+	st, _ := recordedStore(t, sc, Options{})
 	rel := sc.Relations[0]
-	st := New(m, sc, Options{})
 	link := func(attrs map[string]any, remove ...string) Outcome {
 		t.Helper()
 		out, _, err := st.LinkWith(ctx, rel, "a91", "math204", attrs, LinkOptions{Remove: remove})
@@ -37,9 +36,8 @@ func TestLinkRemovesAttributesOfAnExistingEdge(t *testing.T) {
 }
 
 func TestPutEntityRemoving(t *testing.T) {
-	m := newMem()
 	sc := school()
-	st := New(m, sc, Options{})
+	st, _ := recordedStore(t, sc, Options{})
 	stu := sc.Entity("student")
 	out, err := st.PutEntity(ctx, stu, "a91", map[string]any{"name": "Ana"})
 	eq(t, "create", out, Created)

@@ -68,14 +68,7 @@ func TestParseCounterShardErrors(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse("s.yaml", []byte(with(`edge: "ENROLL#"`, `edge: "ENROLL#", counters: `+tc.counters)))
-			got := allErrors(err)
-			if len(got) != 1 {
-				t.Fatalf("got %d errors, want 1: %v", len(got), err)
-			}
-			pos, frag, _ := strings.Cut(tc.want, ": ")
-			if fmt.Sprintf("%d:%d", got[0].Line, got[0].Col) != pos || !strings.Contains(got[0].Msg, frag) {
-				t.Errorf("error = %d:%d: %s\nwant   %s", got[0].Line, got[0].Col, got[0].Msg, tc.want)
-			}
+			wantErrors(t, err, tc.want)
 		})
 	}
 }

@@ -95,8 +95,8 @@ func (s *Schema) RelationByVerb(verb string) (*Relation, VerbKind) {
 // The key must carry a prefix: a bare id could belong to any entity.
 // Failures are *KeyError.
 func (s *Schema) ResolveKey(key string) (ent *Entity, prefix string, err error) {
-	want := "a key with one of the prefixes " + strings.Join(s.keyPrefixes(), " ")
-	for _, p := range s.keyPrefixes() {
+	want := "a key with one of the prefixes " + strings.Join(s.KeyPrefixes(), " ")
+	for _, p := range s.KeyPrefixes() {
 		if !strings.HasPrefix(key, p) {
 			continue
 		}
@@ -113,7 +113,7 @@ func (s *Schema) ResolveKey(key string) (ent *Entity, prefix string, err error) 
 		reason = "no prefix; a bare id could belong to any entity"
 	} else {
 		reason = fmt.Sprintf("unknown prefix %q", key[:i+1])
-		for _, p := range s.keyPrefixes() {
+		for _, p := range s.KeyPrefixes() {
 			if strings.EqualFold(p, key[:i+1]) {
 				reason, suggest = fmt.Sprintf("prefix %q is %q in another case", key[:i+1], p), p+key[i+1:]
 			}
@@ -154,9 +154,9 @@ func (s *Schema) owners() prefixOwners {
 	return o
 }
 
-// keyPrefixes lists every prefix an item key can start with: entity
+// KeyPrefixes lists every prefix an item key can start with: entity
 // prefixes, then role prefixes, each once, in schema order.
-func (s *Schema) keyPrefixes() []string {
+func (s *Schema) KeyPrefixes() []string {
 	var out []string
 	seen := map[string]bool{}
 	add := func(p string) {

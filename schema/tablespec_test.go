@@ -109,20 +109,7 @@ func TestParseTableSettingsErrors(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse("s.yaml", []byte(tc.src))
-			if err == nil {
-				t.Fatal("no error")
-			}
-			got := allErrors(err)
-			if len(got) != len(tc.want) {
-				t.Fatalf("got %d errors, want %d:\n%s", len(got), len(tc.want), err)
-			}
-			for i, w := range tc.want {
-				pos := fmt.Sprintf("%d:%d", got[i].Line, got[i].Col)
-				wantPos, frag, _ := strings.Cut(w, ": ")
-				if pos != wantPos || !strings.Contains(got[i].Msg, frag) {
-					t.Errorf("error %d = %s: %s\n          want %s", i, pos, got[i].Msg, w)
-				}
-			}
+			wantErrors(t, err, tc.want...) // no error at all is 0 errors
 		})
 	}
 }

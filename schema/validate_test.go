@@ -221,23 +221,32 @@ relations:
 			if !IsInvalid(err) {
 				t.Errorf("IsInvalid(%v) = false", err)
 			}
-			got := allErrors(err)
-			if len(got) != len(tc.want) {
-				t.Fatalf("got %d errors, want %d:\n%s", len(got), len(tc.want), err)
-			}
-			for i, w := range tc.want {
-				e := got[i]
+			for _, e := range wantErrors(t, err, tc.want...) {
 				pos := fmt.Sprintf("%d:%d: ", e.Line, e.Col)
-				wantPos, frag, _ := strings.Cut(w, ": ")
-				if pos != wantPos+": " || !strings.Contains(e.Msg, frag) {
-					t.Errorf("error %d = %s%s\n          want %s", i, pos, e.Msg, w)
-				}
 				if e.File != "s.yaml" || !strings.HasPrefix(e.Error(), "s.yaml:"+pos) {
 					t.Errorf("Error() = %q, want prefix s.yaml:%s", e.Error(), pos)
 				}
 			}
 		})
 	}
+}
+
+// wantErrors checks that err holds exactly the errors want describes, in
+// order, each as "line:col: fragment of the message", and returns them.
+func wantErrors(t *testing.T, err error, want ...string) []*Error {
+	t.Helper()
+	got := allErrors(err)
+	if len(got) != len(want) {
+		t.Fatalf("got %d errors, want %d:\n%v", len(got), len(want), err)
+	}
+	for i, w := range want {
+		pos := fmt.Sprintf("%d:%d", got[i].Line, got[i].Col)
+		wantPos, frag, _ := strings.Cut(w, ": ")
+		if pos != wantPos || !strings.Contains(got[i].Msg, frag) {
+			t.Errorf("error %d = %s: %s\n          want %s", i, pos, got[i].Msg, w)
+		}
+	}
+	return got
 }
 
 func allErrors(err error) []*Error {

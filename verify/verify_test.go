@@ -8,38 +8,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/adjl/adjl/internal/backendtest"
 	"github.com/adjl/adjl/internal/examplelayouts"
-	"github.com/adjl/adjl/local"
 	"github.com/adjl/adjl/schema"
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 var ctx = context.Background()
-
-type backend struct {
-	name   string
-	client *dynamodb.Client
-}
-
-// backends are the embedded engine in memory and, when ADJL_TEST_ENDPOINT
-// names one, that server (moto).
-func backends(t *testing.T) []backend {
-	e, err := local.Open("", local.Options{InMemory: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { e.Close() })
-	out := []backend{{"embedded", dynamodb.NewFromConfig(aws.Config{Region: "us-east-1", Credentials: aws.AnonymousCredentials{}, HTTPClient: e.HTTPClient()},
-		func(o *dynamodb.Options) { o.BaseEndpoint = aws.String("http://local.adjl") })}}
-	if ep := os.Getenv("ADJL_TEST_ENDPOINT"); ep != "" {
-		out = append(out, backend{"endpoint", dynamodb.New(dynamodb.Options{Region: "us-east-1", BaseEndpoint: aws.String(ep),
-			Credentials: credentials.NewStaticCredentialsProvider("test", "test", "")})})
-	}
-	return out
-}
 
 func example(t *testing.T, name string) *schema.Schema {
 	t.Helper()
@@ -54,11 +31,11 @@ func example(t *testing.T, name string) *schema.Schema {
 // says on the embedded engine, capacity included; on the reference server
 // (moto, whose capacity is approximate) requests and results.
 func TestRunExamples(t *testing.T) {
-	for _, b := range backends(t) {
+	for _, b := range backendtest.All(t) {
 		for _, name := range []string{"school", "social"} {
-			t.Run(b.name+"/"+name, func(t *testing.T) {
+			t.Run(b.Name+"/"+name, func(t *testing.T) {
 				s := example(t, name)
-				rep, err := Run(ctx, b.client, s, Options{SkipCapacity: b.name != "embedded"})
+				rep, err := Run(ctx, b.Client, s, Options{SkipCapacity: b.Name != "embedded"})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -71,7 +48,7 @@ func TestRunExamples(t *testing.T) {
 				if rep.Cleanup != "" {
 					t.Errorf("cleanup: %s", rep.Cleanup)
 				}
-				if _, err := b.client.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(rep.Table)}); err == nil {
+				if _, err := b.Client.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(rep.Table)}); err == nil {
 					t.Errorf("scratch table %s left behind", rep.Table)
 				}
 			})
@@ -83,14 +60,14 @@ func TestRunExamples(t *testing.T) {
 // layouts of existing tables (generic under lower-case names, inverted), on
 // the embedded engine with capacity and on the reference server.
 func TestRunExampleLayouts(t *testing.T) {
-	for _, b := range backends(t) {
+	for _, b := range backendtest.All(t) {
 		for _, name := range []string{"school", "social"} {
 			data, err := os.ReadFile(filepath.Join("..", "examples", name+".yaml"))
 			if err != nil {
 				t.Fatal(err)
 			}
 			for _, v := range examplelayouts.Variants {
-				t.Run(b.name+"/"+name+"/"+v.Name, func(t *testing.T) {
+				t.Run(b.Name+"/"+name+"/"+v.Name, func(t *testing.T) {
 					out, err := examplelayouts.Rewrite(data, v)
 					if err != nil {
 						t.Fatal(err)
@@ -99,7 +76,7 @@ func TestRunExampleLayouts(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					rep, err := Run(ctx, b.client, s, Options{SkipCapacity: b.name != "embedded"})
+					rep, err := Run(ctx, b.Client, s, Options{SkipCapacity: b.Name != "embedded"})
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -120,7 +97,7 @@ func TestRunExampleLayouts(t *testing.T) {
 // TestRunProjections: KEYS_ONLY and INCLUDE send one GetItem more for a
 // reverse list with the entity; verify finds schema show saying so.
 func TestRunProjections(t *testing.T) {
-	b := backends(t)[0]
+	b := backendtest.All(t)[0]
 	for _, idx := range []string{"{projection: KEYS_ONLY}", "{projection: INCLUDE, include: [grade]}"} {
 		s, err := schema.Parse("p.yaml", []byte(`version: 1
 table: {name: proj, index: `+idx+`}
@@ -133,7 +110,7 @@ relations:
 		if err != nil {
 			t.Fatal(err)
 		}
-		rep, err := Run(ctx, b.client, s, Options{})
+		rep, err := Run(ctx, b.Client, s, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -194,7 +171,7 @@ func (failingWrites) UpdateItem(context.Context, *dynamodb.UpdateItemInput, ...f
 // TestRunCleansUpAfterFailure: a run that cannot seed still deletes its
 // scratch table.
 func TestRunCleansUpAfterFailure(t *testing.T) {
-	c := backends(t)[0].client
+	c := backendtest.All(t)[0].Client
 	rep, err := Run(ctx, failingWrites{c}, example(t, "school"), Options{Table: "school-verify-cleanup"})
 	if err == nil || !strings.Contains(err.Error(), "seed scratch table school-verify-cleanup") {
 		t.Fatalf("run: %v", err)

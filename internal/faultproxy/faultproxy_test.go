@@ -7,7 +7,7 @@ import (
 	"net/http/httptest"
 	"testing"
 
-	"github.com/adjl/adjl/local"
+	"github.com/adjl/adjl/internal/backendtest"
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -22,14 +22,8 @@ var ctx = context.Background()
 // not retry, and one of the engine itself.
 func setup(t *testing.T, cfg Config) (proxied, direct *dynamodb.Client, p *Proxy) {
 	t.Helper()
-	eng, err := local.Open("", local.Options{InMemory: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { eng.Close() })
-	engSrv := httptest.NewServer(eng)
-	t.Cleanup(engSrv.Close)
-	p, err = New(engSrv.URL, cfg)
+	engine := backendtest.EngineURL(t)
+	p, err := New(engine, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +33,7 @@ func setup(t *testing.T, cfg Config) (proxied, direct *dynamodb.Client, p *Proxy
 		return dynamodb.New(dynamodb.Options{Region: "us-east-1", BaseEndpoint: aws.String(url),
 			Credentials: aws.AnonymousCredentials{}, Retryer: aws.NopRetryer{}})
 	}
-	direct = client(engSrv.URL)
+	direct = client(engine)
 	_, err = direct.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("items"),
 		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
 		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},

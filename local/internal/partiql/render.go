@@ -341,6 +341,15 @@ func (r *render) is(e *IsExpr) (string, error) {
 	return s, nil
 }
 
+// constant renders a literal or a parameter as a value placeholder.
+func (r *render) constant(e Expr) (string, error) {
+	v, err := value(e, r.params, "root", 1)
+	if err != nil {
+		return "", err
+	}
+	return r.value(v), nil
+}
+
 // arity is the number of operands of each function.
 var arity = map[string]int{
 	"attribute_exists": 1, "attribute_not_exists": 1, "attribute_type": 2, "begins_with": 2,
@@ -356,13 +365,19 @@ func checkArity(e *CallExpr) error {
 
 // call renders a function call of a condition.
 func (r *render) call(e *CallExpr) (string, error) {
+	return r.callOf(e, r.operand)
+}
+
+// callOf renders a call of e's function, each argument rendered by arg,
+// once the number of arguments is checked.
+func (r *render) callOf(e *CallExpr, arg func(Expr) (string, error)) (string, error) {
 	if err := checkArity(e); err != nil {
 		return "", err
 	}
 	args := make([]string, len(e.Args))
 	for i, a := range e.Args {
 		var err error
-		if args[i], err = r.operand(a); err != nil {
+		if args[i], err = arg(a); err != nil {
 			return "", err
 		}
 	}
@@ -375,11 +390,7 @@ func (r *render) operand(e Expr) (string, error) {
 	case *PathExpr:
 		return r.path(e), nil
 	case *LitExpr, *ParamExpr, *ListExpr, *MapExpr, *BagExpr:
-		v, err := value(e, r.params, "root", 1)
-		if err != nil {
-			return "", err
-		}
-		return r.value(v), nil
+		return r.constant(e)
 	case *CallExpr:
 		if e.Name == "size" {
 			return r.call(e)
@@ -396,151 +407,4 @@ func (r *render) operand(e Expr) (string, error) {
 		return "", unsupportedCondition(e.Op)
 	}
 	return "", errorf(msgWhereBoolean)
-}
-
-// update renders SET and REMOVE actions as an UpdateExpression. SET a =
-// set_add(a, <<..>>) and set_delete become ADD and DELETE actions, which
-// is what they mean.
-func (r *render) update(actions []Action) (string, error) {
-	var sets, removes, adds, deletes []string
-	for _, a := range actions {
-		target := r.path(a.Path)
-		if a.Remove {
-			removes = append(removes, target)
-			continue
-		}
-		if c, ok := a.Value.(*CallExpr); ok && (c.Name == "set_add" || c.Name == "set_delete") {
-			v, err := r.setFunction(a.Path, c)
-			if err != nil {
-				return "", err
-			}
-			if c.Name == "set_add" {
-				adds = append(adds, target+" "+v)
-			} else {
-				deletes = append(deletes, target+" "+v)
-			}
-			continue
-		}
-		v, err := r.updateValue(a.Value)
-		if err != nil {
-			return "", err
-		}
-		sets = append(sets, target+" = "+v)
-	}
-	var parts []string
-	for _, sec := range []struct {
-		kw   string
-		list []string
-	}{{"SET", sets}, {"REMOVE", removes}, {"ADD", adds}, {"DELETE", deletes}} {
-		if len(sec.list) > 0 {
-			parts = append(parts, sec.kw+" "+strings.Join(sec.list, ", "))
-		}
-	}
-	return strings.Join(parts, " "), nil
-}
-
-// setFunction checks set_add(target, set) and set_delete(target, set) and
-// renders the set.
-func (r *render) setFunction(target *PathExpr, c *CallExpr) (string, error) {
-	fn := strings.ToUpper(strings.TrimPrefix(c.Name, "set_"))
-	if len(c.Args) != 2 {
-		return "", errorAt(c.Pos, "SET_%s must have exactly two arguments", fn)
-	}
-	if p, ok := c.Args[0].(*PathExpr); !ok || !samePath(p, target) {
-		return "", errorAt(c.Pos, "The first argument to SET_%s must equal the assignment value", fn)
-	}
-	notSet := errorAt(c.Args[0].position(), "The second argument to SET_%s must be a value with type SET", fn)
-	switch c.Args[1].(type) {
-	case *BagExpr, *ParamExpr:
-	default:
-		return "", notSet
-	}
-	v, err := value(c.Args[1], r.params, "root", 1)
-	if err != nil {
-		return "", err
-	}
-	if v.Kind != attr.SS && v.Kind != attr.NS && v.Kind != attr.BS {
-		return "", notSet
-	}
-	return r.value(v), nil
-}
-
-func samePath(a, b *PathExpr) bool {
-	if len(a.Steps) != len(b.Steps) {
-		return false
-	}
-	for i := range a.Steps {
-		if a.Steps[i] != b.Steps[i] {
-			return false
-		}
-	}
-	return true
-}
-
-// updateValue renders the right-hand side of SET: an operand, + or - of two
-// operands, list_append or if_not_exists.
-func (r *render) updateValue(e Expr) (string, error) {
-	switch e := e.(type) {
-	case *PathExpr:
-		return r.path(e), nil
-	case *LitExpr, *ParamExpr, *ListExpr, *MapExpr, *BagExpr:
-		v, err := value(e, r.params, "root", 1)
-		if err != nil {
-			return "", err
-		}
-		return r.value(v), nil
-	case *BinaryExpr:
-		if e.Op != "+" && e.Op != "-" {
-			return "", errorf("Unsupported operator in Update Expression. Operator: %s", strings.ToLower(e.Op))
-		}
-		var ops [2]string
-		for i, o := range []Expr{e.L, e.R} {
-			if b, ok := o.(*BinaryExpr); ok {
-				// One arithmetic operator per value, as in UpdateExpression.
-				return "", errorf("Unsupported operator in Update Expression. Operator: %s", strings.ToLower(b.Op))
-			}
-			if constant(o) {
-				v, err := value(o, r.params, "root", 1)
-				if err != nil {
-					return "", err
-				}
-				if v.Kind != attr.N {
-					return "", errorf("Incorrect operand type for operator or function; operator or function: %s, operand type: %s", e.Op, v.Kind)
-				}
-			}
-			s, err := r.updateValue(o)
-			if err != nil {
-				return "", err
-			}
-			ops[i] = s
-		}
-		return ops[0] + " " + e.Op + " " + ops[1], nil
-	case *CallExpr:
-		if e.Name != "list_append" && e.Name != "if_not_exists" {
-			return "", errorAt(e.Pos, "Unrecognized function: %s", e.Name)
-		}
-		if err := checkArity(e); err != nil {
-			return "", err
-		}
-		args := make([]string, len(e.Args))
-		for i, a := range e.Args {
-			if b, ok := a.(*BinaryExpr); ok {
-				// A function's operands are paths, values or functions,
-				// as in UpdateExpression.
-				return "", errorf("Unsupported operator in Update Expression. Operator: %s", strings.ToLower(b.Op))
-			}
-			var err error
-			if args[i], err = r.updateValue(a); err != nil {
-				return "", err
-			}
-		}
-		return e.Name + "(" + strings.Join(args, ", ") + ")", nil
-	case *IsExpr:
-		return "", errorf(msgIsInUpdate)
-	case *MissingExpr:
-		return "", errorf(msgMissingCompare)
-	case *UnaryExpr:
-		return "", errorf("Unsupported operator in Update Expression. Operator: %s", strings.ToLower(e.Op))
-	}
-	return "", errorf("Unsupported operator in Update Expression. Operator: %s", kindName(e))
 }

@@ -1,0 +1,318 @@
+package ops
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// splitPuts separates the fixes that may be written with a Put.
+func splitPuts(fixes []pendingFix) (rest, puts []pendingFix) {
+	for _, f := range fixes {
+		if f.t.put && f.t.shards <= 1 {
+			puts = append(puts, f)
+		} else {
+			rest = append(rest, f)
+		}
+	}
+	return rest, puts
+}
+
+// putCounters writes fixes by putting each counter's item (as read, whole,
+// or new) back with the count and what a fix's update sets (fixActions):
+// the shard stamp, the index keys and, where it has none, the type.
+func (s *Store) putCounters(ctx context.Context, fixes []pendingFix, items map[[2]string]Item, opt recountOptions, done func(pendingFix, CounterResult)) error {
+	l := s.layout
+	reqs := make([]types.WriteRequest, 0, len(fixes))
+	for _, f := range fixes {
+		it := maps.Clone(items[[2]string{f.t.key, f.t.key}])
+		if it == nil {
+			it = s.keyOf(f.t.key, f.t.key)
+		}
+		if _, ok := it[l.Type]; !ok && l.Type != "" {
+			it[l.Type] = str(f.t.entity)
+		}
+		it[f.t.name] = &types.AttributeValueMemberN{Value: strconv.FormatInt(f.actual, 10)}
+		if l.Stamps() {
+			it[f.t.rel.ShardStamp()] = &types.AttributeValueMemberN{Value: strconv.Itoa(shardsOf(f.t.rel))}
+		}
+		if l.WritesIndexKeys() {
+			it[l.IndexPK], it[l.IndexSK] = str(f.t.key), str(f.t.key)
+		}
+		reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: it}})
+	}
+	for i := 0; i < len(reqs); i += batchSize {
+		if err := s.writeAll(ctx, reqs[i:min(i+batchSize, len(reqs))], opt.giveUp, opt.stats, ""); err != nil {
+			return fmt.Errorf("fix counters: %w", err)
+		}
+	}
+	for _, f := range fixes {
+		done(f, CounterResult{Relation: f.t.rel.Name, Key: f.t.key, Counter: f.t.name, Stored: f.st.total, Actual: f.actual, Fixed: true})
+	}
+	return nil
+}
+
+// pendingFix is a counter to write: its state as read and its count.
+type pendingFix struct {
+	t      counterTarget
+	st     counterState
+	actual int64
+	res    int // index of its CounterResult
+}
+
+// fixActions are the transaction actions that set f's counter to its count
+// if nothing changed since it was read.
+func (s *Store) fixActions(f pendingFix) ([]types.TransactWriteItem, error) {
+	table := aws.String(s.schema.Table.Name)
+	name := expression.NameNoDotSplit(f.t.name)
+	unchanged := func(p counterPart) expression.ConditionBuilder {
+		if p.raw == nil {
+			return expression.AttributeNotExists(name)
+		}
+		return expression.Equal(name, expression.Value(p.raw))
+	}
+	var acts []types.TransactWriteItem
+	// The part written: the side item, or shard 0 by the difference.
+	first := f.st.parts[0]
+	value := f.actual
+	if f.t.shards > 1 {
+		value = f.actual - f.st.total
+		if n, ok := first.raw.(*types.AttributeValueMemberN); ok {
+			if v, err := strconv.ParseInt(n.Value, 10, 64); err == nil {
+				value += v
+			}
+		}
+	}
+	upd := expression.Set(name, expression.Value(&types.AttributeValueMemberN{Value: strconv.FormatInt(value, 10)}))
+	// The counter item as a link's update leaves it (see sideUpdate): it
+	// records the relation's shard count, and a side item is a proper
+	// entity item, with the layout's index keys and type where it has them.
+	l := s.layout
+	if l.Stamps() {
+		upd = upd.Set(expression.NameNoDotSplit(f.t.rel.ShardStamp()), expression.Value(shardsOf(f.t.rel)))
+	}
+	if f.t.shards <= 1 && l.WritesIndexKeys() {
+		upd = upd.Set(expression.NameNoDotSplit(l.IndexPK), expression.Value(f.t.key)).
+			Set(expression.NameNoDotSplit(l.IndexSK), expression.Value(f.t.key))
+	}
+	if f.t.shards <= 1 && l.Type != "" {
+		upd = upd.Set(expression.Name(l.Type), expression.IfNotExists(expression.Name(l.Type), expression.Value(f.t.entity)))
+	}
+	ex, err := expression.NewBuilder().WithUpdate(upd).WithCondition(unchanged(first)).Build()
+	if err != nil {
+		return nil, fmt.Errorf("build counter fix: %w", err)
+	}
+	acts = append(acts, types.TransactWriteItem{Update: &types.Update{
+		TableName: table, Key: s.keyOf(first.pk, first.sk),
+		UpdateExpression: ex.Update(), ConditionExpression: ex.Condition(),
+		ExpressionAttributeNames: ex.Names(), ExpressionAttributeValues: ex.Values(),
+	}})
+	for _, p := range f.st.parts[1:] {
+		ex, err := expression.NewBuilder().WithCondition(unchanged(p)).Build()
+		if err != nil {
+			return nil, fmt.Errorf("build counter check: %w", err)
+		}
+		acts = append(acts, types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{
+			TableName: table, Key: s.keyOf(p.pk, p.sk), ConditionExpression: ex.Condition(),
+			ExpressionAttributeNames: ex.Names(), ExpressionAttributeValues: ex.Values(),
+		}})
+	}
+	return acts, nil
+}
+
+// fixAttempts bounds how often one counter is read, counted and written
+// again while other writers keep changing it.
+const fixAttempts = 8
+
+// applyFixes writes the fixes, with opt.batch in transactions of at most
+// 100 actions (no item twice in one), else one request each. A fix whose
+// condition failed (another writer changed the counter) is read, counted
+// and tried again on its own.
+func (s *Store) applyFixes(ctx context.Context, fixes []pendingFix, opt recountOptions, done func(pendingFix, CounterResult)) error {
+	var again []pendingFix
+	if !opt.batch {
+		for _, f := range fixes {
+			acts, err := s.fixActions(f)
+			if err != nil {
+				return err
+			}
+			failed, err := s.sendFix(ctx, acts, opt)
+			if err != nil {
+				return err
+			}
+			if failed {
+				again = append(again, f)
+				continue
+			}
+			done(f, CounterResult{Relation: f.t.rel.Name, Key: f.t.key, Counter: f.t.name, Stored: f.st.total, Actual: f.actual, Fixed: true})
+		}
+		fixes = nil
+	}
+	for len(fixes) > 0 {
+		var acts []types.TransactWriteItem
+		var owner []int
+		used := map[[2]string]bool{}
+		n := 0
+		for ; n < len(fixes); n++ {
+			fa, err := s.fixActions(fixes[n])
+			if err != nil {
+				return err
+			}
+			collides := false
+			for _, p := range fixes[n].st.parts {
+				collides = collides || used[[2]string{p.pk, p.sk}]
+			}
+			if len(acts)+len(fa) > 100 || collides {
+				break
+			}
+			for _, p := range fixes[n].st.parts {
+				used[[2]string{p.pk, p.sk}] = true
+			}
+			acts = append(acts, fa...)
+			for range fa {
+				owner = append(owner, n)
+			}
+		}
+		failed, err := s.sendFixes(ctx, acts, owner, opt)
+		if err != nil {
+			return err
+		}
+		for i, f := range fixes[:n] {
+			if slices.Contains(failed, i) {
+				again = append(again, f)
+				continue
+			}
+			done(f, CounterResult{Relation: f.t.rel.Name, Key: f.t.key, Counter: f.t.name, Stored: f.st.total, Actual: f.actual, Fixed: true})
+		}
+		fixes = fixes[n:]
+	}
+	for _, f := range again {
+		r, err := s.fixOne(ctx, f, opt)
+		if err != nil {
+			return err
+		}
+		done(f, r)
+	}
+	return nil
+}
+
+// sendFixes sends one transaction of fixes; it returns the fixes (indexes
+// into the batch) whose conditions failed, all others being written, or
+// retries the whole transaction after a conflict or throttling.
+func (s *Store) sendFixes(ctx context.Context, acts []types.TransactWriteItem, owner []int, opt recountOptions) ([]int, error) {
+	r := newBackoff(opt.giveUp)
+	for {
+		_, err := s.transact(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: acts})
+		opt.stats.add(reqTransact)
+		if err == nil {
+			return nil, nil
+		}
+		var tce *types.TransactionCanceledException
+		if errors.As(err, &tce) {
+			var failed []int
+			for i, reason := range tce.CancellationReasons {
+				if aws.ToString(reason.Code) == "ConditionalCheckFailed" && i < len(owner) && !slices.Contains(failed, owner[i]) {
+					failed = append(failed, owner[i])
+				}
+			}
+			if len(failed) > 0 {
+				// The others were not written either: send them again.
+				var keep []types.TransactWriteItem
+				var keepOwner []int
+				for i, a := range acts {
+					if !slices.Contains(failed, owner[i]) {
+						keep = append(keep, a)
+						keepOwner = append(keepOwner, owner[i])
+					}
+				}
+				if len(keep) > 0 {
+					more, err := s.sendFixes(ctx, keep, keepOwner, opt)
+					if err != nil {
+						return nil, err
+					}
+					failed = append(failed, more...)
+				}
+				return failed, nil
+			}
+		}
+		if !retryable(err) {
+			return nil, fmt.Errorf("fix counters: %w", err)
+		}
+		if werr := r.wait(ctx, err); werr != nil {
+			return nil, fmt.Errorf("fix counters: %w", werr)
+		}
+	}
+}
+
+// sendFix sends the actions of one fix: a lone Update as an UpdateItem, a
+// sharded counter's update and checks as one transaction. failed reports a
+// condition that did not hold.
+func (s *Store) sendFix(ctx context.Context, acts []types.TransactWriteItem, opt recountOptions) (bool, error) {
+	if len(acts) != 1 || acts[0].Update == nil {
+		failed, err := s.sendFixes(ctx, acts, make([]int, len(acts)), opt)
+		return len(failed) > 0, err
+	}
+	u := acts[0].Update
+	r := newBackoff(opt.giveUp)
+	for {
+		_, err := s.updateItem(ctx, &dynamodb.UpdateItemInput{
+			TableName: u.TableName, Key: u.Key, UpdateExpression: u.UpdateExpression, ConditionExpression: u.ConditionExpression,
+			ExpressionAttributeNames: u.ExpressionAttributeNames, ExpressionAttributeValues: u.ExpressionAttributeValues,
+		})
+		opt.stats.add(reqUpdate)
+		switch {
+		case err == nil:
+			return false, nil
+		case conditionFailed(err):
+			return true, nil
+		case !retryable(err):
+			return false, fmt.Errorf("fix counter: %w", err)
+		}
+		if werr := r.wait(ctx, err); werr != nil {
+			return false, fmt.Errorf("fix counter: %w", werr)
+		}
+	}
+}
+
+// fixOne reads, counts and writes one counter until its condition holds,
+// at most fixAttempts times.
+func (s *Store) fixOne(ctx context.Context, f pendingFix, opt recountOptions) (CounterResult, error) {
+	res := CounterResult{Relation: f.t.rel.Name, Key: f.t.key, Counter: f.t.name}
+	f.t.trusted = false // its condition failed: someone else writes it
+	for range fixAttempts {
+		items, err := s.readCounterItems(ctx, []counterTarget{f.t}, opt)
+		if err != nil {
+			return res, err
+		}
+		f.st = stateOf(f.t, items)
+		if f.actual, err = s.settledCount(ctx, f.t, opt); err != nil {
+			return res, err
+		}
+		res.Stored, res.Actual = f.st.total, f.actual
+		if f.actual == f.st.total && !f.st.bad {
+			return res, nil // someone else's writes made it exact
+		}
+		acts, err := s.fixActions(f)
+		if err != nil {
+			return res, err
+		}
+		failed, err := s.sendFix(ctx, acts, opt)
+		if err != nil {
+			return res, err
+		}
+		if !failed {
+			res.Fixed = true
+			return res, nil
+		}
+	}
+	return res, &ConflictError{Msg: fmt.Sprintf("counter %s of %s kept changing while it was recounted (%d attempts); run `adjl counters repair %s` when writes settle",
+		f.t.name, f.t.key, fixAttempts, f.t.rel.Name)}
+}
