@@ -90,6 +90,9 @@ func (a *app) browseRun(c *cobra.Command, key string, limit int) error {
 		return err
 	}
 	m := newBrowseModel(c.Context(), st, s, rec, limit, key, a.where)
+	if a.secrets != nil {
+		m.hide = func(text string) string { return a.secrets.redact(text, credentialShapes, errorShapes) }
+	}
 	opts := []tea.ProgramOption{tea.WithContext(c.Context()), tea.WithInput(a.io.In), tea.WithOutput(unredacted(a.io.Out))}
 	if !a.io.Color {
 		opts = append(opts, tea.WithColorProfile(colorprofile.Ascii))

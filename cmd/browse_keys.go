@@ -56,7 +56,7 @@ func (m *browseModel) promptKey(msg tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		if _, _, err := m.sch.ResolveKey(k); err != nil {
-			m.status = message(err)
+			m.status = m.problem(err)
 			return nil
 		}
 		m.prompting, m.loading, m.status, m.input = false, true, "", ""

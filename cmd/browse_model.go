@@ -34,6 +34,10 @@ type browseModel struct {
 	focus   int
 	loading bool
 	status  string // the last problem (bad key, failed read), shown until the next action
+	// hide removes credentials from text the model shows (an error a
+	// server sent back may quote them); the view draws on the terminal
+	// itself, past the redacting writers.
+	hide func(string) string
 	fatal   error  // returned by browseRun after the program ends
 
 	prompting bool
@@ -92,7 +96,7 @@ type browseLoaded struct {
 
 func newBrowseModel(ctx context.Context, st *ops.Store, s *schema.Schema, rec *requestRecorder, limit int, key, where string) *browseModel {
 	m := &browseModel{ctx: ctx, st: st, sch: s, rec: rec, limit: limit, where: where, startKey: key,
-		help: help.New(), keys: newBrowseKeys(), width: 100}
+		help: help.New(), keys: newBrowseKeys(), width: 100, hide: func(s string) string { return s }}
 	if key == "" {
 		m.prompting = true
 	}
@@ -244,10 +248,13 @@ func (m *browseModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
+// problem is the status line of err, credentials hidden.
+func (m *browseModel) problem(err error) string { return m.hide(message(err)) }
+
 func (m *browseModel) loaded(msg browseLoaded) tea.Cmd {
 	m.loading = false
 	if msg.err != nil {
-		m.status = message(msg.err)
+		m.status = m.problem(msg.err)
 		if m.view == nil && !m.prompting {
 			// Nothing to show: the first key failed (no table, unreachable).
 			m.fatal = msg.err

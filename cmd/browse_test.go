@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -321,5 +322,24 @@ func TestBrowseNeedsATerminal(t *testing.T) {
 	r = adjl(t, runOpts{tty: true}, "--schema", example(t, "school.yaml"), "--explain", "browse", "STU#a91")
 	if r.code != ExitUsage || !strings.Contains(r.err, "--explain cannot be combined with browse") {
 		t.Errorf("--explain: exit %d, stderr %q", r.code, r.err)
+	}
+}
+
+// TestBrowseHidesCredentialsInProblems: an error shown on the status line
+// (a server's answer may quote what it was sent) has its credentials
+// hidden, as every other output of adjl does; the view draws past the
+// redacting writers.
+func TestBrowseHidesCredentialsInProblems(t *testing.T) {
+	f := newBrowseFixture(t, "school.yaml", schoolSeed(0))
+	f.start("STU#a91")
+	sec := &secrets{}
+	sec.add("wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY")
+	f.m.hide = func(text string) string { return sec.redact(text, credentialShapes, errorShapes) }
+	f.m.loaded(browseLoaded{err: errors.New("the server said: bad request wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY, Signature=0123456789abcdef0123")})
+	if strings.Contains(f.m.status, "wJalrXUtnFEMI") || strings.Contains(f.m.status, "0123456789abcdef0123") || !strings.Contains(f.m.status, redacted) {
+		t.Errorf("status: %q", f.m.status)
+	}
+	if view := f.screen(); strings.Contains(view, "wJalrXUtnFEMI") {
+		t.Errorf("the view shows the secret:\n%s", view)
 	}
 }
