@@ -37,8 +37,8 @@ type browseModel struct {
 	// hide removes credentials from text the model shows (an error a
 	// server sent back may quote them); the view draws on the terminal
 	// itself, past the redacting writers.
-	hide func(string) string
-	fatal   error  // returned by browseRun after the program ends
+	hide  func(string) string
+	fatal error // returned by browseRun after the program ends
 
 	prompting bool
 	input     string // the key being typed at the prompt
