@@ -3,6 +3,7 @@ package local
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"reflect"
 	"strings"
 	"sync"
@@ -100,7 +101,12 @@ func exactMembers(body []byte, v any) []byte {
 		}
 		kept = append(kept, member{name, raw})
 	}
-	if !dropped {
+	// The object must close, with nothing after it, for the rebuilt body
+	// to be what the decoder would have read.
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('}') {
+		return body
+	}
+	if _, err := dec.Token(); !dropped || err != io.EOF {
 		return body
 	}
 	var b bytes.Buffer

@@ -47,7 +47,8 @@ func TestMemberNamesAreCaseSensitive(t *testing.T) {
 
 func TestExactMembersKeepsOtherBodies(t *testing.T) {
 	var in tableNameIn
-	for _, body := range []string{``, `[]`, `{`, `{"TableName":"t","Unknown":{"a":[1]}}`, `null`} {
+	for _, body := range []string{``, `[]`, `{`, `{"TableName":"t","Unknown":{"a":[1]}}`, `null`,
+		`{"tablename":{"a":1}`, `{"tablename":"x"} {}`, `{"tablename":"x"}]`} {
 		if got := string(exactMembers([]byte(body), &in)); got != body {
 			t.Errorf("%q became %q", body, got)
 		}
