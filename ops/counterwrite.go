@@ -285,7 +285,10 @@ func (s *Store) sendFix(ctx context.Context, acts []types.TransactWriteItem, opt
 // fixOne reads, counts and writes one counter until its condition holds,
 // at most fixAttempts times.
 func (s *Store) fixOne(ctx context.Context, f pendingFix, opt recountOptions) (CounterResult, error) {
-	res := CounterResult{Relation: f.t.rel.Name, Key: f.t.key, Counter: f.t.name}
+	// Stored stays the value first read: a fix whose answer was lost after
+	// it applied fails its condition when retried and then reads its own
+	// count, and the import derives the edges it made from Actual - Stored.
+	res := CounterResult{Relation: f.t.rel.Name, Key: f.t.key, Counter: f.t.name, Stored: f.st.total}
 	f.t.trusted = false // its condition failed: someone else writes it
 	for range fixAttempts {
 		items, err := s.readCounterItems(ctx, []counterTarget{f.t}, opt)
@@ -296,9 +299,9 @@ func (s *Store) fixOne(ctx context.Context, f pendingFix, opt recountOptions) (C
 		if f.actual, err = s.settledCount(ctx, f.t, opt); err != nil {
 			return res, err
 		}
-		res.Stored, res.Actual = f.st.total, f.actual
+		res.Actual = f.actual
 		if f.actual == f.st.total && !f.st.bad {
-			return res, nil // someone else's writes made it exact
+			return res, nil // exact now: by someone else's writes, or by ours
 		}
 		acts, err := s.fixActions(f)
 		if err != nil {

@@ -139,3 +139,41 @@ func TestTransactionsCarryATokenOfTheirOwn(t *testing.T) {
 		t.Errorf("tokens %q, want two different ones of at most 36 characters", tokens)
 	}
 }
+
+// TestImportCountsItsEdgesWhenAFixAnswerIsLost: a counter fix (UpdateItem,
+// which has no idempotency token) applied but unanswered fails its
+// condition when the SDK retries it; the import then reads the count it
+// wrote itself, and must still count the edges it made from the value it
+// first read.
+func TestImportCountsItsEdgesWhenAFixAnswerIsLost(t *testing.T) {
+	var drop atomic.Bool
+	api, p := proxiedEngine(t, func(op string, _ int) (faultproxy.Fault, bool) {
+		return faultproxy.DropAfter, op == "UpdateItem" && drop.CompareAndSwap(true, false)
+	})
+	sc := school()
+	rel := sc.Relations[0]
+	st := New(api, sc, Options{})
+	if _, err := st.CreateTable(ctx, true); err != nil {
+		t.Fatal(err)
+	}
+	drop.Store(true)
+	rep, err := st.Import(ctx, rel, nil, rows(
+		edgeRow("STU#a91", "CRS#math204", nil),
+		edgeRow("STU#a91", "CRS#bio1", nil),
+		edgeRow("STU#b02", "CRS#bio1", nil),
+	), ImportOptions{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dropped := 0
+	for _, e := range p.Log() {
+		if e.Op == "UpdateItem" && e.Hit {
+			dropped++
+		}
+	}
+	eq(t, "answers dropped", dropped, 1)
+	eq(t, "created", rep.Created, 3)
+	eq(t, "unchanged", rep.Unchanged, 0)
+	eq(t, "a91 courses", counter(t, st, "STU#a91", "courseCount"), "2")
+	eq(t, "bio1 students", counter(t, st, "CRS#bio1", "studentCount"), "2")
+}
