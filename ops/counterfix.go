@@ -109,9 +109,9 @@ type CounterResult struct {
 	Relation string
 	Key      string
 	Counter  string
-	Stored   int64 // the sum of its items as read; 0 when absent
+	Stored   int64 // the sum of its items as first read; 0 when absent
 	Actual   int64 // the edges counted
-	Fixed    bool
+	Fixed    bool  // it now holds Actual (by this run's write, or another's)
 }
 
 // recountOptions tune recount.

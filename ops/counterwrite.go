@@ -301,7 +301,10 @@ func (s *Store) fixOne(ctx context.Context, f pendingFix, opt recountOptions) (C
 		}
 		res.Actual = f.actual
 		if f.actual == f.st.total && !f.st.bad {
-			return res, nil // exact now: by someone else's writes, or by ours
+			// Exact now, by someone else's writes or by our own attempt
+			// whose answer was lost: either way no longer the value read.
+			res.Fixed = res.Stored != res.Actual
+			return res, nil
 		}
 		acts, err := s.fixActions(f)
 		if err != nil {

@@ -174,6 +174,13 @@ func TestImportCountsItsEdgesWhenAFixAnswerIsLost(t *testing.T) {
 	eq(t, "answers dropped", dropped, 1)
 	eq(t, "created", rep.Created, 3)
 	eq(t, "unchanged", rep.Unchanged, 0)
+	fixed := 0
+	for _, r := range rep.Fixed {
+		if r.Fixed {
+			fixed++
+		}
+	}
+	eq(t, "counters corrected", fixed, len(rep.Fixed))
 	eq(t, "a91 courses", counter(t, st, "STU#a91", "courseCount"), "2")
 	eq(t, "bio1 students", counter(t, st, "CRS#bio1", "studentCount"), "2")
 }
