@@ -68,7 +68,8 @@ func (f Fault) String() string {
 // Config says which requests get which faults.
 type Config struct {
 	// Rate is the share of requests that get a fault, drawn uniformly from
-	// Faults (those that apply to the request's operation).
+	// Faults (those that apply to the request's operation), each fault not
+	// yet drawn first: a short run still sees every kind.
 	Rate float64
 	// Faults are the faults drawn from; all of them when empty.
 	Faults []Fault
@@ -98,6 +99,7 @@ type Proxy struct {
 	mu    sync.Mutex
 	rng   *rand.Rand
 	seen  map[string]int
+	drawn map[Fault]int // faults decided so far, by kind
 	log   []Entry
 	stats map[string]int // "op fault" -> count, "op" -> requests
 }
@@ -112,7 +114,7 @@ func New(target string, cfg Config) (*Proxy, error) {
 		cfg.Faults = All
 	}
 	p := &Proxy{cfg: cfg, rng: rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)),
-		seen: map[string]int{}, stats: map[string]int{}}
+		seen: map[string]int{}, drawn: map[Fault]int{}, stats: map[string]int{}}
 	p.rp = &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
 			pr.SetURL(u)
@@ -186,16 +188,24 @@ func (p *Proxy) decide(op string, body []byte) (Fault, bool) {
 	if p.rng.Float64() >= p.cfg.Rate {
 		return 0, false
 	}
-	var fs []Fault
+	var fs, fresh []Fault
 	for _, f := range p.cfg.Faults {
 		if f != Unprocessed || batchSize(op, body) >= 2 {
 			fs = append(fs, f)
+			if p.drawn[f] == 0 {
+				fresh = append(fresh, f)
+			}
 		}
+	}
+	if len(fresh) > 0 {
+		fs = fresh
 	}
 	if len(fs) == 0 {
 		return 0, false
 	}
-	return fs[p.rng.IntN(len(fs))], true
+	f := fs[p.rng.IntN(len(fs))]
+	p.drawn[f]++
+	return f, true
 }
 
 // cut picks how many of n batch requests are forwarded: 1 to n-1.

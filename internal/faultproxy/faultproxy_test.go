@@ -192,3 +192,23 @@ func TestRateInjectsAboutThatShareAndRecordsTokens(t *testing.T) {
 		t.Errorf("log: %d entries, first %+v", len(log), log[0])
 	}
 }
+
+// TestEveryFaultIsDrawnBeforeAnyTwice: the first faults of a run are each
+// kind once, so a short run under a low rate still meets every kind.
+func TestEveryFaultIsDrawnBeforeAnyTwice(t *testing.T) {
+	kinds := []Fault{Throttling, ProvisionedThroughput, InternalError, DropBefore, DropAfter}
+	for seed := range uint64(20) {
+		p, err := New("http://127.0.0.1:1", Config{Rate: 1, Seed: seed, Faults: kinds})
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[Fault]bool{}
+		for range kinds {
+			f, ok := p.decide("GetItem", nil)
+			if !ok || seen[f] {
+				t.Fatalf("seed %d: drew %v (ok %t) after %v", seed, f, ok, seen)
+			}
+			seen[f] = true
+		}
+	}
+}
