@@ -23,7 +23,7 @@ type memberSet []string
 var memberSets sync.Map // reflect.Type -> memberSet
 
 // membersOf lists the JSON member names of the struct v points to,
-// including those of embedded structs.
+// including those of embedded structs and struct pointers.
 func membersOf(t reflect.Type) memberSet {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -36,10 +36,14 @@ func membersOf(t reflect.Type) memberSet {
 	walk = func(t reflect.Type) {
 		for f := range t.Fields() {
 			tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			ft := f.Type
+			if f.Anonymous && ft.Kind() == reflect.Pointer {
+				ft = ft.Elem() // encoding/json reads an embedded *T as T
+			}
 			switch {
 			case tag == "-":
-			case f.Anonymous && tag == "" && f.Type.Kind() == reflect.Struct:
-				walk(f.Type)
+			case f.Anonymous && tag == "" && ft.Kind() == reflect.Struct:
+				walk(ft)
 			case !f.IsExported():
 			case tag != "":
 				names = append(names, tag)

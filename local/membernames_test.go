@@ -2,6 +2,8 @@ package local
 
 import (
 	"io"
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -55,5 +57,27 @@ func TestExactMembersKeepsOtherBodies(t *testing.T) {
 	}
 	if got := string(exactMembers([]byte(`{"tablename":"x", "TableName" : "t"}`), &in)); got != `{"TableName":"t"}` {
 		t.Errorf("got %s", got)
+	}
+}
+
+// PageLimit is exported so that encoding/json can allocate it when embedded
+// as a pointer.
+type PageLimit struct{ Limit int }
+
+type pagedTableIn struct {
+	*PageLimit
+	TableName string
+}
+
+func TestExactMembersReadsEmbeddedStructPointers(t *testing.T) {
+	if got := membersOf(reflect.TypeOf(&pagedTableIn{})); !slices.Equal(got, memberSet{"Limit", "TableName"}) {
+		t.Errorf("members %q, want Limit and TableName", got)
+	}
+	var in pagedTableIn
+	if err := decodeRequest([]byte(`{"limit":3,"TableName":"t"}`), &in); err != nil {
+		t.Fatal(err)
+	}
+	if in.PageLimit != nil {
+		t.Errorf("limit was read as Limit: %+v", *in.PageLimit)
 	}
 }
