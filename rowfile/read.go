@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/adjl/adjl/schema"
@@ -211,6 +212,10 @@ func (n *ndjsonReader) Next() (Row, error) {
 			// encoding/json would read U+FFFD in its place.
 			return Row{}, n.bad(line, fmt.Sprintf("byte 0x%02X at position %d is not UTF-8; re-encode the file as UTF-8 (for example with iconv)", line[i], i+1))
 		}
+		if i := loneSurrogateAt(line); i >= 0 {
+			// encoding/json would read U+FFFD in its place.
+			return Row{}, n.bad(line, fmt.Sprintf("the escape %s at position %d is half of a UTF-16 surrogate pair, not a character; write the character or both halves", line[i:i+6], i+1))
+		}
 		dec := json.NewDecoder(bytes.NewReader(line))
 		dec.UseNumber()
 		var obj map[string]any
@@ -275,6 +280,39 @@ func (n *ndjsonReader) readLine() ([]byte, error) {
 			return nil, &LineError{File: n.name, Line: n.line + 1, Msg: err.Error(), Fatal: true}
 		}
 	}
+}
+
+// loneSurrogateAt is the byte offset of the first \uXXXX escape in line
+// that is half of a UTF-16 surrogate pair without its other half, or -1.
+func loneSurrogateAt(line []byte) int {
+	escape := func(i int) (rune, bool) {
+		if i+6 > len(line) || line[i] != '\\' || line[i+1] != 'u' {
+			return 0, false
+		}
+		v, err := strconv.ParseUint(string(line[i+2:i+6]), 16, 16)
+		return rune(v), err == nil
+	}
+	for i := 0; i < len(line); i++ {
+		if line[i] != '\\' {
+			continue
+		}
+		r, ok := escape(i)
+		switch {
+		case !ok:
+			i++ // another escape: skip the character it escapes
+		case r >= 0xD800 && r < 0xDC00:
+			if low, ok := escape(i + 6); ok && low >= 0xDC00 && low < 0xE000 {
+				i += 11
+				continue
+			}
+			return i
+		case r >= 0xDC00 && r < 0xE000:
+			return i
+		default:
+			i += 5
+		}
+	}
+	return -1
 }
 
 // duplicateField reports a field named twice in the JSON object on line,

@@ -303,3 +303,20 @@ func TestValuesThatAreNotUTF8Refused(t *testing.T) {
 		}
 	}
 }
+
+func TestNDJSONLoneSurrogatesRefused(t *testing.T) {
+	rel, _ := school()
+	for in, bad := range map[string]bool{
+		`{"from":"a","to":"b","grade":"\ud800"}`:       true,
+		`{"from":"a","to":"b","grade":"x\udc00y"}`:     true,
+		`{"from":"a","to":"b","grade":"\ud83d\ude00"}`: false, // a pair: U+1F600
+		`{"from":"a","to":"b","grade":"\\ud800"}`:      false, // a backslash, then text
+		`{"from":"a","to":"b","grade":"\u00e9\"\\\n"}`: false,
+		`{"from":"a","to":"b","grade":"\ud83d\u0041"}`: true,
+	} {
+		rows, errs := readAll(t, NDJSON, Target{Relation: rel}, in+"\n")
+		if got := len(errs) == 1 && strings.Contains(errs[0].Msg, "surrogate"); got != bad || len(rows)+len(errs) != 1 {
+			t.Errorf("%s: rows %v, errors %v", in, rows, errs)
+		}
+	}
+}
