@@ -111,7 +111,7 @@ func canonical(rows []Row) {
 			case []string:
 				slices.Sort(v)
 			case schema.Number:
-				rows[i].Attrs[k] = schema.Number(numberLiteral(v))
+				rows[i].Attrs[k] = schema.Number(v.Literal())
 			}
 		}
 	}

@@ -115,7 +115,7 @@ func (w *Writer) writeJSON(r Row) error {
 		b.Write(enc)
 		b.WriteByte(':')
 		if n, ok := v.(schema.Number); ok {
-			v = numberLiteral(n)
+			v = json.Number(n.Literal())
 		}
 		if s, ok := v.([]string); ok {
 			s = slices.Clone(s)
@@ -145,32 +145,6 @@ func (w *Writer) writeJSON(r Row) error {
 	b.WriteString("}\n")
 	_, err := w.w.Write(b.Bytes())
 	return err
-}
-
-// numberLiteral writes n, which may be any number DynamoDB reads ("+3",
-// "3.", ".5", "007"), as a JSON number literal of the same value.
-func numberLiteral(n schema.Number) json.Number {
-	s := string(n)
-	sign := ""
-	switch {
-	case strings.HasPrefix(s, "-"):
-		sign, s = "-", s[1:]
-	case strings.HasPrefix(s, "+"):
-		s = s[1:]
-	}
-	mant, exp := s, ""
-	if i := strings.IndexAny(s, "eE"); i >= 0 {
-		mant, exp = s[:i], s[i:]
-	}
-	whole, frac, _ := strings.Cut(mant, ".")
-	whole = strings.TrimLeft(whole, "0")
-	if whole == "" {
-		whole = "0"
-	}
-	if frac != "" {
-		frac = "." + frac
-	}
-	return json.Number(sign + whole + frac + exp)
 }
 
 // marshal is json.Marshal without HTML escaping, so keys such as STU#a91

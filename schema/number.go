@@ -52,3 +52,29 @@ func ParseNumber(s string) (Number, error) {
 	}
 	return Number(t), nil
 }
+
+// Literal is n as a JSON number literal of the same value: DynamoDB reads
+// "+3", "3.", ".5" and "007", which JSON does not.
+func (n Number) Literal() string {
+	s := string(n)
+	sign := ""
+	switch {
+	case strings.HasPrefix(s, "-"):
+		sign, s = "-", s[1:]
+	case strings.HasPrefix(s, "+"):
+		s = s[1:]
+	}
+	mant, exp := s, ""
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		mant, exp = s[:i], s[i:]
+	}
+	whole, frac, _ := strings.Cut(mant, ".")
+	whole = strings.TrimLeft(whole, "0")
+	if whole == "" {
+		whole = "0"
+	}
+	if frac != "" {
+		frac = "." + frac
+	}
+	return sign + whole + frac + exp
+}
