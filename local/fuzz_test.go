@@ -11,27 +11,31 @@ import (
 	"testing"
 )
 
-// decoderCases are the hand-written decoders of the hot requests with the
-// structs encoding/json fills from the same body (decodeRequest).
-var decoderCases = []struct {
+// decoderCase is a hand-written decoder of a hot request with encoding/json
+// filling the same struct from the same body (decodeRequest).
+type decoderCase struct {
 	name string
 	fast func([]byte) (any, error)
 	std  func([]byte) (any, error)
-}{
-	{"PutItem", func(b []byte) (any, error) { var in putItemIn; return &in, decodePutItem(b, &in) },
-		func(b []byte) (any, error) { var in putItemIn; return &in, decodeRequest(b, &in) }},
-	{"DeleteItem", func(b []byte) (any, error) { var in deleteItemIn; return &in, decodeDeleteItem(b, &in) },
-		func(b []byte) (any, error) { var in deleteItemIn; return &in, decodeRequest(b, &in) }},
-	{"UpdateItem", func(b []byte) (any, error) { var in updateItemIn; return &in, decodeUpdateItem(b, &in) },
-		func(b []byte) (any, error) { var in updateItemIn; return &in, decodeRequest(b, &in) }},
-	{"GetItem", func(b []byte) (any, error) { var in getItemIn; return &in, decodeGetItem(b, &in) },
-		func(b []byte) (any, error) { var in getItemIn; return &in, decodeRequest(b, &in) }},
-	{"Query", func(b []byte) (any, error) { var in queryIn; return &in, decodeQuery(b, &in) },
-		func(b []byte) (any, error) { var in queryIn; return &in, decodeRequest(b, &in) }},
-	{"BatchWriteItem", func(b []byte) (any, error) { var in batchWriteIn; return &in, decodeBatchWrite(b, &in) },
-		func(b []byte) (any, error) { var in batchWriteIn; return &in, decodeRequest(b, &in) }},
-	{"TransactWriteItems", func(b []byte) (any, error) { var in transactWriteIn; return &in, decodeTransactWrite(b, &in) },
-		func(b []byte) (any, error) { var in transactWriteIn; return &in, decodeRequest(b, &in) }},
+}
+
+// decoderPair pairs fast, the hand-written decoder of T, with decodeRequest
+// into a T.
+func decoderPair[T any](name string, fast func([]byte, *T) error) decoderCase {
+	return decoderCase{name,
+		func(b []byte) (any, error) { var in T; return &in, fast(b, &in) },
+		func(b []byte) (any, error) { var in T; return &in, decodeRequest(b, &in) }}
+}
+
+// decoderCases are the hand-written decoders of the hot requests.
+var decoderCases = []decoderCase{
+	decoderPair("PutItem", decodePutItem),
+	decoderPair("DeleteItem", decodeDeleteItem),
+	decoderPair("UpdateItem", decodeUpdateItem),
+	decoderPair("GetItem", decodeGetItem),
+	decoderPair("Query", decodeQuery),
+	decoderPair("BatchWriteItem", decodeBatchWrite),
+	decoderPair("TransactWriteItems", decodeTransactWrite),
 }
 
 // FuzzDecoders checks every hand-written request decoder against

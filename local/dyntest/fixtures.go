@@ -186,18 +186,30 @@ func (s *suite) get(t *testing.T, table string, key item) item {
 // items and the pages' LastEvaluatedKeys.
 func (s *suite) queryAll(t *testing.T, in dynamodb.QueryInput) (items []item, leks []item) {
 	t.Helper()
-	for pages := 0; ; pages++ {
-		if pages > 1000 {
-			t.Fatalf("query did not terminate after 1000 pages")
-		}
+	return pageAll(t, "query", in.ExclusiveStartKey, func(start item) ([]item, item) {
 		q := in
+		q.ExclusiveStartKey = start
 		out, err := s.c.Query(s.ctx(t), &q)
 		must(t, err, "Query")
-		items = append(items, out.Items...)
-		if len(out.LastEvaluatedKey) == 0 {
+		return out.Items, out.LastEvaluatedKey
+	})
+}
+
+// pageAll reads pages from start, each from the LastEvaluatedKey before,
+// until a page has none, and returns the pages' items and LastEvaluatedKeys;
+// what names the call in the failure of a read that does not end.
+func pageAll(t *testing.T, what string, start item, page func(start item) (items []item, lek item)) (items []item, leks []item) {
+	t.Helper()
+	for pages := 0; ; pages++ {
+		if pages > 1000 {
+			t.Fatalf("%s did not terminate after 1000 pages", what)
+		}
+		got, lek := page(start)
+		items = append(items, got...)
+		if len(lek) == 0 {
 			return items, leks
 		}
-		leks = append(leks, out.LastEvaluatedKey)
-		in.ExclusiveStartKey = out.LastEvaluatedKey
+		leks = append(leks, lek)
+		start = lek
 	}
 }

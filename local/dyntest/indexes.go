@@ -32,10 +32,7 @@ func (s *suite) testIndexes(t *testing.T) {
 			item{"pk": vS("4"), "sk": vS("a"), "gsk": vS("0")}, // no gpk
 		)
 		items, _ := s.queryAll(t, gq(tb, "G"))
-		var got []string
-		for _, it := range items {
-			got = append(got, sOf(it["pk"]))
-		}
+		got := sValues(items, "pk")
 		if join(got) != "3,1" {
 			t.Errorf("GSI query = %v, want 3,1 (by gsk, sparse items absent)", got)
 		}
@@ -54,10 +51,7 @@ func (s *suite) testIndexes(t *testing.T) {
 		_, err = s.c.DeleteItem(s.ctx(t), &dynamodb.DeleteItemInput{TableName: aws.String(tb), Key: item{"pk": vS("3"), "sk": vS("a")}})
 		must(t, err, "delete indexed item")
 		items, _ = s.queryAll(t, gq(tb, "G"))
-		got = got[:0]
-		for _, it := range items {
-			got = append(got, sOf(it["pk"]))
-		}
+		got = sValues(items, "pk")
 		if join(got) != "2" {
 			t.Errorf("GSI after updates = %v, want 2", got)
 		}
@@ -192,10 +186,7 @@ func (s *suite) testIndexes(t *testing.T) {
 		// Backfill visible; new writes too.
 		s.put(t, tb, item{"pk": vS("p9"), "sk": vS("x"), "gpk": vS("G"), "gsk": vS("k0")})
 		items, _ := s.queryAll(t, gq(tb, "G"))
-		var got []string
-		for _, it := range items {
-			got = append(got, sOf(it["pk"]))
-		}
+		got := sValues(items, "pk")
 		if join(got) != "p9,p4,p3,p1,p0" {
 			t.Errorf("backfilled GSI = %v, want p9,p4,p3,p1,p0", got)
 		}

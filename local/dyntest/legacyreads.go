@@ -57,20 +57,20 @@ func (s *suite) testLegacyReads(t *testing.T) {
 				}
 				items, err := query(dynamodb.QueryInput{KeyConditions: kc, ConsistentRead: aws.Bool(true)})
 				must(t, err, "Query with KeyConditions")
-				if got := sks(items); got != c.want {
+				if got := sortKeys(items); got != c.want {
 					t.Errorf("sort keys = %s, want %s", got, c.want)
 				}
 			})
 		}
 		items, err := query(dynamodb.QueryInput{KeyConditions: map[string]types.Condition{"pk": eq(vS("p"))}, ScanIndexForward: aws.Bool(false), Limit: aws.Int32(2)})
 		must(t, err, "backwards Query with KeyConditions")
-		if got := sks(items); got != "gamma,epsilon" {
+		if got := sortKeys(items); got != "gamma,epsilon" {
 			t.Errorf("backwards page = %s, want gamma,epsilon", got)
 		}
 		items, err = query(dynamodb.QueryInput{IndexName: aws.String("byG"), KeyConditions: map[string]types.Condition{
 			"g": eq(vS("G")), "n": {ComparisonOperator: "LE", AttributeValueList: []types.AttributeValue{vN("2")}}}})
 		must(t, err, "index Query with KeyConditions")
-		if got := sks(items); got != "alpha,beta" {
+		if got := sortKeys(items); got != "alpha,beta" {
 			t.Errorf("index Query = %s, want alpha,beta", got)
 		}
 	})
@@ -114,7 +114,7 @@ func (s *suite) testLegacyReads(t *testing.T) {
 				"tag": {ComparisonOperator: "CONTAINS", AttributeValueList: []types.AttributeValue{vS("ta")}},
 			}, ConsistentRead: aws.Bool(true)})
 		must(t, err, "Query with QueryFilter")
-		got := sks(out.Items)
+		got := sortKeys(out.Items)
 		s.documented(t, QuirkQueryFilterDuplicates, got == "beta,delta", "filtered = %s, want beta,delta", got)
 		if out.ScannedCount != 5 {
 			t.Errorf("ScannedCount = %d, want 5 (the filter applies after the read)", out.ScannedCount)
@@ -125,7 +125,7 @@ func (s *suite) testLegacyReads(t *testing.T) {
 				"tag": {ComparisonOperator: "EQ", AttributeValueList: []types.AttributeValue{vS("t-gamma")}},
 			}, ConditionalOperator: "OR", ConsistentRead: aws.Bool(true)})
 		must(t, err, "Query with QueryFilter and OR")
-		if got := sks(out.Items); got != "alpha,gamma" {
+		if got := sortKeys(out.Items); got != "alpha,gamma" {
 			t.Errorf("OR filter = %s, want alpha,gamma", got)
 		}
 		_, err = query(dynamodb.QueryInput{KeyConditions: map[string]types.Condition{"pk": eq(vS("p"))},

@@ -59,22 +59,11 @@ func items(out *dynamodb.ExecuteStatementOutput, err error) []item {
 	return out.Items
 }
 
-// sortKeys lists the sk values of items, in order.
-func sortKeys(items []item) string { return join(skValues(items)) }
-
 // sortedSortKeys lists the sk values of items, sorted.
 func sortedSortKeys(items []item) string {
-	out := skValues(items)
+	out := sValues(items, "sk")
 	sort.Strings(out)
 	return join(out)
-}
-
-func skValues(items []item) []string {
-	out := make([]string, 0, len(items))
-	for _, it := range items {
-		out = append(out, sOf(it["sk"]))
-	}
-	return out
 }
 
 // reasonCodes lists the CancellationReasons codes of a cancelled

@@ -24,14 +24,6 @@ func (s *suite) queryFixture(t *testing.T) (string, []item) {
 	return tb, all
 }
 
-func sks(items []item) string {
-	var out []string
-	for _, it := range items {
-		out = append(out, sOf(it["sk"]))
-	}
-	return join(out)
-}
-
 // testQuery covers key conditions, ordering, paging, Select, filters and
 // the documented refusals.
 // https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Query.html
@@ -70,7 +62,7 @@ func (s *suite) testQuery(t *testing.T) {
 				in.ExpressionAttributeNames = map[string]string{"#k": "pk", "#s": "sk"}
 			}
 			items, _ := s.queryAll(t, in)
-			if got := sks(items); got != c.want {
+			if got := sortKeys(items); got != c.want {
 				t.Errorf("%s %s: got %s, want %s", c.kc, showItem(c.vals), got, c.want)
 			}
 		}
@@ -84,7 +76,7 @@ func (s *suite) testQuery(t *testing.T) {
 		in.ScanIndexForward = aws.Bool(false)
 		in.Limit = aws.Int32(2)
 		items, leks := s.queryAll(t, in)
-		if got := sks(items); got != "a#05,a#04,a#03,a#02,a#01" {
+		if got := sortKeys(items); got != "a#05,a#04,a#03,a#02,a#01" {
 			t.Errorf("descending pages = %s", got)
 		}
 		if len(leks) < 2 {
@@ -102,7 +94,7 @@ func (s *suite) testQuery(t *testing.T) {
 		in.Limit = aws.Int32(3)
 		out, err := s.c.Query(s.ctx(t), &in)
 		must(t, err, "Query page 1")
-		if got := sks(out.Items); got != "a#01,a#02,a#03" {
+		if got := sortKeys(out.Items); got != "a#01,a#02,a#03" {
 			t.Errorf("page 1 = %s", got)
 		}
 		wantItem(t, "LastEvaluatedKey page 1", out.LastEvaluatedKey, item{"pk": vS("p"), "sk": vS("a#03")})
@@ -116,7 +108,7 @@ func (s *suite) testQuery(t *testing.T) {
 		in.Limit = aws.Int32(2)
 		out, err = s.c.Query(s.ctx(t), &in)
 		must(t, err, "Query from synthetic key")
-		if got := sks(out.Items); got != "a#04,a#05" {
+		if got := sortKeys(out.Items); got != "a#04,a#05" {
 			t.Errorf("from a#035 = %s, want a#04,a#05", got)
 		}
 	})
@@ -171,10 +163,7 @@ func (s *suite) testQuery(t *testing.T) {
 			"first page of 12 × 100 KB items: %d items, LastEvaluatedKey %s; want about 10 items and a LastEvaluatedKey",
 			len(out.Items), showItem(out.LastEvaluatedKey))
 		items, _ := s.queryAll(t, in)
-		var got []string
-		for _, it := range items {
-			got = append(got, sOf(it["sk"]))
-		}
+		got := sValues(items, "sk")
 		if join(got) != "00,01,02,03,04,05,06,07,08,09,10,11" {
 			t.Errorf("pages = %v, want 00..11 once each", got)
 		}
@@ -211,18 +200,18 @@ func (s *suite) testQuery(t *testing.T) {
 		in.FilterExpression = aws.String("odd = :t")
 		out, err := s.c.Query(s.ctx(t), &in)
 		must(t, err, "filtered Query")
-		if got := sks(out.Items); got != "a#02,a#04,b#01,b#03" || out.Count != 4 || out.ScannedCount != 8 {
+		if got := sortKeys(out.Items); got != "a#02,a#04,b#01,b#03" || out.Count != 4 || out.ScannedCount != 8 {
 			t.Errorf("filter: items %s Count %d ScannedCount %d; want a#02,a#04,b#01,b#03 4 8", got, out.Count, out.ScannedCount)
 		}
 		in.Limit = aws.Int32(3)
 		out, err = s.c.Query(s.ctx(t), &in)
 		must(t, err, "filtered Query Limit 3")
-		if got := sks(out.Items); got != "a#02" || out.Count != 1 || out.ScannedCount != 3 {
+		if got := sortKeys(out.Items); got != "a#02" || out.Count != 1 || out.ScannedCount != 3 {
 			t.Errorf("filter Limit 3: items %s Count %d ScannedCount %d; want a#02 1 3", got, out.Count, out.ScannedCount)
 		}
 		wantItem(t, "filtered LastEvaluatedKey", out.LastEvaluatedKey, item{"pk": vS("p"), "sk": vS("a#03")})
 		items, _ := s.queryAll(t, in)
-		if got := sks(items); got != "a#02,a#04,b#01,b#03" {
+		if got := sortKeys(items); got != "a#02,a#04,b#01,b#03" {
 			t.Errorf("filtered pages = %s", got)
 		}
 	})

@@ -12,20 +12,14 @@ import (
 // scanAll pages through a scan and returns the items.
 func (s *suite) scanAll(t *testing.T, in dynamodb.ScanInput) []item {
 	t.Helper()
-	var items []item
-	for pages := 0; ; pages++ {
-		if pages > 1000 {
-			t.Fatalf("scan did not terminate after 1000 pages")
-		}
+	items, _ := pageAll(t, "scan", in.ExclusiveStartKey, func(start item) ([]item, item) {
 		sc := in
+		sc.ExclusiveStartKey = start
 		out, err := s.c.Scan(s.ctx(t), &sc)
 		must(t, err, "Scan")
-		items = append(items, out.Items...)
-		if len(out.LastEvaluatedKey) == 0 {
-			return items
-		}
-		in.ExclusiveStartKey = out.LastEvaluatedKey
-	}
+		return out.Items, out.LastEvaluatedKey
+	})
+	return items
 }
 
 func fmtPtr(p *int32) string {

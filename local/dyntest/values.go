@@ -3,6 +3,8 @@ package dyntest
 import (
 	"bytes"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -95,14 +97,9 @@ func showItem(it item) string {
 	if it == nil {
 		return "{}"
 	}
-	keys := make([]string, 0, len(it))
-	for k := range it {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = k + "=" + show(it[k])
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(it)) {
+		parts = append(parts, k+"="+show(it[k]))
 	}
 	return "{" + strings.Join(parts, " ") + "}"
 }
@@ -134,6 +131,19 @@ func sOf(v types.AttributeValue) string {
 	}
 	return ""
 }
+
+// sValues lists the S values of attribute name in items, in order ("" where
+// an item has none).
+func sValues(items []item, name string) []string {
+	out := make([]string, 0, len(items))
+	for _, it := range items {
+		out = append(out, sOf(it[name]))
+	}
+	return out
+}
+
+// sortKeys lists the sk values of items, in order.
+func sortKeys(items []item) string { return join(sValues(items, "sk")) }
 
 // nOf returns an N value's digits or "".
 func nOf(v types.AttributeValue) string {
