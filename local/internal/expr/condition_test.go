@@ -177,7 +177,7 @@ func TestConditionNames(t *testing.T) {
 func TestConditionErrors(t *testing.T) {
 	names := map[string]string{"#n": "name", "#u": "unused"}
 	vals := map[string]string{":s": `{"S":"a"}`, ":s2": `{"S":"b"}`, ":n": `{"N":"1"}`, ":bool": `{"BOOL":true}`, ":ss": `{"SS":["a"]}`}
-	cases := []struct{ expr, want string }{
+	cases := []parseErrCase{
 		{"", "Invalid ConditionExpression: The expression can not be empty;"},
 		{"a = = :s", `Invalid ConditionExpression: Syntax error; token: "=", near: "= = :s"`},
 		{"a-b", `Invalid ConditionExpression: Syntax error; token: "-", near: "a-b"`},
@@ -213,12 +213,10 @@ func TestConditionErrors(t *testing.T) {
 		{"status = :x AND foo(a)", "Invalid ConditionExpression: Invalid function name; function: foo"},
 		{"status = :x", "Invalid ConditionExpression: Attribute name is a reserved keyword; reserved keyword: status"},
 	}
-	for _, c := range cases {
-		_, err := ParseCondition(c.expr, env(t, names, vals))
-		if got := errMsg(err); got != c.want {
-			t.Errorf("ParseCondition(%q)\n got: %s\nwant: %s", c.expr, got, c.want)
-		}
-	}
+	wantParseErrors(t, "ParseCondition", func(expr string) error {
+		_, err := ParseCondition(expr, env(t, names, vals))
+		return err
+	}, cases)
 	_, err := ParseFilter("status = :s", env(t, nil, vals))
 	if got := errMsg(err); got != "Invalid FilterExpression: Attribute name is a reserved keyword; reserved keyword: status" {
 		t.Errorf("filter prefix: %s", got)

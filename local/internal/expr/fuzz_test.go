@@ -19,6 +19,21 @@ func fuzzItem(t *testing.T) attr.Item {
 	 "m":{"M":{"a":{"N":"1"}}},"ss":{"SS":["a","b"]},"ns":{"NS":["1","2"]}}`)
 }
 
+// isExprError reports whether err is an *Error with a message, the only
+// refusal a parser or Bind may return.
+func isExprError(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Msg != ""
+}
+
+// isApplyError reports whether err is one an update's Apply may return: an
+// *Error or an *attr.ValidationError.
+func isApplyError(err error) bool {
+	var e *Error
+	var ve *attr.ValidationError
+	return errors.As(err, &e) || errors.As(err, &ve)
+}
+
 func FuzzParseCondition(f *testing.F) {
 	for _, s := range []string{
 		"#n = :s", "a.b[1].c <> :n AND NOT (x < :n OR y BETWEEN :n AND :n)",
@@ -30,8 +45,7 @@ func FuzzParseCondition(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		c, err := ParseCondition(s, fuzzEnv(t))
 		if err != nil {
-			var e *Error
-			if !errors.As(err, &e) || e.Msg == "" {
+			if !isExprError(err) {
 				t.Fatalf("ParseCondition(%q) returned %T %v, want *Error", s, err, err)
 			}
 			if _, kerr := ParseKeyCondition(s, fuzzEnv(t)); kerr == nil {
@@ -62,30 +76,21 @@ func FuzzParseUpdate(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		u, err := ParseUpdate(s, fuzzEnv(t))
 		if err != nil {
-			var e *Error
-			if !errors.As(err, &e) || e.Msg == "" {
+			if !isExprError(err) {
 				t.Fatalf("ParseUpdate(%q) returned %T %v, want *Error", s, err, err)
 			}
 			return
 		}
 		it := fuzzItem(t)
 		before := it.Clone()
-		if _, err := u.Apply(it); err != nil {
-			var e *Error
-			var ve *attr.ValidationError
-			if !errors.As(err, &e) && !errors.As(err, &ve) {
-				t.Fatalf("Apply(%q) returned %T %v", s, err, err)
-			}
+		if _, err := u.Apply(it); err != nil && !isApplyError(err) {
+			t.Fatalf("Apply(%q) returned %T %v", s, err, err)
 		}
 		if !attr.EqualItems(it, before) {
 			t.Fatalf("Apply(%q) mutated its input", s)
 		}
-		if _, err := u.Apply(nil); err != nil {
-			var e *Error
-			var ve *attr.ValidationError
-			if !errors.As(err, &e) && !errors.As(err, &ve) {
-				t.Fatalf("Apply(%q) on nil item returned %T %v", s, err, err)
-			}
+		if _, err := u.Apply(nil); err != nil && !isApplyError(err) {
+			t.Fatalf("Apply(%q) on nil item returned %T %v", s, err, err)
 		}
 	})
 }
@@ -119,8 +124,7 @@ func FuzzParseKeyCondition(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		kc, err := ParseKeyCondition(s, fuzzEnv(t))
 		if err != nil {
-			var e *Error
-			if !errors.As(err, &e) || e.Msg == "" {
+			if !isExprError(err) {
 				t.Fatalf("ParseKeyCondition(%q) returned %T %v, want *Error", s, err, err)
 			}
 			return
@@ -140,8 +144,7 @@ func FuzzParseKeyCondition(f *testing.F) {
 		for _, keys := range [][2]string{{"name", "status"}, {"name", ""}, {"n", "name"}} {
 			k := *kc
 			if err := k.Bind(keys[0], keys[1]); err != nil {
-				var e *Error
-				if !errors.As(err, &e) || e.Msg == "" {
+				if !isExprError(err) {
 					t.Fatalf("Bind(%q) returned %T %v, want *Error", s, err, err)
 				}
 				continue

@@ -43,6 +43,20 @@ func env(t testing.TB, names map[string]string, values map[string]string) *Env {
 	return e
 }
 
+// parseErrCase is an expression and the message its parse must fail with.
+type parseErrCase struct{ expr, want string }
+
+// wantParseErrors fails for each case whose parse does not fail with
+// exactly its message; fn names the parser in failures.
+func wantParseErrors(t *testing.T, fn string, parse func(expr string) error, cases []parseErrCase) {
+	t.Helper()
+	for _, c := range cases {
+		if got := errMsg(parse(c.expr)); got != c.want {
+			t.Errorf("%s(%q)\n got: %s\nwant: %s", fn, c.expr, got, c.want)
+		}
+	}
+}
+
 func errMsg(err error) string {
 	if err == nil {
 		return ""

@@ -51,7 +51,7 @@ func TestKeyConditionParse(t *testing.T) {
 }
 
 func TestKeyConditionErrors(t *testing.T) {
-	cases := []struct{ expr, want string }{
+	cases := []parseErrCase{
 		{"PK = :p OR SK = :a", "Invalid operator used in KeyConditionExpression: OR"},
 		{"PK = :p AND NOT SK = :a", "Invalid operator used in KeyConditionExpression: NOT"},
 		{"PK IN (:p)", "Invalid operator used in KeyConditionExpression: IN"},
@@ -67,12 +67,10 @@ func TestKeyConditionErrors(t *testing.T) {
 		{"status = :p", "Invalid KeyConditionExpression: Attribute name is a reserved keyword; reserved keyword: status"},
 		{"PK = :p AND", `Invalid KeyConditionExpression: Syntax error; token: "<EOF>", near: "AND"`},
 	}
-	for _, c := range cases {
-		_, err := ParseKeyCondition(c.expr, env(t, nil, keyValues))
-		if got := errMsg(err); got != c.want {
-			t.Errorf("ParseKeyCondition(%q)\n got: %s\nwant: %s", c.expr, got, c.want)
-		}
-	}
+	wantParseErrors(t, "ParseKeyCondition", func(expr string) error {
+		_, err := ParseKeyCondition(expr, env(t, nil, keyValues))
+		return err
+	}, cases)
 }
 
 func TestKeyConditionBind(t *testing.T) {

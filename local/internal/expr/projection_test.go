@@ -38,7 +38,7 @@ func TestProjectionApply(t *testing.T) {
 }
 
 func TestProjectionErrors(t *testing.T) {
-	cases := []struct{ expr, want string }{
+	cases := []parseErrCase{
 		{"", "Invalid ProjectionExpression: The expression can not be empty;"},
 		{"a, a", "Invalid ProjectionExpression: Two document paths overlap with each other; must remove or rewrite one of these paths; path one: [a], path two: [a]"},
 		{"a.b, a", "Invalid ProjectionExpression: Two document paths overlap with each other; must remove or rewrite one of these paths; path one: [a, b], path two: [a]"},
@@ -49,10 +49,8 @@ func TestProjectionErrors(t *testing.T) {
 		{"a,", `Invalid ProjectionExpression: Syntax error; token: "<EOF>", near: ","`},
 		{"a = :v", `Invalid ProjectionExpression: Syntax error; token: "=", near: "a = :v"`},
 	}
-	for _, c := range cases {
-		_, err := ParseProjection(c.expr, env(t, map[string]string{"#p": "pk"}, nil))
-		if got := errMsg(err); got != c.want {
-			t.Errorf("ParseProjection(%q)\n got: %s\nwant: %s", c.expr, got, c.want)
-		}
-	}
+	wantParseErrors(t, "ParseProjection", func(expr string) error {
+		_, err := ParseProjection(expr, env(t, map[string]string{"#p": "pk"}, nil))
+		return err
+	}, cases)
 }

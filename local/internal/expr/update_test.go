@@ -140,7 +140,7 @@ func TestUpdateRuntimeErrors(t *testing.T) {
 }
 
 func TestUpdateParseErrors(t *testing.T) {
-	cases := []struct{ expr, want string }{
+	cases := []parseErrCase{
 		{"", "Invalid UpdateExpression: The expression can not be empty;"},
 		{"INVALID SYNTAX HERE", `Invalid UpdateExpression: Syntax error; token: "INVALID", near: "INVALID SYNTAX"`},
 		{"SET a = :one SET b = :one", `Invalid UpdateExpression: The "SET" section can only be used once in an update expression;`},
@@ -165,12 +165,10 @@ func TestUpdateParseErrors(t *testing.T) {
 		{"SET a = (b + :one) + :one", `Invalid UpdateExpression: Syntax error; token: "+", near: ") + :one"`},
 		{"SET a = list_append(b, :one + :one)", `Invalid UpdateExpression: Syntax error; token: "+", near: ":one + :one"`},
 	}
-	for _, c := range cases {
-		_, err := ParseUpdate(c.expr, env(t, nil, updValues))
-		if got := errMsg(err); got != c.want {
-			t.Errorf("ParseUpdate(%q)\n got: %s\nwant: %s", c.expr, got, c.want)
-		}
-	}
+	wantParseErrors(t, "ParseUpdate", func(expr string) error {
+		_, err := ParseUpdate(expr, env(t, nil, updValues))
+		return err
+	}, cases)
 }
 
 func TestUpdateNames(t *testing.T) {
