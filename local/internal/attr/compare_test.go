@@ -3,13 +3,7 @@ package attr
 import "testing"
 
 func TestCompareAndEqual(t *testing.T) {
-	v := func(s string) Value {
-		x, err := Decode([]byte(s))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return x
-	}
+	v := func(s string) Value { return mustParse(t, decodeText, s) }
 	cmp := []struct {
 		a, b string
 		want int

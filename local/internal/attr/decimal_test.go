@@ -62,13 +62,7 @@ func TestParseDecimalErrors(t *testing.T) {
 }
 
 func TestDecimalCmpAndAdd(t *testing.T) {
-	mustD := func(s string) Decimal {
-		d, err := ParseDecimal(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return d
-	}
+	mustD := func(s string) Decimal { return mustParse(t, ParseDecimal, s) }
 	cmp := []struct {
 		a, b string
 		want int

@@ -102,11 +102,7 @@ func TestKeyNumbersSortNumerically(t *testing.T) {
 	in := []string{"-1E10", "-100", "-99.5", "-1", "-0.5", "-0.05", "0", "1E-130", "0.05", "0.5", "1", "9", "10", "99.5", "100", "1E125"}
 	var prev []byte
 	for _, s := range in {
-		v, err := Number(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		enc := AppendKey(nil, v)
+		enc := AppendKey(nil, mustParse(t, Number, s))
 		if prev != nil && bytes.Compare(prev, enc) >= 0 {
 			t.Errorf("%s does not sort after its predecessor", s)
 		}

@@ -3,13 +3,7 @@ package attr
 import "testing"
 
 func TestSize(t *testing.T) {
-	num := func(s string) Value {
-		v, err := Number(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return v
-	}
+	num := func(s string) Value { return mustParse(t, Number, s) }
 	ss, _ := StringSet("ab", "cde")
 	cases := []struct {
 		v    Value
