@@ -23,9 +23,7 @@ func TestCheckpointCrashBetweenSteps(t *testing.T) {
 			kv := openTestWAL(t, path, 1<<30)
 			for _, b := range []string{"a", "b", "c"} {
 				for i := range 200 {
-					if err := walPut(kv, b, fmt.Sprintf("k%05d", i), val(0, i)); err != nil {
-						t.Fatal(err)
-					}
+					mustPut(t, kv, b, fmt.Sprintf("k%05d", i), val(0, i))
 				}
 			}
 			if err := kv.Close(); err != nil {
@@ -117,9 +115,7 @@ func TestCheckpointStepsBoundTransactions(t *testing.T) {
 	defer kv.Close()
 	// 8 MiB in random order: every value lands on its own leaf.
 	for i := range 2048 {
-		if err := walPut(kv, "b", fmt.Sprintf("k%05d", (i*7919)%2048), strings.Repeat("v", 4096)); err != nil {
-			t.Fatal(err)
-		}
+		mustPut(t, kv, "b", fmt.Sprintf("k%05d", (i*7919)%2048), strings.Repeat("v", 4096))
 	}
 	if err := kv.Checkpoint(); err != nil {
 		t.Fatal(err)

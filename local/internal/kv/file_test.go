@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -154,11 +156,7 @@ func checkWAL(rt *rapid.T, kv *File, buckets []string, model walModel, keyGen *r
 			if b == nil {
 				continue
 			}
-			keys := make([]string, 0, len(want))
-			for k := range want {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
+			keys := slices.Sorted(maps.Keys(want))
 			var got []string
 			b.ForEach(func(k, v []byte) error {
 				if want[string(k)] != string(v) {

@@ -146,9 +146,7 @@ func TestRefusedFormatLeavesFilesUntouched(t *testing.T) {
 	}
 	db.Close()
 	kv = openAsNewer(t, path)
-	if err := walPut(kv, "newer", "k", "v"); err != nil {
-		t.Fatal(err)
-	}
+	mustPut(t, kv, "newer", "k", "v")
 	kv.Crash()
 	snapshot := func() map[string][]byte {
 		m := map[string][]byte{}

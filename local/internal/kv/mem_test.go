@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"testing"
 
@@ -62,11 +64,7 @@ func TestMemKVMatchesSortedMap(t *testing.T) {
 }
 
 func checkMemKV(rt *rapid.T, kv *Mem, name []byte, model map[string]string, seek string) {
-	keys := make([]string, 0, len(model))
-	for k := range model {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(model))
 	kv.View(func(tx Tx) error {
 		b := tx.Bucket(name)
 		var fwd, back []string

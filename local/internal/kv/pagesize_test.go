@@ -31,9 +31,7 @@ func TestPageSizeCrashRecovery(t *testing.T) {
 			val := func(i int) string { return strings.Repeat(fmt.Sprintf("v%05d.", i), 1+(i%7)*3000) }
 			kv := openTestWAL(t, path, 256<<10)
 			for i := range 300 {
-				if err := walPut(kv, "b", fmt.Sprintf("k%05d", i), val(i)); err != nil {
-					t.Fatal(err)
-				}
+				mustPut(t, kv, "b", fmt.Sprintf("k%05d", i), val(i))
 			}
 			kv.Crash()
 			for round := range 2 {
@@ -89,9 +87,7 @@ func TestDataFilePageSize(t *testing.T) {
 		for round := range 2 {
 			kv := openTestWAL(t, tc.path, 1<<20)
 			if round == 0 {
-				if err := walPut(kv, "x/school/GSI1", "CRS#m/STU#a", "v"); err != nil {
-					t.Fatal(err)
-				}
+				mustPut(t, kv, "x/school/GSI1", "CRS#m/STU#a", "v")
 			}
 			if got := walGet(t, kv, "x/school/GSI1", "CRS#m/STU#a"); got != "v" {
 				t.Fatalf("%s round %d: read %q", tc.path, round, got)

@@ -23,6 +23,14 @@ func walPut(kv *File, bucket, k, v string) error {
 	})
 }
 
+// mustPut is walPut that fails the test at once on an error.
+func mustPut(t testing.TB, kv *File, bucket, k, v string) {
+	t.Helper()
+	if err := walPut(kv, bucket, k, v); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // walGet reads bucket/k: the value, "<nil>" or "<no bucket>".
 func walGet(t *testing.T, kv *File, bucket, k string) string {
 	t.Helper()
@@ -54,9 +62,7 @@ func walGet(t *testing.T, kv *File, bucket, k string) string {
 func TestWALStaleLogNotReplayed(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "data.db")
 	kv := openTestWAL(t, path, 1<<20)
-	if err := walPut(kv, "b", "k", "base"); err != nil {
-		t.Fatal(err)
-	}
+	mustPut(t, kv, "b", "k", "base")
 	if err := kv.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -102,9 +108,7 @@ func TestWALStaleLogNotReplayed(t *testing.T) {
 	}
 	// And what is written next survives a crash: the active log took an
 	// epoch newer than the file's.
-	if err := walPut(kv, "b", "k", "newer"); err != nil {
-		t.Fatal(err)
-	}
+	mustPut(t, kv, "b", "k", "newer")
 	kv.Crash()
 	kv = openTestWAL(t, path, 1<<20)
 	defer kv.Close()
@@ -124,9 +128,7 @@ func TestWALFailedCheckpointKeepsLog(t *testing.T) {
 	val := bytes.Repeat([]byte("x"), 256<<10)
 	n := 0
 	for kv.frozen == nil && n < 100 {
-		if err := walPut(kv, "b", fmt.Sprintf("k%03d", n), string(val)); err != nil {
-			t.Fatal(err)
-		}
+		mustPut(t, kv, "b", fmt.Sprintf("k%03d", n), string(val))
 		n++
 	}
 	kv.waitFlush()
@@ -177,9 +179,8 @@ func TestWALFailedCheckpointKeepsLog(t *testing.T) {
 func TestWALCommitStandsWhenCheckpointFails(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "data.db")
 	kv := openTestWAL(t, path, 64)
-	if err := walPut(kv, "b", "a", "1"); err != nil {
-		t.Fatal(err) // 64 bytes: this first put may already start a checkpoint
-	}
+	// 64 bytes: this first put may already start a checkpoint
+	mustPut(t, kv, "b", "a", "1")
 	kv.waitFlush()
 	kv.spare.f.Close() // the next freeze's header write fails
 	if err := walPut(kv, "b", "k", strings64()); err != nil {
@@ -270,13 +271,9 @@ func TestWALTornHeaderNoStaleRecords(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "data.db")
 	kv := openTestWAL(t, path, 1<<20)
 	for _, v := range []string{"old", "older"} {
-		if err := walPut(kv, "b", "k", v); err != nil {
-			t.Fatal(err)
-		}
+		mustPut(t, kv, "b", "k", v)
 	}
-	if err := walPut(kv, "b", "k", "new"); err != nil {
-		t.Fatal(err)
-	}
+	mustPut(t, kv, "b", "k", "new")
 	active := kv.log.f.Name()
 	if err := kv.Close(); err != nil { // power cut while Close writes the header
 		t.Fatal(err)
@@ -291,9 +288,7 @@ func TestWALTornHeaderNoStaleRecords(t *testing.T) {
 	if got := walGet(t, kv, "b", "k"); got != "new" {
 		t.Fatalf("after a torn header k=%q, want new", got)
 	}
-	if err := walPut(kv, "b", "other", "x"); err != nil {
-		t.Fatal(err)
-	}
+	mustPut(t, kv, "b", "other", "x")
 	kv.Crash()
 	kv = openTestWAL(t, path, 1<<20)
 	defer kv.Close()
