@@ -62,6 +62,17 @@ func propEngine(t *testing.T) (*dynamodb.Client, string) {
 	return c, "prop"
 }
 
+// checkProperty runs prop as a rapid property against one propEngine table;
+// each check gets its own partition, part: prefix and the check's number.
+func checkProperty(t *testing.T, prefix string, prop func(t *rapid.T, c *dynamodb.Client, table, part string)) {
+	c, table := propEngine(t)
+	check := 0
+	rapid.Check(t, func(rt *rapid.T) {
+		check++
+		prop(rt, c, table, fmt.Sprintf("%s%d", prefix, check))
+	})
+}
+
 // modelItem is the model's view of one item: a counter, a label and a tag set.
 type modelItem struct {
 	n    int64
@@ -165,12 +176,9 @@ func render(it item) string {
 // UpdateItem (ADD/SET/DELETE), DeleteItem and TransactWriteItems agree with
 // a simple in-memory model, including which conditional writes fail.
 func TestPropertyWritesMatchModel(t *testing.T) {
-	c, table := propEngine(t)
-	ctx := context.Background()
-	check := 0
-	rapid.Check(t, func(t *rapid.T) {
-		check++
-		ns := fmt.Sprintf("w%d-", check)
+	checkProperty(t, "w", func(t *rapid.T, c *dynamodb.Client, table, part string) {
+		ctx := context.Background()
+		ns := part + "-"
 		model := map[[2]string]*modelItem{}
 		keyGen := rapid.SampledFrom([][2]string{{"a", "1"}, {"a", "2"}, {"a", "3"}, {"b", "1"}})
 		key := func(k [2]string) item {
@@ -383,12 +391,8 @@ func TestPropertyWritesMatchModel(t *testing.T) {
 // single-request result, in order, and every page's LastEvaluatedKey is the
 // key of its last evaluated item.
 func TestPropertyQueryPaging(t *testing.T) {
-	c, table := propEngine(t)
-	ctx := context.Background()
-	check := 0
-	rapid.Check(t, func(t *rapid.T) {
-		check++
-		pk := fmt.Sprintf("q%d", check)
+	checkProperty(t, "q", func(t *rapid.T, c *dynamodb.Client, table, pk string) {
+		ctx := context.Background()
 		n := rapid.IntRange(0, 40).Draw(t, "items")
 		sks := rapid.SliceOfNDistinct(rapid.StringMatching(`[ab]{1,4}`), n, n, func(s string) string { return s }).Draw(t, "sks")
 		var reqs []types.WriteRequest
