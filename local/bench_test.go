@@ -29,6 +29,14 @@ func httpBenchClient(b *testing.B, e *Engine) *dynamodb.Client {
 	})
 }
 
+// schoolBenchClient is an httpBenchClient of a new in-memory engine with an
+// empty school table.
+func schoolBenchClient(b *testing.B) *dynamodb.Client {
+	c := httpBenchClient(b, openMem(b))
+	createGraphTable(b, c, "school")
+	return c
+}
+
 func runClients(b *testing.B, fn func(i int64) error) {
 	var next atomic.Int64
 	b.SetParallelism((benchClients + 1) / 2) // GOMAXPROCS 2 on the target machine
@@ -44,9 +52,7 @@ func runClients(b *testing.B, fn func(i int64) error) {
 }
 
 func BenchmarkPutItemConditional(b *testing.B) {
-	e := openMem(b)
-	c := httpBenchClient(b, e)
-	createGraphTable(b, c, "school")
+	c := schoolBenchClient(b)
 	runClients(b, func(i int64) error {
 		from, to := fmt.Sprintf("STU#%d", i), fmt.Sprintf("CRS#%d", i%1000)
 		_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("school"),
@@ -60,9 +66,7 @@ func BenchmarkPutItemConditional(b *testing.B) {
 // courseOf100 is a client of a new in-memory engine whose school table
 // holds 100 students enrolled in CRS#math.
 func courseOf100(b *testing.B) *dynamodb.Client {
-	e := openMem(b)
-	c := httpBenchClient(b, e)
-	createGraphTable(b, c, "school")
+	c := schoolBenchClient(b)
 	for i := 0; i < 100; i += 25 {
 		var reqs []types.WriteRequest
 		for j := i; j < i+25; j++ {

@@ -290,9 +290,7 @@ func BenchmarkExecuteStatementSelectGSI100(b *testing.B) {
 // BenchmarkExecuteStatementInsert is BenchmarkPutItemConditional as a
 // PartiQL INSERT (a put conditioned on attribute_not_exists).
 func BenchmarkExecuteStatementInsert(b *testing.B) {
-	e := openMem(b)
-	c := httpBenchClient(b, e)
-	createGraphTable(b, c, "school")
+	c := schoolBenchClient(b)
 	runClients(b, func(i int64) error {
 		from, to := fmt.Sprintf("STU#%d", i), fmt.Sprintf("CRS#%d", i%1000)
 		_, err := c.ExecuteStatement(ctx, &dynamodb.ExecuteStatementInput{
