@@ -96,6 +96,16 @@ func wantAPIErr(t *testing.T, what string, ae *apiError, typ, msg string) {
 	}
 }
 
+// wantNoItem fails unless tbl holds no item with key pk, sk; what names
+// the refused request that must not have written it.
+func wantNoItem(t *testing.T, e *Engine, pk, sk, what string) {
+	t.Helper()
+	key := fmt.Sprintf(`{"TableName":"tbl","Key":{"pk":{"S":%q},"sk":{"S":%q}}}`, pk, sk)
+	if v, _ := call(t, e, "GetItem", key); v["Item"] != nil {
+		t.Errorf("%s wrote %v", what, v["Item"])
+	}
+}
+
 // statement is an ExecuteStatement body.
 func statement(stmt string, extra ...string) string {
 	b, _ := json.Marshal(stmt)

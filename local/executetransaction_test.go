@@ -68,9 +68,7 @@ func TestExecuteTransactionRefusals(t *testing.T) {
 		_, ae := call(t, e, "ExecuteTransaction", c.body)
 		wantAPIErr(t, c.body, ae, errValidation, c.msg)
 	}
-	if v, _ := call(t, e, "GetItem", `{"TableName":"tbl","Key":{"pk":{"S":"b"},"sk":{"S":"1"}}}`); v["Item"] != nil {
-		t.Errorf("a refused transaction wrote %v", v["Item"])
-	}
+	wantNoItem(t, e, "b", "1", "a refused transaction")
 }
 
 // A missing table or a WHERE that does not name one item cancels the
@@ -109,9 +107,7 @@ func TestExecuteTransactionCancellationReasons(t *testing.T) {
 	if want := "Transaction cancelled, please refer cancellation reasons for specific reasons [ResourceNotFound, None]"; ae == nil || ae.Message != want {
 		t.Errorf("message %v, want %q", ae, want)
 	}
-	if v, _ := call(t, e, "GetItem", `{"TableName":"tbl","Key":{"pk":{"S":"c"},"sk":{"S":"1"}}}`); v["Item"] != nil {
-		t.Errorf("a cancelled transaction wrote %v", v["Item"])
-	}
+	wantNoItem(t, e, "c", "1", "a cancelled transaction")
 	v := okCall(t, e, "GetItem", `{"TableName":"tbl","Key":{"pk":{"S":"a"},"sk":{"S":"1"}}}`)
 	if got := compact(v["Item"]); got != `{"pk":{"S":"a"},"sk":{"S":"1"},"v":{"N":"1"}}` {
 		t.Errorf("item after cancelled transactions = %s", got)
