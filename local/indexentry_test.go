@@ -52,25 +52,25 @@ func TestIndexEntriesKeyOnlyReadLikeOldOnes(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
+		// queryIndex returns the items of table's index whose hash key
+		// attribute hk is v.
+		queryIndex := func(table, index, hk string, v av) []map[string]av {
+			q, err := c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String(table), IndexName: aws.String(index),
+				KeyConditionExpression: aws.String(hk + " = :v"), ExpressionAttributeValues: map[string]av{":v": v}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return q.Items
+		}
 		read := func() []string {
 			var out []string
 			for _, tg := range targets {
-				q, err := c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("ggg"), IndexName: aws.String("GSI1"),
-					KeyConditionExpression: aws.String("GSI1PK = :t"), ExpressionAttributeValues: map[string]types.AttributeValue{":t": &types.AttributeValueMemberS{Value: tg}}})
-				if err != nil {
-					t.Fatal(err)
-				}
-				for _, it := range q.Items {
+				for _, it := range queryIndex("ggg", "GSI1", "GSI1PK", s(tg)) {
 					out = append(out, fmt.Sprintf("g %q %q", str(it, "PK"), str(it, "SK")))
 				}
 			}
 			for _, sc := range scores {
-				q, err := c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("nnn"), IndexName: aws.String("byScore"),
-					KeyConditionExpression: aws.String("score = :s"), ExpressionAttributeValues: map[string]types.AttributeValue{":s": &types.AttributeValueMemberN{Value: sc}}})
-				if err != nil {
-					t.Fatal(err)
-				}
-				for _, it := range q.Items {
+				for _, it := range queryIndex("nnn", "byScore", "score", n(sc)) {
 					out = append(out, fmt.Sprintf("n %s %x", sc, it["PK"].(*types.AttributeValueMemberB).Value))
 				}
 			}
