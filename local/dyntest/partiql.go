@@ -21,8 +21,16 @@ type expectation struct {
 	problems []string
 }
 
-func (s *suite) expect(t *testing.T, q Quirk) *expectation {
-	return &expectation{s: s, t: t, q: q}
+// runExpecting runs body as subtest name on a new table of spec, with an
+// expectation that reports its departures under quirk q when body returns.
+func (s *suite) runExpecting(t *testing.T, name string, spec tableSpec, q Quirk, body func(t *testing.T, tb string, e *expectation)) {
+	t.Helper()
+	t.Run(name, func(t *testing.T) {
+		tb := s.table(t, spec)
+		e := &expectation{s: s, t: t, q: q}
+		defer e.done()
+		body(t, tb, e)
+	})
 }
 
 // that records a departure when ok is false, and returns ok.
@@ -101,10 +109,7 @@ func (s *suite) testPartiQLStatement(t *testing.T) {
 	// "INSERT INTO table VALUE item": strings in single quotes, numbers,
 	// lists [..], maps {..}, sets <<..>>, booleans and NULL; parameters ?.
 	// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ql-reference.insert.html
-	t.Run("InsertAndSelect", func(t *testing.T) {
-		tb := s.table(t, composite)
-		e := s.expect(t, QuirkPartiQLLiterals)
-		defer e.done()
+	s.runExpecting(t, "InsertAndSelect", composite, QuirkPartiQLLiterals, func(t *testing.T, tb string, e *expectation) {
 		out, err := s.stmt(t, `INSERT INTO `+quote(tb)+` VALUE {'pk': 'p', 'sk': ?, 's': 'it''s', 'n': 1.50, 'l': [1, 'two', null], `+
 			`'m': {'k': {'z': true}}, 'ss': <<'a', 'b'>>, 'ns': <<1, 2>>, 'b': false}`, vS("1"))
 		if !e.that(err == nil && len(out.Items) == 0, "INSERT: %v, want success and an empty Items list", err) {
@@ -121,10 +126,7 @@ func (s *suite) testPartiQLStatement(t *testing.T) {
 	// "If the DynamoDB table already has an item with the same primary key
 	// as the primary key of the item being inserted, DuplicateItemException
 	// is returned."
-	t.Run("InsertDuplicate", func(t *testing.T) {
-		tb := s.table(t, composite)
-		e := s.expect(t, QuirkPartiQLInsertOverwrites)
-		defer e.done()
+	s.runExpecting(t, "InsertDuplicate", composite, QuirkPartiQLInsertOverwrites, func(t *testing.T, tb string, e *expectation) {
 		old := item{"pk": vS("p"), "sk": vS("1"), "v": vS("old")}
 		s.put(t, tb, old)
 		_, err := s.stmt(t, `INSERT INTO `+quote(tb)+` VALUE {'pk': 'p', 'sk': '1', 'v': 'new'}`)
@@ -138,10 +140,7 @@ func (s *suite) testPartiQLStatement(t *testing.T) {
 	// "expression: A projection formed from the * wildcard or a projection
 	// list of one or more attribute names or document paths"; a path comes
 	// back under its last name (m.k.z as z, l[1] as l[1]).
-	t.Run("Projection", func(t *testing.T) {
-		tb := s.table(t, composite)
-		e := s.expect(t, QuirkPartiQLPathProjection)
-		defer e.done()
+	s.runExpecting(t, "Projection", composite, QuirkPartiQLPathProjection, func(t *testing.T, tb string, e *expectation) {
 		s.put(t, tb, item{"pk": vS("p"), "sk": vS("1"), "a": vS("x"), "m": vM(item{"k": vM(item{"z": vN("9")})}),
 			"l": vL(vS("zero"), vS("one")), "other": vS("o")})
 		out, err := s.stmt(t, `SELECT a, m.k.z, l[1], "nothere" FROM `+quote(tb)+` WHERE pk = 'p'`)
@@ -154,10 +153,7 @@ func (s *suite) testPartiQLStatement(t *testing.T) {
 	// OR and NOT; a WHERE without the partition key reads the whole table.
 	// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ql-operators.html
 	// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ql-functions.html
-	t.Run("Where", func(t *testing.T) {
-		tb := s.table(t, composite)
-		e := s.expect(t, QuirkPartiQLWhereLimited)
-		defer e.done()
+	s.runExpecting(t, "Where", composite, QuirkPartiQLWhereLimited, func(t *testing.T, tb string, e *expectation) {
 		s.put(t, tb,
 			item{"pk": vS("p"), "sk": vS("1"), "n": vN("1"), "s": vS("apple"), "tags": vSS("x", "y")},
 			item{"pk": vS("p"), "sk": vS("2"), "n": vN("2"), "s": vS("banana")},
@@ -198,10 +194,7 @@ func (s *suite) testPartiQLStatement(t *testing.T) {
 	// of the partition in sort key order; ORDER BY the sort key DESC
 	// reverses it; ORDER BY needs a WHERE on the key.
 	// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ql-reference.select.html
-	t.Run("OrderBy", func(t *testing.T) {
-		tb := s.table(t, composite)
-		e := s.expect(t, QuirkPartiQLNoOrderBy)
-		defer e.done()
+	s.runExpecting(t, "OrderBy", composite, QuirkPartiQLNoOrderBy, func(t *testing.T, tb string, e *expectation) {
 		for _, sk := range []string{"2", "3", "1"} {
 			s.put(t, tb, item{"pk": vS("p"), "sk": vS(sk)})
 		}
@@ -217,10 +210,7 @@ func (s *suite) testPartiQLStatement(t *testing.T) {
 	// "Limit: The maximum number of items to evaluate (not necessarily the
 	// number of matching items)"; "If NextToken is present, you need to
 	// paginate the result set and include NextToken."
-	t.Run("Paging", func(t *testing.T) {
-		tb := s.table(t, composite)
-		e := s.expect(t, QuirkPartiQLNoPaging)
-		defer e.done()
+	s.runExpecting(t, "Paging", composite, QuirkPartiQLNoPaging, func(t *testing.T, tb string, e *expectation) {
 		for i := range 5 {
 			s.put(t, tb, item{"pk": vS("p"), "sk": vS(fmt.Sprint(i)), "v": vN(fmt.Sprint(i))})
 		}
@@ -258,10 +248,7 @@ func (s *suite) testPartiQLStatement(t *testing.T) {
 
 	// FROM "table"."index" reads a secondary index; strongly consistent
 	// reads are refused on a global one.
-	t.Run("Index", func(t *testing.T) {
-		tb := s.table(t, withGSI)
-		e := s.expect(t, QuirkPartiQLIndexLimited)
-		defer e.done()
+	s.runExpecting(t, "Index", withGSI, QuirkPartiQLIndexLimited, func(t *testing.T, tb string, e *expectation) {
 		s.put(t, tb, item{"pk": vS("p1"), "sk": vS("1"), "gpk": vS("g"), "gsk": vS("b")},
 			item{"pk": vS("p2"), "sk": vS("1"), "gpk": vS("g"), "gsk": vS("a")},
 			item{"pk": vS("p3"), "sk": vS("1")})
@@ -277,10 +264,7 @@ func (s *suite) testPartiQLStatement(t *testing.T) {
 	// UPDATE: SET (values, arithmetic, list_append, set_add, set_delete,
 	// nested paths), REMOVE.
 	// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ql-reference.update.html
-	t.Run("Update", func(t *testing.T) {
-		tb := s.table(t, composite)
-		e := s.expect(t, QuirkPartiQLUpdateLimited)
-		defer e.done()
+	s.runExpecting(t, "Update", composite, QuirkPartiQLUpdateLimited, func(t *testing.T, tb string, e *expectation) {
 		key := item{"pk": vS("p"), "sk": vS("1")}
 		s.put(t, tb, item{"pk": vS("p"), "sk": vS("1"), "n": vN("5"), "l": vL(vN("1")), "ss": vSS("a", "b"), "gone": vS("x"),
 			"m": vM(item{"k": vS("v")})})
@@ -299,10 +283,7 @@ func (s *suite) testPartiQLStatement(t *testing.T) {
 	})
 
 	// RETURNING ALL OLD *, MODIFIED OLD *, ALL NEW *, MODIFIED NEW *.
-	t.Run("UpdateReturning", func(t *testing.T) {
-		tb := s.table(t, composite)
-		e := s.expect(t, QuirkPartiQLNoReturning)
-		defer e.done()
+	s.runExpecting(t, "UpdateReturning", composite, QuirkPartiQLNoReturning, func(t *testing.T, tb string, e *expectation) {
 		s.put(t, tb, item{"pk": vS("p"), "sk": vS("1"), "a": vN("1"), "b": vS("keep")})
 		for _, c := range []struct {
 			ret  string
@@ -325,10 +306,7 @@ func (s *suite) testPartiQLStatement(t *testing.T) {
 	// returned." A condition beside the key works the same way, and
 	// ReturnValuesOnConditionCheckFailure returns the item. UPDATE must name
 	// the whole key.
-	t.Run("UpdateConditions", func(t *testing.T) {
-		tb := s.table(t, composite)
-		e := s.expect(t, QuirkPartiQLUpdateLimited)
-		defer e.done()
+	s.runExpecting(t, "UpdateConditions", composite, QuirkPartiQLUpdateLimited, func(t *testing.T, tb string, e *expectation) {
 		old := item{"pk": vS("p"), "sk": vS("1"), "v": vN("1")}
 		s.put(t, tb, old)
 		_, err := s.stmt(t, `UPDATE `+quote(tb)+` SET v = 2 WHERE pk = 'none' AND sk = '1'`)
@@ -355,10 +333,7 @@ func (s *suite) testPartiQLStatement(t *testing.T) {
 	// item with same primary key, but the condition in the WHERE clause ...
 	// evaluates to false, ConditionalCheckFailedException is returned."
 	// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ql-reference.delete.html
-	t.Run("Delete", func(t *testing.T) {
-		tb := s.table(t, composite)
-		e := s.expect(t, QuirkPartiQLDeleteLimited)
-		defer e.done()
+	s.runExpecting(t, "Delete", composite, QuirkPartiQLDeleteLimited, func(t *testing.T, tb string, e *expectation) {
 		old := item{"pk": vS("p"), "sk": vS("1"), "v": vN("1")}
 		s.put(t, tb, old, item{"pk": vS("p"), "sk": vS("2")})
 		_, err := s.stmt(t, `DELETE FROM `+quote(tb)+` WHERE pk = 'p' AND sk = '1' AND v = 2`)
@@ -375,10 +350,7 @@ func (s *suite) testPartiQLStatement(t *testing.T) {
 
 	// Refusals: a statement that is not well formed, an unknown table,
 	// EXISTS outside a transaction, too few parameters.
-	t.Run("Refusals", func(t *testing.T) {
-		tb := s.table(t, composite)
-		e := s.expect(t, QuirkPartiQLRefusalsMissing)
-		defer e.done()
+	s.runExpecting(t, "Refusals", composite, QuirkPartiQLRefusalsMissing, func(t *testing.T, tb string, e *expectation) {
 		_, err := s.stmt(t, `SELECT * FROM `+quote(tb)+` WHERE`)
 		if e.that(apiCode(err) == "ValidationException", "syntax error: %v", err) {
 			s.wantValidation(t, err, "Statement wasn't well formed, can't be processed")
@@ -394,10 +366,7 @@ func (s *suite) testPartiQLStatement(t *testing.T) {
 	})
 
 	// ReturnConsumedCapacity applies to statements as to the item API.
-	t.Run("ConsumedCapacity", func(t *testing.T) {
-		tb := s.table(t, composite)
-		e := s.expect(t, QuirkPartiQLNoCapacity)
-		defer e.done()
+	s.runExpecting(t, "ConsumedCapacity", composite, QuirkPartiQLNoCapacity, func(t *testing.T, tb string, e *expectation) {
 		s.put(t, tb, item{"pk": vS("p"), "sk": vS("1")})
 		out, err := s.c.ExecuteStatement(s.ctx(t), &dynamodb.ExecuteStatementInput{
 			Statement: aws.String(`SELECT * FROM ` + quote(tb) + ` WHERE pk = 'p'`), ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal})

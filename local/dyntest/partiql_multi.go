@@ -17,10 +17,7 @@ import (
 // mean that all statements in the BatchExecuteStatement succeeded."
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchExecuteStatement.html
 func (s *suite) testPartiQLBatch(t *testing.T) {
-	t.Run("Writes", func(t *testing.T) {
-		tb := s.table(t, composite)
-		e := s.expect(t, QuirkPartiQLBatchLimited)
-		defer e.done()
+	s.runExpecting(t, "Writes", composite, QuirkPartiQLBatchLimited, func(t *testing.T, tb string, e *expectation) {
 		s.put(t, tb, item{"pk": vS("dup"), "sk": vS("1")}, item{"pk": vS("keep"), "sk": vS("1")})
 		out, err := s.c.BatchExecuteStatement(s.ctx(t), &dynamodb.BatchExecuteStatementInput{Statements: []types.BatchStatementRequest{
 			{Statement: aws.String(`INSERT INTO ` + quote(tb) + ` VALUE {'pk': ?, 'sk': '1'}`), Parameters: []types.AttributeValue{vS("a")}},
@@ -45,10 +42,7 @@ func (s *suite) testPartiQLBatch(t *testing.T) {
 		e.that(s.get(t, tb, item{"pk": vS("keep"), "sk": vS("1")}) != nil, "the batch's failed DELETE deleted")
 	})
 
-	t.Run("Reads", func(t *testing.T) {
-		tb := s.table(t, composite)
-		e := s.expect(t, QuirkPartiQLBatchLimited)
-		defer e.done()
+	s.runExpecting(t, "Reads", composite, QuirkPartiQLBatchLimited, func(t *testing.T, tb string, e *expectation) {
 		s.put(t, tb, item{"pk": vS("a"), "sk": vS("1"), "v": vS("x")})
 		out, err := s.c.BatchExecuteStatement(s.ctx(t), &dynamodb.BatchExecuteStatementInput{Statements: []types.BatchStatementRequest{
 			{Statement: aws.String(`SELECT * FROM ` + quote(tb) + ` WHERE pk = 'a' AND sk = '1'`), ConsistentRead: aws.Bool(true)},
@@ -65,10 +59,7 @@ func (s *suite) testPartiQLBatch(t *testing.T) {
 			strings.Contains(aws.ToString(r[2].Error.Message), "must specify the primary key"), "read without the full key: Error %+v", r[2].Error)
 	})
 
-	t.Run("Refusals", func(t *testing.T) {
-		tb := s.table(t, composite)
-		e := s.expect(t, QuirkPartiQLBatchLimited)
-		defer e.done()
+	s.runExpecting(t, "Refusals", composite, QuirkPartiQLBatchLimited, func(t *testing.T, tb string, e *expectation) {
 		_, err := s.c.BatchExecuteStatement(s.ctx(t), &dynamodb.BatchExecuteStatementInput{Statements: []types.BatchStatementRequest{
 			{Statement: aws.String(`SELECT * FROM ` + quote(tb) + ` WHERE pk = 'a' AND sk = '1'`)},
 			{Statement: aws.String(`INSERT INTO ` + quote(tb) + ` VALUE {'pk': 'mixed', 'sk': '1'}`)},
@@ -97,10 +88,7 @@ func (s *suite) testPartiQLBatch(t *testing.T) {
 // error, the transactions are cancelled with the TransactionCanceledException".
 // https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ql-reference.multiplestatements.transactions.html
 func (s *suite) testPartiQLTransaction(t *testing.T) {
-	t.Run("Writes", func(t *testing.T) {
-		tb := s.table(t, composite)
-		e := s.expect(t, QuirkPartiQLTransactionsLimited)
-		defer e.done()
+	s.runExpecting(t, "Writes", composite, QuirkPartiQLTransactionsLimited, func(t *testing.T, tb string, e *expectation) {
 		s.put(t, tb, item{"pk": vS("chk"), "sk": vS("1"), "ok": vBool(true)}, item{"pk": vS("upd"), "sk": vS("1"), "n": vN("1")},
 			item{"pk": vS("del"), "sk": vS("1")})
 		out, err := s.c.ExecuteTransaction(s.ctx(t), &dynamodb.ExecuteTransactionInput{TransactStatements: []types.ParameterizedStatement{
@@ -119,10 +107,7 @@ func (s *suite) testPartiQLTransaction(t *testing.T) {
 		e.that(s.get(t, tb, item{"pk": vS("del"), "sk": vS("1")}) == nil, "DELETE not applied")
 	})
 
-	t.Run("Cancel", func(t *testing.T) {
-		tb := s.table(t, composite)
-		e := s.expect(t, QuirkPartiQLTransactionsLimited)
-		defer e.done()
+	s.runExpecting(t, "Cancel", composite, QuirkPartiQLTransactionsLimited, func(t *testing.T, tb string, e *expectation) {
 		s.put(t, tb, item{"pk": vS("dup"), "sk": vS("1")}, item{"pk": vS("chk"), "sk": vS("1"), "v": vS("a")})
 		_, err := s.c.ExecuteTransaction(s.ctx(t), &dynamodb.ExecuteTransactionInput{TransactStatements: []types.ParameterizedStatement{
 			{Statement: aws.String(`INSERT INTO ` + quote(tb) + ` VALUE {'pk': 'new', 'sk': '1'}`)},
@@ -135,10 +120,7 @@ func (s *suite) testPartiQLTransaction(t *testing.T) {
 		e.that(s.get(t, tb, item{"pk": vS("new"), "sk": vS("1")}) == nil, "a cancelled transaction wrote")
 	})
 
-	t.Run("Reads", func(t *testing.T) {
-		tb := s.table(t, composite)
-		e := s.expect(t, QuirkPartiQLTransactionsLimited)
-		defer e.done()
+	s.runExpecting(t, "Reads", composite, QuirkPartiQLTransactionsLimited, func(t *testing.T, tb string, e *expectation) {
 		s.put(t, tb, item{"pk": vS("a"), "sk": vS("1"), "v": vS("x"), "w": vS("y")})
 		out, err := s.c.ExecuteTransaction(s.ctx(t), &dynamodb.ExecuteTransactionInput{TransactStatements: []types.ParameterizedStatement{
 			{Statement: aws.String(`SELECT v FROM ` + quote(tb) + ` WHERE pk = 'a' AND sk = '1'`)},
@@ -151,10 +133,7 @@ func (s *suite) testPartiQLTransaction(t *testing.T) {
 		e.that(out.Responses[1].Item == nil, "read of a missing item = %s", showItem(out.Responses[1].Item))
 	})
 
-	t.Run("Refusals", func(t *testing.T) {
-		tb := s.table(t, composite)
-		e := s.expect(t, QuirkPartiQLTransactionsLimited)
-		defer e.done()
+	s.runExpecting(t, "Refusals", composite, QuirkPartiQLTransactionsLimited, func(t *testing.T, tb string, e *expectation) {
 		tx := func(stmts ...string) error {
 			var ps []types.ParameterizedStatement
 			for _, st := range stmts {
@@ -184,10 +163,7 @@ func (s *suite) testPartiQLTransaction(t *testing.T) {
 	// ClientRequestToken makes the transaction idempotent: the same token
 	// and statements apply once; the same token with other statements is
 	// IdempotentParameterMismatchException.
-	t.Run("Idempotency", func(t *testing.T) {
-		tb := s.table(t, composite)
-		e := s.expect(t, QuirkPartiQLTransactionsLimited)
-		defer e.done()
+	s.runExpecting(t, "Idempotency", composite, QuirkPartiQLTransactionsLimited, func(t *testing.T, tb string, e *expectation) {
 		s.put(t, tb, item{"pk": vS("c"), "sk": vS("1"), "n": vN("0")})
 		h := fnv.New64a()
 		h.Write([]byte(tb))
