@@ -7,13 +7,7 @@ import (
 )
 
 // batch is a BatchExecuteStatement body of statements without parameters.
-func batch(stmts ...string) string {
-	var parts []string
-	for _, s := range stmts {
-		parts = append(parts, statement(s))
-	}
-	return `{"Statements":[` + strings.Join(parts, ",") + `]}`
-}
+func batch(stmts ...string) string { return statementList("Statements", stmts) }
 
 func TestBatchExecuteStatementRefusals(t *testing.T) {
 	e := partiqlEngine(t)

@@ -112,6 +112,16 @@ func statement(stmt string, extra ...string) string {
 	return `{"Statement":` + string(b) + strings.Join(extra, "") + `}`
 }
 
+// statementList is a body whose member lists stmts as statements without
+// parameters.
+func statementList(member string, stmts []string) string {
+	parts := make([]string, len(stmts))
+	for i, stmt := range stmts {
+		parts[i] = statement(stmt)
+	}
+	return `{"` + member + `":[` + strings.Join(parts, ",") + `]}`
+}
+
 // compact renders a decoded JSON value compactly with sorted keys.
 func compact(v any) string {
 	b, _ := json.Marshal(v)

@@ -8,13 +8,7 @@ import (
 
 // transaction is an ExecuteTransaction body of statements without
 // parameters.
-func transaction(stmts ...string) string {
-	var parts []string
-	for _, s := range stmts {
-		parts = append(parts, statement(s))
-	}
-	return `{"TransactStatements":[` + strings.Join(parts, ",") + `]}`
-}
+func transaction(stmts ...string) string { return statementList("TransactStatements", stmts) }
 
 // reasonsOf renders a TransactionCanceledException's reasons.
 func reasonsOf(ae *apiError) string {
