@@ -5,7 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -91,12 +92,7 @@ func (m modelItem) attrs(pk, sk string) item {
 		it["n"] = &types.AttributeValueMemberN{Value: strconv.FormatInt(m.n, 10)}
 	}
 	if len(m.tags) > 0 {
-		var ss []string
-		for k := range m.tags {
-			ss = append(ss, k)
-		}
-		sort.Strings(ss)
-		it["tags"] = &types.AttributeValueMemberSS{Value: ss}
+		it["tags"] = &types.AttributeValueMemberSS{Value: slices.Sorted(maps.Keys(m.tags))}
 	}
 	return it
 }
@@ -148,13 +144,8 @@ func render(it item) string {
 	if it == nil {
 		return "<none>"
 	}
-	var keys []string
-	for k := range it {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
 	var b bytes.Buffer
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(it)) {
 		fmt.Fprintf(&b, "%s=", k)
 		switch v := it[k].(type) {
 		case *types.AttributeValueMemberS:
@@ -162,9 +153,7 @@ func render(it item) string {
 		case *types.AttributeValueMemberN:
 			fmt.Fprintf(&b, "N:%s ", v.Value)
 		case *types.AttributeValueMemberSS:
-			ss := append([]string(nil), v.Value...)
-			sort.Strings(ss)
-			fmt.Fprintf(&b, "SS:%q ", ss)
+			fmt.Fprintf(&b, "SS:%q ", slices.Sorted(slices.Values(v.Value)))
 		default:
 			fmt.Fprintf(&b, "%T ", v)
 		}

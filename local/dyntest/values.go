@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -61,19 +60,16 @@ func show(v types.AttributeValue) string {
 	case *types.AttributeValueMemberNULL:
 		return "NULL"
 	case *types.AttributeValueMemberSS:
-		s := append([]string(nil), v.Value...)
-		sort.Strings(s)
+		s := slices.Sorted(slices.Values(v.Value))
 		for i := range s {
 			s[i] = fmt.Sprintf("%q", s[i])
 		}
 		return "SS[" + strings.Join(s, ",") + "]"
 	case *types.AttributeValueMemberNS:
-		s := append([]string(nil), v.Value...)
-		sort.Strings(s)
+		s := slices.Sorted(slices.Values(v.Value))
 		return "NS[" + strings.Join(s, ",") + "]"
 	case *types.AttributeValueMemberBS:
-		b := append([][]byte(nil), v.Value...)
-		sort.Slice(b, func(i, j int) bool { return bytes.Compare(b[i], b[j]) < 0 })
+		b := slices.SortedFunc(slices.Values(v.Value), bytes.Compare)
 		s := make([]string, len(b))
 		for i := range b {
 			s[i] = fmt.Sprintf("%x", b[i])
