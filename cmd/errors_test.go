@@ -18,7 +18,7 @@ import (
 func TestUnreadableSchemaIsInputError(t *testing.T) {
 	isolate(t)
 	dir := t.TempDir()
-	r := adjl(t, runOpts{dir: dir, api: &failingAPI{err: errors.New("must not be called")}}, "--schema", dir, "get", "STU#a")
+	r := adjl(t, runOpts{dir: dir, api: newFailingAPI(errors.New("must not be called"))}, "--schema", dir, "get", "STU#a")
 	if r.code != ExitUsage || !strings.HasPrefix(r.err, "adjl: cannot read schema file "+dir+": is a directory\nhint: pass --schema FILE") {
 		t.Errorf("exit %d, want 2:\n%s", r.code, r.err)
 	}
