@@ -125,3 +125,44 @@ func readFile(t *testing.T, path string) string {
 	}
 	return string(b)
 }
+
+// session runs commands against the embedded engine with one data file.
+type session struct {
+	t      *testing.T
+	dir    string // working directory
+	data   string // data file, in dir
+	schema string
+}
+
+// newSession isolates the settings environment (isolate) and starts a
+// session on an example schema in a fresh directory.
+func newSession(t *testing.T, schemaFile string) *session {
+	isolate(t)
+	dir := t.TempDir()
+	return &session{t: t, dir: dir, data: filepath.Join(dir, "data.db"), schema: example(t, schemaFile)}
+}
+
+func (s *session) run(args ...string) result {
+	s.t.Helper()
+	full := append([]string{"--schema", s.schema, "--data", s.data}, args...)
+	return adjl(s.t, runOpts{dir: s.dir}, full...)
+}
+
+// ok runs a command that must succeed and returns its stdout.
+func (s *session) ok(args ...string) string {
+	s.t.Helper()
+	r := s.run(args...)
+	if r.code != 0 {
+		s.t.Fatalf("adjl %s: exit %d\nstdout: %s\nstderr: %s", strings.Join(args, " "), r.code, r.out, r.err)
+	}
+	return r.out
+}
+
+func (s *session) expect(code int, args ...string) result {
+	s.t.Helper()
+	r := s.run(args...)
+	if r.code != code {
+		s.t.Errorf("adjl %s: exit %d, want %d\nstdout: %s\nstderr: %s", strings.Join(args, " "), r.code, code, r.out, r.err)
+	}
+	return r
+}

@@ -8,43 +8,6 @@ import (
 	"testing"
 )
 
-// session runs commands against the embedded engine with one data file.
-type session struct {
-	t      *testing.T
-	dir    string
-	schema string
-}
-
-func newSession(t *testing.T, schemaFile string) *session {
-	isolate(t)
-	return &session{t: t, dir: t.TempDir(), schema: example(t, schemaFile)}
-}
-
-func (s *session) run(args ...string) result {
-	s.t.Helper()
-	full := append([]string{"--schema", s.schema, "--data", filepath.Join(s.dir, "data.db")}, args...)
-	return adjl(s.t, runOpts{dir: s.dir}, full...)
-}
-
-// ok runs a command that must succeed and returns its stdout.
-func (s *session) ok(args ...string) string {
-	s.t.Helper()
-	r := s.run(args...)
-	if r.code != 0 {
-		s.t.Fatalf("adjl %s: exit %d\nstdout: %s\nstderr: %s", strings.Join(args, " "), r.code, r.out, r.err)
-	}
-	return r.out
-}
-
-func (s *session) expect(code int, args ...string) result {
-	s.t.Helper()
-	r := s.run(args...)
-	if r.code != code {
-		s.t.Errorf("adjl %s: exit %d, want %d\nstdout: %s\nstderr: %s", strings.Join(args, " "), r.code, code, r.out, r.err)
-	}
-	return r
-}
-
 func TestWorkflowSchool(t *testing.T) {
 	s := newSession(t, "school.yaml")
 	if out := s.ok("table", "create"); out != "table school created\n" {
@@ -119,7 +82,7 @@ func TestPagingFollowsHints(t *testing.T) {
 	}
 	seen := map[string]int{}
 	args := []string{"members", "CRS#math204", "--limit", "4"}
-	prefix := "adjl --schema " + s.schema + " --data " + filepath.Join(s.dir, "data.db") + " "
+	prefix := "adjl --schema " + s.schema + " --data " + s.data + " "
 	for page := 0; ; page++ {
 		if page > n {
 			t.Fatal("paging does not end")
@@ -178,7 +141,7 @@ func TestVerboseAndCapacity(t *testing.T) {
 	if r.code != 0 {
 		t.Fatal(r.err)
 	}
-	if !strings.Contains(r.err, "backend: local (file "+filepath.Join(s.dir, "data.db")+")") {
+	if !strings.Contains(r.err, "backend: local (file "+s.data+")") {
 		t.Errorf("--verbose: %q", r.err)
 	}
 	if !strings.Contains(r.err, "capacity: TransactWriteItems") {
@@ -194,7 +157,7 @@ func TestTableDescribeAndDelete(t *testing.T) {
 	s.expect(ExitTable, "table", "describe")
 	s.ok("table", "create")
 	out := s.ok("table", "describe")
-	data := filepath.Join(s.dir, "data.db")
+	data := s.data
 	want := "table\tschool\nstatus\tACTIVE\npartitionKey\tPK\nsortKey\tSK\nindex\tGSI1\nindexPartitionKey\tGSI1PK\n" +
 		"indexSortKey\tGSI1SK\nindexStatus\tACTIVE\nprojection\tALL\nlayout\tgeneric\nbillingMode\tPAY_PER_REQUEST\nitemCount\t1\n" +
 		"sizeBytes\t"
