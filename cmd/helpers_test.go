@@ -107,7 +107,8 @@ var testdataDir = func() string {
 	return d
 }()
 
-func writeFile(t *testing.T, path, content string) {
+// writeFile writes content to path, making its directory, and returns path.
+func writeFile(t *testing.T, path, content string) string {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)
@@ -115,6 +116,7 @@ func writeFile(t *testing.T, path, content string) {
 	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	return path
 }
 
 func readFile(t *testing.T, path string) string {

@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,16 +11,9 @@ import (
 
 func TestReadSetFiles(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, content string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	bio := write("bio.txt", "line one\nline two\n")
-	crlf := write("crlf.txt", "value\r\n")
-	two := write("two.txt", "kept\n\n")
+	bio := writeFile(t, filepath.Join(dir, "bio.txt"), "line one\nline two\n")
+	crlf := writeFile(t, filepath.Join(dir, "crlf.txt"), "value\r\n")
+	two := writeFile(t, filepath.Join(dir, "two.txt"), "kept\n\n")
 	cases := []struct {
 		sets  []string
 		stdin string
@@ -37,7 +29,7 @@ func TestReadSetFiles(t *testing.T) {
 		{sets: []string{"a=@-", "b=@-"}, stdin: "x", err: "standard input is already read"},
 		{sets: []string{"a=@"}, err: "@ needs a file name"},
 		{sets: []string{"a=@" + filepath.Join(dir, "missing")}, err: "no such file"},
-		{sets: []string{"a=@" + write("big", strings.Repeat("x", maxValueFile+1))}, err: "over 400 KB"},
+		{sets: []string{"a=@" + writeFile(t, filepath.Join(dir, "big"), strings.Repeat("x", maxValueFile+1))}, err: "over 400 KB"},
 	}
 	for _, c := range cases {
 		got, err := readSetFiles(c.sets, strings.NewReader(c.stdin))
