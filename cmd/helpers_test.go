@@ -160,6 +160,14 @@ func (s *session) ok(args ...string) string {
 	return r.out
 }
 
+// okPrints runs a command that must succeed and print exactly want.
+func (s *session) okPrints(want string, args ...string) {
+	s.t.Helper()
+	if out := s.ok(args...); out != want {
+		s.t.Errorf("adjl %s:\n got %q\nwant %q", strings.Join(args, " "), out, want)
+	}
+}
+
 func (s *session) expect(code int, args ...string) result {
 	s.t.Helper()
 	r := s.run(args...)
