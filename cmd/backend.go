@@ -51,7 +51,7 @@ func dummyCredentials() aws.CredentialsProvider {
 // when --endpoint is exactly "aws".
 func (a *app) openBackend(ctx context.Context) (*backend, error) {
 	if a.set.Explain {
-		return &backend{api: explainOnly{}, describe: "none (--explain: nothing is sent)"}, nil
+		return &backend{api: refusingAPI{refuse: func(string) error { return errExplainOnly }}, describe: "none (--explain: nothing is sent)"}, nil
 	}
 	ep := a.set.Endpoint
 	if ep != "local" && ep != "aws" && !isURL(ep) {
@@ -220,52 +220,55 @@ func awsConfigError(err error) error {
 // ops hands every request to the explainer instead.
 var errExplainOnly = errors.New("--explain: requests are printed, not sent")
 
-// explainOnly is the API used with --explain: nothing may reach a backend,
-// so no backend is even opened.
-type explainOnly struct{}
-
-func (explainOnly) CreateTable(context.Context, *dynamodb.CreateTableInput, ...func(*dynamodb.Options)) (*dynamodb.CreateTableOutput, error) {
-	return nil, errExplainOnly
+// refusingAPI is an ops.API that sends nothing: each operation returns the
+// error refuse gives for its name. With --explain it stands for the backend,
+// which is never opened.
+type refusingAPI struct {
+	refuse func(op string) error
 }
 
-func (explainOnly) DescribeTable(context.Context, *dynamodb.DescribeTableInput, ...func(*dynamodb.Options)) (*dynamodb.DescribeTableOutput, error) {
-	return nil, errExplainOnly
+func (r refusingAPI) CreateTable(context.Context, *dynamodb.CreateTableInput, ...func(*dynamodb.Options)) (*dynamodb.CreateTableOutput, error) {
+	return nil, r.refuse("CreateTable")
 }
 
-func (explainOnly) DeleteTable(context.Context, *dynamodb.DeleteTableInput, ...func(*dynamodb.Options)) (*dynamodb.DeleteTableOutput, error) {
-	return nil, errExplainOnly
+func (r refusingAPI) DescribeTable(context.Context, *dynamodb.DescribeTableInput, ...func(*dynamodb.Options)) (*dynamodb.DescribeTableOutput, error) {
+	return nil, r.refuse("DescribeTable")
 }
 
-func (explainOnly) PutItem(context.Context, *dynamodb.PutItemInput, ...func(*dynamodb.Options)) (*dynamodb.PutItemOutput, error) {
-	return nil, errExplainOnly
+func (r refusingAPI) DeleteTable(context.Context, *dynamodb.DeleteTableInput, ...func(*dynamodb.Options)) (*dynamodb.DeleteTableOutput, error) {
+	return nil, r.refuse("DeleteTable")
 }
 
-func (explainOnly) GetItem(context.Context, *dynamodb.GetItemInput, ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
-	return nil, errExplainOnly
+func (r refusingAPI) PutItem(context.Context, *dynamodb.PutItemInput, ...func(*dynamodb.Options)) (*dynamodb.PutItemOutput, error) {
+	return nil, r.refuse("PutItem")
 }
 
-func (explainOnly) UpdateItem(context.Context, *dynamodb.UpdateItemInput, ...func(*dynamodb.Options)) (*dynamodb.UpdateItemOutput, error) {
-	return nil, errExplainOnly
+func (r refusingAPI) GetItem(context.Context, *dynamodb.GetItemInput, ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
+	return nil, r.refuse("GetItem")
 }
 
-func (explainOnly) DeleteItem(context.Context, *dynamodb.DeleteItemInput, ...func(*dynamodb.Options)) (*dynamodb.DeleteItemOutput, error) {
-	return nil, errExplainOnly
+func (r refusingAPI) UpdateItem(context.Context, *dynamodb.UpdateItemInput, ...func(*dynamodb.Options)) (*dynamodb.UpdateItemOutput, error) {
+	return nil, r.refuse("UpdateItem")
 }
 
-func (explainOnly) Query(context.Context, *dynamodb.QueryInput, ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
-	return nil, errExplainOnly
+func (r refusingAPI) DeleteItem(context.Context, *dynamodb.DeleteItemInput, ...func(*dynamodb.Options)) (*dynamodb.DeleteItemOutput, error) {
+	return nil, r.refuse("DeleteItem")
 }
 
-func (explainOnly) TransactWriteItems(context.Context, *dynamodb.TransactWriteItemsInput, ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
-	return nil, errExplainOnly
+func (r refusingAPI) Query(context.Context, *dynamodb.QueryInput, ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+	return nil, r.refuse("Query")
 }
 
-func (explainOnly) BatchGetItem(context.Context, *dynamodb.BatchGetItemInput, ...func(*dynamodb.Options)) (*dynamodb.BatchGetItemOutput, error) {
-	return nil, errExplainOnly
+func (r refusingAPI) TransactWriteItems(context.Context, *dynamodb.TransactWriteItemsInput, ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
+	return nil, r.refuse("TransactWriteItems")
 }
 
-func (explainOnly) BatchWriteItem(context.Context, *dynamodb.BatchWriteItemInput, ...func(*dynamodb.Options)) (*dynamodb.BatchWriteItemOutput, error) {
-	return nil, errExplainOnly
+func (r refusingAPI) BatchGetItem(context.Context, *dynamodb.BatchGetItemInput, ...func(*dynamodb.Options)) (*dynamodb.BatchGetItemOutput, error) {
+	return nil, r.refuse("BatchGetItem")
 }
 
-var _ ops.API = explainOnly{}
+func (r refusingAPI) BatchWriteItem(context.Context, *dynamodb.BatchWriteItemInput, ...func(*dynamodb.Options)) (*dynamodb.BatchWriteItemOutput, error) {
+	return nil, r.refuse("BatchWriteItem")
+}
+
+var _ ops.API = refusingAPI{}

@@ -44,7 +44,7 @@ there first, so it is safe to run while others write.`,
 			Short:             short,
 			Example:           withExamples("adjl counters "+verb, "adjl counters "+verb+" enrollment"),
 			Args:              cobra.MaximumNArgs(1),
-			ValidArgsFunction: a.completeRelations,
+			ValidArgsFunction: a.completeFirst(relationNames),
 			RunE: func(c *cobra.Command, args []string) error {
 				opt := ops.VerifyOptions{Repair: repair, Segments: segments}
 				if len(args) == 1 {

@@ -24,21 +24,18 @@ import (
 // holds a data file, a command on the same --data talks to it instead of
 // waiting for the file; once it stops, the command opens the file itself.
 func TestCommandUsesTheServerHoldingTheDataFile(t *testing.T) {
-	isolate(t)
-	dir := t.TempDir()
-	data := filepath.Join(dir, "data.db")
-	school := example(t, "school.yaml")
+	s := newSession(t, "school.yaml")
 	stop := make(chan struct{})
 	t.Run("served", func(t *testing.T) {
-		url := serveInBackground(t, data)
-		rec, ok := readServeRecord(data)
+		url := serveInBackground(t, s.data)
+		rec, ok := readServeRecord(s.data)
 		if !ok || rec.URL != url || rec.PID != os.Getpid() {
 			t.Fatalf("serve record %+v %v, want %s", rec, ok, url)
 		}
 		for _, args := range [][]string{{"table", "create"}, {"enroll", "a91", "math204"}} {
 			start := time.Now()
-			r := adjl(t, runOpts{dir: dir}, append([]string{"--schema", school, "--data", data, "--verbose"}, args...)...)
-			if r.code != 0 || !strings.Contains(r.err, "backend: local (adjl local serve at "+url+", data file "+data+")") {
+			r := adjl(t, runOpts{dir: s.dir}, append([]string{"--schema", s.schema, "--data", s.data, "--verbose"}, args...)...)
+			if r.code != 0 || !strings.Contains(r.err, "backend: local (adjl local serve at "+url+", data file "+s.data+")") {
 				t.Fatalf("%v: exit %d: %s", args, r.code, r.err)
 			}
 			if d := time.Since(start); d > 5*time.Second {
@@ -48,11 +45,11 @@ func TestCommandUsesTheServerHoldingTheDataFile(t *testing.T) {
 		close(stop)
 	})
 	<-stop
-	if _, err := os.Stat(serveRecordPath(data)); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(serveRecordPath(s.data)); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("serve record left after shutdown: %v", err)
 	}
-	r := adjl(t, runOpts{dir: dir}, "--schema", school, "--data", data, "--verbose", "members", "math204")
-	if r.code != 0 || r.out != "STU#a91\t\t\n" || !strings.Contains(r.err, "backend: local (file "+data+")") {
+	r := s.run("--verbose", "members", "math204")
+	if r.code != 0 || r.out != "STU#a91\t\t\n" || !strings.Contains(r.err, "backend: local (file "+s.data+")") {
 		t.Errorf("after serve stopped: exit %d %q %q", r.code, r.out, r.err)
 	}
 }
@@ -60,12 +57,10 @@ func TestCommandUsesTheServerHoldingTheDataFile(t *testing.T) {
 // TestStaleServeRecordIsIgnored: a record left by a killed server names
 // nobody; the command opens the data file.
 func TestStaleServeRecordIsIgnored(t *testing.T) {
-	isolate(t)
-	dir := t.TempDir()
-	data := filepath.Join(dir, "data.db")
-	writeFile(t, serveRecordPath(data), `{"url": "http://127.0.0.1:1", "pid": 999999999}`)
-	r := adjl(t, runOpts{dir: dir}, "--schema", example(t, "school.yaml"), "--data", data, "--verbose", "table", "create")
-	if r.code != 0 || !strings.Contains(r.err, "backend: local (file "+data+")") {
+	s := newSession(t, "school.yaml")
+	writeFile(t, serveRecordPath(s.data), `{"url": "http://127.0.0.1:1", "pid": 999999999}`)
+	r := s.run("--verbose", "table", "create")
+	if r.code != 0 || !strings.Contains(r.err, "backend: local (file "+s.data+")") {
 		t.Errorf("exit %d: %s", r.code, r.err)
 	}
 }
@@ -146,25 +141,20 @@ func TestSlowServeIsStillFollowed(t *testing.T) {
 // process holds says, after a second, that it is waiting, and goes on when
 // the file is free.
 func TestWaitingForAnotherProcessSaysSo(t *testing.T) {
-	isolate(t)
-	dir := t.TempDir()
-	data := filepath.Join(dir, "data.db")
-	school := example(t, "school.yaml")
-	if r := adjl(t, runOpts{dir: dir}, "--schema", school, "--data", data, "table", "create"); r.code != 0 {
-		t.Fatal(r.err)
-	}
+	s := newSession(t, "school.yaml")
+	s.ok("table", "create")
 	// The engine flocks its file: an engine opened here is another holder,
 	// as far as the command's own open is concerned.
-	holder, err := local.Open(data, local.Options{})
+	holder, err := local.Open(s.data, local.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	time.AfterFunc(1500*time.Millisecond, func() { holder.Close() })
-	r := adjl(t, runOpts{dir: dir}, "--schema", school, "--data", data, "members", "math204")
+	r := s.run("members", "math204")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.err)
 	}
-	want := "adjl: waiting for data file " + data + ": another adjl process is using it (run `adjl local serve` to share one engine)\n"
+	want := "adjl: waiting for data file " + s.data + ": another adjl process is using it (run `adjl local serve` to share one engine)\n"
 	if r.err != want {
 		t.Errorf("stderr %q, want %q", r.err, want)
 	}
@@ -240,10 +230,7 @@ func TestSettingsThatDoNotApplyWarn(t *testing.T) {
 // file sets the process's soft memory limit, unless GOMEMLIMIT is set; one
 // on a throw-away in-memory engine does not.
 func TestEngineMemoryLimit(t *testing.T) {
-	isolate(t)
-	dir := t.TempDir()
-	data := filepath.Join(dir, "data.db")
-	school := example(t, "school.yaml")
+	s := newSession(t, "school.yaml")
 	var set []int64
 	limit := func(n int64) int64 { set = append(set, n); return 0 }
 	for _, c := range []struct {
@@ -258,7 +245,7 @@ func TestEngineMemoryLimit(t *testing.T) {
 	} {
 		set = nil
 		t.Setenv("GOMEMLIMIT", c.env)
-		r := adjl(t, runOpts{dir: dir, memLimit: limit}, append([]string{"--schema", school, "--data", data}, c.args...)...)
+		r := adjl(t, runOpts{dir: s.dir, memLimit: limit}, append([]string{"--schema", s.schema, "--data", s.data}, c.args...)...)
 		if r.code != 0 && c.args[0] != "members" {
 			t.Fatalf("%v: exit %d: %s", c.args, r.code, r.err)
 		}

@@ -4,27 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/adjl/adjl/ops"
-	"github.com/adjl/adjl/schema"
 	"github.com/spf13/cobra"
 )
-
-func (a *app) entityArg(c *cobra.Command, name string) (*schema.Entity, error) {
-	s, err := a.schema()
-	if err != nil {
-		return nil, err
-	}
-	if e := s.Entity(name); e != nil {
-		return e, nil
-	}
-	names := make([]string, len(s.Entities))
-	for i, e := range s.Entities {
-		names[i] = e.Name
-	}
-	return nil, usagef(c, "unknown entity %q (the schema has: %s)", name, strings.Join(names, ", "))
-}
 
 // onEntity is what get and delete share: check KEY's prefix, run call on the
 // store, and settle the outcomes. ok is false when there is nothing to
@@ -71,17 +54,8 @@ and @@ starts a value with a literal @). Prints "created", "updated" or
 			"adjl put student a91 --unset email",
 			"adjl put course math204 --set title=@title.txt",
 		),
-		Args: exactArgs("ENTITY", "ID"),
-		ValidArgsFunction: func(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
-			if len(args) > 0 || a.sch == nil {
-				return nil, cobra.ShellCompDirectiveNoFileComp
-			}
-			var out []string
-			for _, e := range a.sch.Entities {
-				out = append(out, e.Name)
-			}
-			return out, cobra.ShellCompDirectiveNoFileComp
-		},
+		Args:              exactArgs("ENTITY", "ID"),
+		ValidArgsFunction: a.completeFirst(entityNames),
 		RunE: func(c *cobra.Command, args []string) error {
 			e, err := a.entityArg(c, args[0])
 			if err != nil {

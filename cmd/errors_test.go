@@ -18,7 +18,7 @@ import (
 func TestUnreadableSchemaIsInputError(t *testing.T) {
 	isolate(t)
 	dir := t.TempDir()
-	r := adjl(t, runOpts{dir: dir, api: &failingAPI{err: errors.New("must not be called")}}, "--schema", dir, "get", "STU#a")
+	r := adjl(t, runOpts{dir: dir, api: newFailingAPI(errors.New("must not be called"))}, "--schema", dir, "get", "STU#a")
 	if r.code != ExitUsage || !strings.HasPrefix(r.err, "adjl: cannot read schema file "+dir+": is a directory\nhint: pass --schema FILE") {
 		t.Errorf("exit %d, want 2:\n%s", r.code, r.err)
 	}
@@ -52,20 +52,16 @@ func TestDataFileUnopenable(t *testing.T) {
 // TestDataFileFromNewerAdjl: a data file whose recorded format is newer is
 // refused before anything is read or written, with exit 6 and advice.
 func TestDataFileFromNewerAdjl(t *testing.T) {
-	isolate(t)
-	dir := t.TempDir()
-	data := filepath.Join(dir, "data.db")
-	if r := adjl(t, runOpts{dir: dir}, "--schema", example(t, "school.yaml"), "--data", data, "table", "create"); r.code != 0 {
-		t.Fatalf("table create: exit %d: %s", r.code, r.err)
-	}
-	recordFormat(t, data, 99)
-	before, _ := os.ReadFile(data)
-	r := adjl(t, runOpts{dir: dir}, "--schema", example(t, "school.yaml"), "--data", data, "members", "math204")
-	want := "adjl: cannot open data file " + data + ": its format (99) is newer than this adjl reads (2)\nhint: a newer adjl wrote this data file"
+	s := newSession(t, "school.yaml")
+	s.ok("table", "create")
+	recordFormat(t, s.data, 99)
+	before, _ := os.ReadFile(s.data)
+	r := s.run("members", "math204")
+	want := "adjl: cannot open data file " + s.data + ": its format (99) is newer than this adjl reads (2)\nhint: a newer adjl wrote this data file"
 	if r.code != ExitUnreachable || !strings.HasPrefix(r.err, want) {
 		t.Errorf("exit %d, want 6\n got %q\nwant prefix %q", r.code, r.err, want)
 	}
-	if after, _ := os.ReadFile(data); !bytes.Equal(before, after) {
+	if after, _ := os.ReadFile(s.data); !bytes.Equal(before, after) {
 		t.Error("the refused open changed the data file")
 	}
 }
@@ -107,7 +103,7 @@ func TestUnreachableMessageIsShort(t *testing.T) {
 // the user is deleting. Only table create creates a data file.
 func TestMissingTableMessages(t *testing.T) {
 	s := newSession(t, "school.yaml")
-	data := filepath.Join(s.dir, "data.db")
+	data := s.data
 	for _, args := range [][]string{{"members", "math204"}, {"get", "STU#a91"}, {"enroll", "a91", "math204"}, {"table", "describe"}} {
 		r := s.expect(ExitTable, args...)
 		want := "adjl: table school not found in the embedded engine (no data file " + data + ") — run `adjl table create`\n"

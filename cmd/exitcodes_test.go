@@ -75,20 +75,20 @@ func TestExitCodesThroughRun(t *testing.T) {
 		{name: "bad endpoint", args: []string{"--schema", school, "--endpoint", "moon", "courses", "a91"}, code: 2, stderr: `invalid endpoint "moon" (flag --endpoint)`},
 		{name: "delete table without yes", args: []string{"--schema", school, "table", "delete"}, code: 2, stderr: "without --yes", noCalls: true},
 		{name: "unknown subcommand", args: []string{"--schema", school, "table", "drop"}, code: 2, stderr: `unknown command "drop"`, noCalls: true},
-		{name: "table missing", api: &failingAPI{err: apiError("ResourceNotFoundException", "Requested resource not found")},
+		{name: "table missing", api: newFailingAPI(apiError("ResourceNotFoundException", "Requested resource not found")),
 			args: []string{"--schema", school, "table", "describe"}, code: 4, stderr: "table school not found — run `adjl table create`"},
-		{name: "throttled", api: &failingAPI{err: apiError("ProvisionedThroughputExceededException", "slow down")},
+		{name: "throttled", api: newFailingAPI(apiError("ProvisionedThroughputExceededException", "slow down")),
 			args: []string{"--schema", school, "get", "STU#a91"}, code: 7, stderr: "throttled"},
-		{name: "unauthorized", api: &failingAPI{err: apiError("UnrecognizedClientException", "The security token included in the request is invalid")},
+		{name: "unauthorized", api: newFailingAPI(apiError("UnrecognizedClientException", "The security token included in the request is invalid")),
 			args: []string{"--schema", school, "get", "STU#a91"}, code: 6, stderr: "credentials"},
-		{name: "conflict", api: &failingAPI{err: apiError("TransactionConflictException", "conflict")},
+		{name: "conflict", api: newFailingAPI(apiError("TransactionConflictException", "conflict")),
 			args: []string{"--schema", school, "unenroll", "a91", "math204"}, code: 5},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			api := c.api
 			if api == nil {
-				api = &failingAPI{err: errors.New("must not be called")}
+				api = newFailingAPI(errors.New("must not be called"))
 			}
 			r := adjl(t, runOpts{api: api}, c.args...)
 			if r.code != c.code {
@@ -118,7 +118,7 @@ func TestInvalidSchemaExit3(t *testing.T) {
 		{"--schema", bad, "enroll", "a", "b"}, // a verb that cannot exist
 		{"--schema", bad, "table", "create"},
 	} {
-		r := adjl(t, runOpts{dir: dir, api: &failingAPI{err: errors.New("must not be called")}}, args...)
+		r := adjl(t, runOpts{dir: dir, api: newFailingAPI(errors.New("must not be called"))}, args...)
 		if r.code != ExitSchema {
 			t.Errorf("%v: exit %d, want 3\n%s", args, r.code, r.err)
 		}

@@ -80,7 +80,7 @@ func TestExplainSendsNothing(t *testing.T) {
 		{[]string{"table", "create"}, "create-table"},
 		{[]string{"table", "describe"}, "describe-table"},
 	} {
-		api := &failingAPI{err: errors.New("sent")}
+		api := newFailingAPI(errors.New("sent"))
 		args := append([]string{"--schema", school, "--explain"}, c.args...)
 		r := adjl(t, runOpts{api: api}, args...)
 		if r.code != 0 {
@@ -116,7 +116,7 @@ func TestExplainSendsNothing(t *testing.T) {
 
 func TestExplainKeysOnTheWire(t *testing.T) {
 	isolate(t)
-	r := adjl(t, runOpts{api: &failingAPI{err: errors.New("sent")}}, "--schema", example(t, "school.yaml"), "--explain", "enrolled", "a91", "math204")
+	r := adjl(t, runOpts{api: newFailingAPI(errors.New("sent"))}, "--schema", example(t, "school.yaml"), "--explain", "enrolled", "a91", "math204")
 	if !strings.Contains(r.out, `"PK": {`) && !strings.Contains(r.out, `"PK":{`) {
 		t.Fatalf("no PK key in:\n%s", r.out)
 	}

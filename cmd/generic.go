@@ -1,43 +1,12 @@
 package cmd
 
 import (
-	"strings"
-
 	"github.com/adjl/adjl/ops"
-	"github.com/adjl/adjl/schema"
 	"github.com/spf13/cobra"
 )
 
 // The generic forms (adjl link RELATION FROM TO) do what the relation verbs
 // do, for scripts that should not depend on a schema's verb names.
-
-// relationArg looks up the RELATION argument.
-func (a *app) relationArg(c *cobra.Command, name string) (*schema.Relation, error) {
-	s, err := a.schema()
-	if err != nil {
-		return nil, err
-	}
-	if rel := s.Relation(name); rel != nil {
-		return rel, nil
-	}
-	names := make([]string, len(s.Relations))
-	for i, r := range s.Relations {
-		names[i] = r.Name
-	}
-	return nil, usagef(c, "unknown relation %q (the schema has: %s)", name, strings.Join(names, ", "))
-}
-
-// completeRelations offers the schema's relation names for the first argument.
-func (a *app) completeRelations(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
-	if len(args) > 0 || a.sch == nil {
-		return nil, cobra.ShellCompDirectiveNoFileComp
-	}
-	var out []string
-	for _, r := range a.sch.Relations {
-		out = append(out, r.Name)
-	}
-	return out, cobra.ShellCompDirectiveNoFileComp
-}
 
 func (a *app) newLinkCmd() *cobra.Command {
 	flags := &edgeFlags{}
@@ -52,7 +21,7 @@ the same transaction. Same as the relation's own link verb (for example enroll).
 			"adjl link enrollment STU#a91 CRS#math204 --unset grade",
 		),
 		Args:              exactArgs("RELATION", "FROM", "TO"),
-		ValidArgsFunction: a.completeRelations,
+		ValidArgsFunction: a.completeFirst(relationNames),
 		RunE:              a.edgeRunE(nil, flags, a.linkRun),
 	}
 	flags.addLinkFlags(c, nil)
@@ -65,7 +34,7 @@ func (a *app) newUnlinkCmd() *cobra.Command {
 		Short:             "Remove the edge between two keys (generic form of the unlink verb)",
 		Example:           withExamples("adjl unlink enrollment STU#a91 CRS#math204"),
 		Args:              exactArgs("RELATION", "FROM", "TO"),
-		ValidArgsFunction: a.completeRelations,
+		ValidArgsFunction: a.completeFirst(relationNames),
 		RunE:              a.edgeRunE(nil, &edgeFlags{}, a.unlinkRun),
 	}
 }
@@ -80,7 +49,7 @@ func (a *app) newCheckCmd() *cobra.Command {
 			"adjl check enrollment a91 math204 -o json",
 		),
 		Args:              exactArgs("RELATION", "FROM", "TO"),
-		ValidArgsFunction: a.completeRelations,
+		ValidArgsFunction: a.completeFirst(relationNames),
 		RunE:              a.edgeRunE(nil, flags, a.checkRun),
 	}
 	flags.addCheckFlags(c)
@@ -102,7 +71,7 @@ Pages: --limit, --cursor, --all; --with-entity adds KEY's own item.`,
 			"adjl list enrollment CRS#math204 --reverse --limit 50 -o json",
 		),
 		Args:              exactArgs("RELATION", "KEY"),
-		ValidArgsFunction: a.completeRelations,
+		ValidArgsFunction: a.completeFirst(relationNames),
 		RunE: func(c *cobra.Command, args []string) error {
 			rel, err := a.relationArg(c, args[0])
 			if err != nil {

@@ -101,18 +101,21 @@ func TestCompletionIncludesVerbs(t *testing.T) {
 			t.Errorf("completion %s: exit %d", sh, r.code)
 		}
 	}
-	// Dynamic completion (what the scripts call) offers the schema's verbs.
-	r := adjl(t, runOpts{}, "--schema", school, "__complete", "en")
-	if !strings.Contains(r.out, "enroll") || !strings.Contains(r.out, "enrolled") {
-		t.Errorf("__complete en = %q", r.out)
-	}
-	r = adjl(t, runOpts{}, "--schema", school, "__complete", "link", "")
-	if !strings.Contains(r.out, "enrollment") {
-		t.Errorf("__complete link '' = %q", r.out)
-	}
-	r = adjl(t, runOpts{}, "--schema", school, "__complete", "enroll", "a", "b", "--set", "")
-	if !strings.Contains(r.out, "grade=") {
-		t.Errorf("__complete --set = %q", r.out)
+	// Dynamic completion (what the scripts call) offers the schema's verbs,
+	// relations, entities and declared attributes.
+	for _, c := range []struct{ args, want []string }{
+		{[]string{"en"}, []string{"enroll", "enrolled"}},
+		{[]string{"link", ""}, []string{"enrollment"}},
+		{[]string{"enroll", "a", "b", "--set", ""}, []string{"grade="}},
+		{[]string{"put", ""}, []string{"student", "course"}},
+		{[]string{"export", ""}, []string{"enrollment", "student"}},
+	} {
+		r := adjl(t, runOpts{}, append([]string{"--schema", school, "__complete"}, c.args...)...)
+		for _, w := range c.want {
+			if !strings.Contains(r.out, w) {
+				t.Errorf("__complete %q = %q, want %s", c.args, r.out, w)
+			}
+		}
 	}
 }
 

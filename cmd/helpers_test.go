@@ -107,7 +107,8 @@ var testdataDir = func() string {
 	return d
 }()
 
-func writeFile(t *testing.T, path, content string) {
+// writeFile writes content to path, making its directory, and returns path.
+func writeFile(t *testing.T, path, content string) string {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)
@@ -115,6 +116,7 @@ func writeFile(t *testing.T, path, content string) {
 	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	return path
 }
 
 func readFile(t *testing.T, path string) string {
@@ -124,4 +126,53 @@ func readFile(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// session runs commands against the embedded engine with one data file.
+type session struct {
+	t      *testing.T
+	dir    string // working directory
+	data   string // data file, in dir
+	schema string
+}
+
+// newSession isolates the settings environment (isolate) and starts a
+// session on an example schema in a fresh directory.
+func newSession(t *testing.T, schemaFile string) *session {
+	isolate(t)
+	dir := t.TempDir()
+	return &session{t: t, dir: dir, data: filepath.Join(dir, "data.db"), schema: example(t, schemaFile)}
+}
+
+func (s *session) run(args ...string) result {
+	s.t.Helper()
+	full := append([]string{"--schema", s.schema, "--data", s.data}, args...)
+	return adjl(s.t, runOpts{dir: s.dir}, full...)
+}
+
+// ok runs a command that must succeed and returns its stdout.
+func (s *session) ok(args ...string) string {
+	s.t.Helper()
+	r := s.run(args...)
+	if r.code != 0 {
+		s.t.Fatalf("adjl %s: exit %d\nstdout: %s\nstderr: %s", strings.Join(args, " "), r.code, r.out, r.err)
+	}
+	return r.out
+}
+
+// okPrints runs a command that must succeed and print exactly want.
+func (s *session) okPrints(want string, args ...string) {
+	s.t.Helper()
+	if out := s.ok(args...); out != want {
+		s.t.Errorf("adjl %s:\n got %q\nwant %q", strings.Join(args, " "), out, want)
+	}
+}
+
+func (s *session) expect(code int, args ...string) result {
+	s.t.Helper()
+	r := s.run(args...)
+	if r.code != code {
+		s.t.Errorf("adjl %s: exit %d, want %d\nstdout: %s\nstderr: %s", strings.Join(args, " "), r.code, code, r.out, r.err)
+	}
+	return r
 }

@@ -50,9 +50,7 @@ func TestManPagesAreCurrent(t *testing.T) {
 			t.Fatal(err)
 		}
 		for name, body := range got {
-			if err := os.WriteFile(filepath.Join(manDir, name), body, 0o644); err != nil {
-				t.Fatal(err)
-			}
+			writeFile(t, filepath.Join(manDir, name), string(body))
 		}
 		return
 	}

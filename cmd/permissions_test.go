@@ -38,9 +38,7 @@ func TestDataFilesAreOwnerOnly(t *testing.T) {
 			t.Errorf("%s: mode %04o, want 0600", f, m)
 		}
 	}
-	if err := os.WriteFile(serveRecordPath(data), []byte(`{"url":"http://127.0.0.1:1","pid":1}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, serveRecordPath(data), `{"url":"http://127.0.0.1:1","pid":1}`)
 	os.Chmod(serveRecordPath(data), 0o644)
 	startServe(t, &serveOptions{addr: "127.0.0.1:0", data: data}, nil)
 	if m := permOf(t, serveRecordPath(data)); m != 0o600 {

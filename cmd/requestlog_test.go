@@ -16,15 +16,10 @@ import (
 // operation, table, index, key condition with its values, latency,
 // consumed capacity and attempts.
 func TestDebugLogsEachRequest(t *testing.T) {
-	isolate(t)
-	dir := t.TempDir()
-	school := example(t, "school.yaml")
-	for _, args := range [][]string{{"table", "create"}, {"enroll", "a91", "math204", "--set", "grade=A"}} {
-		if r := adjl(t, runOpts{dir: dir}, append([]string{"--schema", school}, args...)...); r.code != 0 {
-			t.Fatalf("%v: exit %d: %s", args, r.code, r.err)
-		}
-	}
-	r := adjl(t, runOpts{dir: dir}, "--schema", school, "--debug", "members", "math204", "--limit", "5")
+	s := newSession(t, "school.yaml")
+	s.ok("table", "create")
+	s.ok("enroll", "a91", "math204", "--set", "grade=A")
+	r := s.run("--debug", "members", "math204", "--limit", "5")
 	if r.code != 0 || r.out != "STU#a91\tA\t\n" {
 		t.Fatalf("exit %d, out %q, err %s", r.code, r.out, r.err)
 	}
@@ -32,7 +27,7 @@ func TestDebugLogsEachRequest(t *testing.T) {
 	if !want.MatchString(r.err) {
 		t.Errorf("stderr = %q, want a match for %s", r.err, want)
 	}
-	r = adjl(t, runOpts{dir: dir}, "--schema", school, "--debug", "enroll", "a91", "math204", "--set", "grade=B")
+	r = s.run("--debug", "enroll", "a91", "math204", "--set", "grade=B")
 	if !strings.Contains(r.err, `debug: TransactWriteItems items='Put school PK="STU#a91",SK="ENROLL#CRS#math204"; Update school PK="STU#a91",SK="STU#a91"; Update school PK="CRS#math204",SK="CRS#math204"'`) &&
 		!strings.Contains(r.err, "debug: UpdateItem table=school key='PK=\"STU#a91\",SK=\"ENROLL#CRS#math204\"'") {
 		t.Errorf("link: stderr = %q", r.err)
@@ -40,7 +35,7 @@ func TestDebugLogsEachRequest(t *testing.T) {
 	if n := strings.Count(r.err, "debug: "); n < 1 {
 		t.Errorf("link logged %d requests", n)
 	}
-	r = adjl(t, runOpts{dir: dir}, "--schema", school, "members", "math204")
+	r = s.run("members", "math204")
 	if strings.Contains(r.err, "debug:") {
 		t.Errorf("without --debug: stderr = %q", r.err)
 	}

@@ -52,7 +52,7 @@ the relation while it runs.`,
 			"adjl reshard follow --to 8 --yes -o json",
 		),
 		Args:              exactArgs("RELATION"),
-		ValidArgsFunction: a.completeRelations,
+		ValidArgsFunction: a.completeFirst(relationNames),
 		RunE: func(c *cobra.Command, args []string) error {
 			rel, err := a.relationArg(c, args[0])
 			if err != nil {

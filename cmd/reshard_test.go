@@ -21,11 +21,7 @@ func (s *session) withShards(n int) string {
 	if out == string(data) {
 		s.t.Fatal("examples/social.yaml has no `shards: 4` line to replace")
 	}
-	p := filepath.Join(s.dir, fmt.Sprintf("social%d.yaml", n))
-	if err := os.WriteFile(p, []byte(out), 0o644); err != nil {
-		s.t.Fatal(err)
-	}
-	return p
+	return writeFile(s.t, filepath.Join(s.dir, fmt.Sprintf("social%d.yaml", n)), out)
 }
 
 func TestReshardCommand(t *testing.T) {

@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -74,10 +73,7 @@ func TestCreateTableJSONWithTheAWSCLI(t *testing.T) {
 	t.Chdir(dir)
 	addr, _ := startServe(t, &serveOptions{addr: "127.0.0.1:0", inMemory: true}, nil)
 	endpoint := "http://" + addr
-	settingsPath := filepath.Join(dir, "settings.yaml")
-	if err := os.WriteFile(settingsPath, []byte(settingsSchema), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	settingsPath := writeFile(t, filepath.Join(dir, "settings.yaml"), settingsSchema)
 	awsEnv := awsCLIEnv("AWS_ACCESS_KEY_ID=test", "AWS_SECRET_ACCESS_KEY=test", "AWS_DEFAULT_REGION=us-east-1",
 		"AWS_CONFIG_FILE="+filepath.Join(dir, "none"), "AWS_SHARED_CREDENTIALS_FILE="+filepath.Join(dir, "none"), "AWS_PAGER=")
 	aws := func(args ...string) {
@@ -93,10 +89,7 @@ func TestCreateTableJSONWithTheAWSCLI(t *testing.T) {
 		if r.code != 0 {
 			t.Fatalf("export: %s", r.err)
 		}
-		jsonPath := filepath.Join(dir, "table.json")
-		if err := os.WriteFile(jsonPath, []byte(r.out), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		jsonPath := writeFile(t, filepath.Join(dir, "table.json"), r.out)
 		aws("dynamodb", "create-table", "--cli-input-json", "file://"+jsonPath)
 		for _, line := range strings.Split(r.err, "\n") {
 			if cmd, ok := strings.CutPrefix(strings.TrimSpace(line), "aws "); ok {

@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -41,11 +40,7 @@ relations:
 func TestSchemaReferenceMatchesTheParser(t *testing.T) {
 	dir := t.TempDir()
 	load := func(name, text string) error {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		_, err := schema.Load(p)
+		_, err := schema.Load(writeFile(t, filepath.Join(dir, name), text))
 		return err
 	}
 	if err := load("base.yaml", referenceBase); err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -89,22 +88,19 @@ func TestServeAuthVerifiesSignatures(t *testing.T) {
 // --auth finds the server's record and signs with ADJL_SERVE_* when its
 // environment holds them.
 func TestServeAuthOnADataFile(t *testing.T) {
-	isolate(t)
-	dir := t.TempDir()
-	data := filepath.Join(dir, "data.db")
-	startServe(t, &serveOptions{addr: "127.0.0.1:0", data: data, auth: true}, authEnv())
-	rec, ok := readServeRecord(data)
+	s := newSession(t, "school.yaml")
+	startServe(t, &serveOptions{addr: "127.0.0.1:0", data: s.data, auth: true}, authEnv())
+	rec, ok := readServeRecord(s.data)
 	if !ok || !rec.Auth {
 		t.Fatalf("serve record %+v", rec)
 	}
-	schema := example(t, "school.yaml")
-	r := adjl(t, runOpts{dir: dir}, "--schema", schema, "--data", data, "table", "create")
+	r := s.run("table", "create")
 	if r.code != ExitUnreachable || !strings.Contains(r.err, "MissingAuthenticationTokenException") && !strings.Contains(r.err, "UnrecognizedClientException") {
 		t.Errorf("without the pair: exit %d: %s", r.code, r.err)
 	}
 	t.Setenv(envServeKeyID, serveKeyID)
 	t.Setenv(envServeSecret, serveSecret)
-	if r := adjl(t, runOpts{dir: dir}, "--schema", schema, "--data", data, "--verbose", "table", "create"); r.code != ExitOK || !strings.Contains(r.err, "adjl local serve at") {
+	if r := s.run("--verbose", "table", "create"); r.code != ExitOK || !strings.Contains(r.err, "adjl local serve at") {
 		t.Errorf("with the pair: exit %d: %s", r.code, r.err)
 	}
 }

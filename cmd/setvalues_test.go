@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,16 +11,9 @@ import (
 
 func TestReadSetFiles(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, content string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	bio := write("bio.txt", "line one\nline two\n")
-	crlf := write("crlf.txt", "value\r\n")
-	two := write("two.txt", "kept\n\n")
+	bio := writeFile(t, filepath.Join(dir, "bio.txt"), "line one\nline two\n")
+	crlf := writeFile(t, filepath.Join(dir, "crlf.txt"), "value\r\n")
+	two := writeFile(t, filepath.Join(dir, "two.txt"), "kept\n\n")
 	cases := []struct {
 		sets  []string
 		stdin string
@@ -37,7 +29,7 @@ func TestReadSetFiles(t *testing.T) {
 		{sets: []string{"a=@-", "b=@-"}, stdin: "x", err: "standard input is already read"},
 		{sets: []string{"a=@"}, err: "@ needs a file name"},
 		{sets: []string{"a=@" + filepath.Join(dir, "missing")}, err: "no such file"},
-		{sets: []string{"a=@" + write("big", strings.Repeat("x", maxValueFile+1))}, err: "over 400 KB"},
+		{sets: []string{"a=@" + writeFile(t, filepath.Join(dir, "big"), strings.Repeat("x", maxValueFile+1))}, err: "over 400 KB"},
 	}
 	for _, c := range cases {
 		got, err := readSetFiles(c.sets, strings.NewReader(c.stdin))
@@ -78,40 +70,26 @@ func TestCheckUnsets(t *testing.T) {
 // a file and from stdin, and --unset removes attributes from the item and
 // the edge.
 func TestSetFromFileAndUnsetThroughRun(t *testing.T) {
-	isolate(t)
-	dir := t.TempDir()
-	school := example(t, "school.yaml")
-	writeFile(t, filepath.Join(dir, "title.txt"), "Linear Algebra\n")
-	run := func(args ...string) result {
-		t.Helper()
-		r := adjl(t, runOpts{dir: dir}, append([]string{"--schema", school}, args...)...)
-		if r.code != 0 {
-			t.Fatalf("%v: exit %d: %s", args, r.code, r.err)
-		}
-		return r
+	s := newSession(t, "school.yaml")
+	writeFile(t, filepath.Join(s.dir, "title.txt"), "Linear Algebra\n")
+	s.ok("table", "create")
+	s.ok("put", "course", "math204", "--set", "title=@title.txt", "--set", "credits=5")
+	s.ok("enroll", "a91", "math204", "--set", "grade=A", "--set", "enrolledOn=2026-09-01")
+	if out := s.ok("get", "CRS#math204", "-o", "json"); !strings.Contains(out, `"title": "Linear Algebra",`) {
+		t.Errorf("title from the file: %s", out)
 	}
-	run("table", "create")
-	run("put", "course", "math204", "--set", "title=@title.txt", "--set", "credits=5")
-	run("enroll", "a91", "math204", "--set", "grade=A", "--set", "enrolledOn=2026-09-01")
-	if r := run("get", "CRS#math204", "-o", "json"); !strings.Contains(r.out, `"title": "Linear Algebra",`) {
-		t.Errorf("title from the file: %s", r.out)
+	s.okPrints("updated CRS#math204\n", "put", "course", "math204", "--unset", "credits")
+	if out := s.ok("get", "CRS#math204", "-o", "json"); strings.Contains(out, "credits") {
+		t.Errorf("credits not removed: %s", out)
 	}
-	if r := run("put", "course", "math204", "--unset", "credits"); r.out != "updated CRS#math204\n" {
-		t.Errorf("put --unset: %q", r.out)
+	s.okPrints("updated enrollment STU#a91 -> CRS#math204\n", "enroll", "a91", "math204", "--unset", "grade")
+	if out := s.ok("enrolled", "a91", "math204", "-o", "json"); strings.Contains(out, "grade") || !strings.Contains(out, "enrolledOn") {
+		t.Errorf("edge after --unset grade: %s", out)
 	}
-	if r := run("get", "CRS#math204", "-o", "json"); strings.Contains(r.out, "credits") {
-		t.Errorf("credits not removed: %s", r.out)
+	if out := s.ok("get", "CRS#math204", "-o", "json"); !strings.Contains(out, `"studentCount": 1`) {
+		t.Errorf("the relink counted: %s", out)
 	}
-	if r := run("enroll", "a91", "math204", "--unset", "grade"); r.out != "updated enrollment STU#a91 -> CRS#math204\n" {
-		t.Errorf("enroll --unset: %q", r.out)
-	}
-	if r := run("enrolled", "a91", "math204", "-o", "json"); strings.Contains(r.out, "grade") || !strings.Contains(r.out, "enrolledOn") {
-		t.Errorf("edge after --unset grade: %s", r.out)
-	}
-	if r := run("get", "CRS#math204", "-o", "json"); !strings.Contains(r.out, `"studentCount": 1`) {
-		t.Errorf("the relink counted: %s", r.out)
-	}
-	r := adjl(t, runOpts{dir: dir}, "--schema", school, "put", "course", "math204", "--set", "title=@nope.txt")
+	r := s.run("put", "course", "math204", "--set", "title=@nope.txt")
 	if r.code != ExitUsage || !strings.Contains(r.err, "nope.txt") {
 		t.Errorf("a missing file: exit %d, %s", r.code, r.err)
 	}

@@ -44,7 +44,7 @@ func TestVerifyJSONAndFailure(t *testing.T) {
 		t.Errorf("json: %+v", doc)
 	}
 	// A backend that answers nothing fails verify before any pattern runs.
-	r = adjl(t, runOpts{api: &failingAPI{err: apiError("ValidationException", "no")}}, "--schema", school, "verify")
+	r = adjl(t, runOpts{api: newFailingAPI(apiError("ValidationException", "no"))}, "--schema", school, "verify")
 	if r.code == 0 || !strings.Contains(r.err, "create scratch table school-verify-") {
 		t.Errorf("failing backend: exit %d %s", r.code, r.err)
 	}

@@ -8,66 +8,15 @@ import (
 	"testing"
 )
 
-// session runs commands against the embedded engine with one data file.
-type session struct {
-	t      *testing.T
-	dir    string
-	schema string
-}
-
-func newSession(t *testing.T, schemaFile string) *session {
-	isolate(t)
-	return &session{t: t, dir: t.TempDir(), schema: example(t, schemaFile)}
-}
-
-func (s *session) run(args ...string) result {
-	s.t.Helper()
-	full := append([]string{"--schema", s.schema, "--data", filepath.Join(s.dir, "data.db")}, args...)
-	return adjl(s.t, runOpts{dir: s.dir}, full...)
-}
-
-// ok runs a command that must succeed and returns its stdout.
-func (s *session) ok(args ...string) string {
-	s.t.Helper()
-	r := s.run(args...)
-	if r.code != 0 {
-		s.t.Fatalf("adjl %s: exit %d\nstdout: %s\nstderr: %s", strings.Join(args, " "), r.code, r.out, r.err)
-	}
-	return r.out
-}
-
-func (s *session) expect(code int, args ...string) result {
-	s.t.Helper()
-	r := s.run(args...)
-	if r.code != code {
-		s.t.Errorf("adjl %s: exit %d, want %d\nstdout: %s\nstderr: %s", strings.Join(args, " "), r.code, code, r.out, r.err)
-	}
-	return r
-}
-
 func TestWorkflowSchool(t *testing.T) {
 	s := newSession(t, "school.yaml")
-	if out := s.ok("table", "create"); out != "table school created\n" {
-		t.Errorf("create: %q", out)
-	}
-	if out := s.ok("table", "create"); out != "table school already exists and matches the schema\n" {
-		t.Errorf("create again: %q", out)
-	}
-	if out := s.ok("put", "student", "a91", "--set", "name=Ana"); out != "created STU#a91\n" {
-		t.Errorf("put: %q", out)
-	}
-	if out := s.ok("put", "course", "CRS#math204", "--set", "title=Algebra", "--set", "credits=6.50"); out != "created CRS#math204\n" {
-		t.Errorf("put course: %q", out)
-	}
-	if out := s.ok("enroll", "STU#a91", "CRS#math204", "--set", "grade=A"); out != "created enrollment STU#a91 -> CRS#math204\n" {
-		t.Errorf("enroll: %q", out)
-	}
-	if out := s.ok("enroll", "a91", "math204"); out != "unchanged enrollment STU#a91 -> CRS#math204\n" {
-		t.Errorf("enroll again: %q", out)
-	}
-	if out := s.ok("enrolled", "a91", "math204"); out != "linked\n" {
-		t.Errorf("enrolled: %q", out)
-	}
+	s.okPrints("table school created\n", "table", "create")
+	s.okPrints("table school already exists and matches the schema\n", "table", "create")
+	s.okPrints("created STU#a91\n", "put", "student", "a91", "--set", "name=Ana")
+	s.okPrints("created CRS#math204\n", "put", "course", "CRS#math204", "--set", "title=Algebra", "--set", "credits=6.50")
+	s.okPrints("created enrollment STU#a91 -> CRS#math204\n", "enroll", "STU#a91", "CRS#math204", "--set", "grade=A")
+	s.okPrints("unchanged enrollment STU#a91 -> CRS#math204\n", "enroll", "a91", "math204")
+	s.okPrints("linked\n", "enrolled", "a91", "math204")
 	r := s.expect(ExitFalse, "enrolled", "a91", "bio101")
 	if r.out != "not linked\n" || r.err != "" {
 		t.Errorf("not enrolled: out %q err %q", r.out, r.err)
@@ -99,12 +48,8 @@ func TestWorkflowSchool(t *testing.T) {
 
 	// Delete with edges: refused, then --cascade.
 	s.expect(ExitConflict, "delete", "STU#a91")
-	if out := s.ok("unenroll", "a91", "math204"); out != "deleted enrollment STU#a91 -> CRS#math204\n" {
-		t.Errorf("unenroll: %q", out)
-	}
-	if out := s.ok("unenroll", "a91", "math204"); out != "unchanged enrollment STU#a91 -> CRS#math204\n" {
-		t.Errorf("unenroll again: %q", out)
-	}
+	s.okPrints("deleted enrollment STU#a91 -> CRS#math204\n", "unenroll", "a91", "math204")
+	s.okPrints("unchanged enrollment STU#a91 -> CRS#math204\n", "unenroll", "a91", "math204")
 	s.expect(ExitFalse, "enrolled", "a91", "math204")
 }
 
@@ -119,7 +64,7 @@ func TestPagingFollowsHints(t *testing.T) {
 	}
 	seen := map[string]int{}
 	args := []string{"members", "CRS#math204", "--limit", "4"}
-	prefix := "adjl --schema " + s.schema + " --data " + filepath.Join(s.dir, "data.db") + " "
+	prefix := "adjl --schema " + s.schema + " --data " + s.data + " "
 	for page := 0; ; page++ {
 		if page > n {
 			t.Fatal("paging does not end")
@@ -178,7 +123,7 @@ func TestVerboseAndCapacity(t *testing.T) {
 	if r.code != 0 {
 		t.Fatal(r.err)
 	}
-	if !strings.Contains(r.err, "backend: local (file "+filepath.Join(s.dir, "data.db")+")") {
+	if !strings.Contains(r.err, "backend: local (file "+s.data+")") {
 		t.Errorf("--verbose: %q", r.err)
 	}
 	if !strings.Contains(r.err, "capacity: TransactWriteItems") {
@@ -194,7 +139,7 @@ func TestTableDescribeAndDelete(t *testing.T) {
 	s.expect(ExitTable, "table", "describe")
 	s.ok("table", "create")
 	out := s.ok("table", "describe")
-	data := filepath.Join(s.dir, "data.db")
+	data := s.data
 	want := "table\tschool\nstatus\tACTIVE\npartitionKey\tPK\nsortKey\tSK\nindex\tGSI1\nindexPartitionKey\tGSI1PK\n" +
 		"indexSortKey\tGSI1SK\nindexStatus\tACTIVE\nprojection\tALL\nlayout\tgeneric\nbillingMode\tPAY_PER_REQUEST\nitemCount\t1\n" +
 		"sizeBytes\t"
@@ -216,9 +161,7 @@ func TestTableDescribeAndDelete(t *testing.T) {
 		t.Errorf("describe -o yaml:\n%s", out)
 	}
 	s.expect(ExitUsage, "table", "delete")
-	if out := s.ok("table", "delete", "--yes"); out != "table school deleted\n" {
-		t.Errorf("delete: %q", out)
-	}
+	s.okPrints("table school deleted\n", "table", "delete", "--yes")
 	s.expect(ExitTable, "enrolled", "a", "b")
 }
 
@@ -268,12 +211,8 @@ func TestOutputFormatsThroughRun(t *testing.T) {
 	s.ok("table", "create")
 	s.ok("enroll", "a91", "math204", "--set", "grade=A", "--set", "enrolledOn=2026-09-01")
 	s.ok("enroll", "b07", "math204")
-	if out := s.ok("members", "math204", "-o", "csv"); out != "student,grade,enrolledOn\nSTU#a91,A,2026-09-01\nSTU#b07,,\n" {
-		t.Errorf("csv:\n%s", out)
-	}
-	if out := s.ok("courses", "a91", "-o", "yaml"); out != "items:\n  - course: CRS#math204\n    grade: A\n    enrolledOn: \"2026-09-01\"\n" {
-		t.Errorf("yaml:\n%s", out)
-	}
+	s.okPrints("student,grade,enrolledOn\nSTU#a91,A,2026-09-01\nSTU#b07,,\n", "members", "math204", "-o", "csv")
+	s.okPrints("items:\n  - course: CRS#math204\n    grade: A\n    enrolledOn: \"2026-09-01\"\n", "courses", "a91", "-o", "yaml")
 	if out := s.ok("list", "enrollment", "math204", "--reverse", "-o", "ndjson"); out !=
 		"{\"student\":\"STU#a91\",\"grade\":\"A\",\"enrolledOn\":\"2026-09-01\"}\n{\"student\":\"STU#b07\"}\n" {
 		t.Errorf("ndjson:\n%s", out)
@@ -284,12 +223,8 @@ func TestOutputFormatsThroughRun(t *testing.T) {
 	}
 	s.expect(ExitUsage, "members", "math204", "--with-entity", "-o", "csv")
 	// Generic forms behave like the verbs.
-	if out := s.ok("check", "enrollment", "a91", "math204"); out != "linked\n" {
-		t.Errorf("check: %q", out)
-	}
-	if out := s.ok("unlink", "enrollment", "b07", "math204"); out != "deleted enrollment STU#b07 -> CRS#math204\n" {
-		t.Errorf("unlink: %q", out)
-	}
+	s.okPrints("linked\n", "check", "enrollment", "a91", "math204")
+	s.okPrints("deleted enrollment STU#b07 -> CRS#math204\n", "unlink", "enrollment", "b07", "math204")
 	if out := s.ok("link", "enrollment", "b07", "math204", "-o", "json"); !strings.Contains(out, `"outcome": "created"`) {
 		t.Errorf("link -o json: %s", out)
 	}

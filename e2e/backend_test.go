@@ -19,16 +19,15 @@ func localDataFile(dir string) string {
 
 // openBackend gives an in-process command of the suite a DynamoDB client on
 // the same data the script's `adjl` commands see: the script's default data
-// file for the embedded engine, the server URL otherwise.
-func openBackend(ts *testscript.TestScript, b backend) (ops.API, func(), error) {
+// file for the embedded engine, the server URL otherwise. A data file that
+// does not open fails the script.
+func openBackend(ts *testscript.TestScript, b backend) (api ops.API, closeAPI func()) {
 	if b.endpoint != "" {
-		return newClient(b.endpoint, nil), func() {}, nil
+		return newClient(b.endpoint, nil), func() {}
 	}
 	eng, err := local.Open(localDataFile(ts.Getenv("WORK")), local.Options{})
-	if err != nil {
-		return nil, nil, err
-	}
-	return newClient("http://local.adjl", eng.HTTPClient()), func() { _ = eng.Close() }, nil
+	ts.Check(err)
+	return newClient("http://local.adjl", eng.HTTPClient()), func() { _ = eng.Close() }
 }
 
 // newClient is a DynamoDB client with dummy credentials on endpoint; httpc,

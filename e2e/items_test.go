@@ -27,10 +27,8 @@ func rawItem(ts *testscript.TestScript, neg bool, args []string, b backend) {
 	if len(args) != 2 {
 		ts.Fatalf("usage: item PK SK")
 	}
-	s, err := schema.Load(ts.MkAbs(schemaFile(ts)))
-	ts.Check(err)
-	api, closeAPI, err := openBackend(ts, b)
-	ts.Check(err)
+	s := scriptSchema(ts)
+	api, closeAPI := openBackend(ts, b)
 	defer closeAPI()
 	out, err := api.GetItem(context.Background(), &dynamodb.GetItemInput{
 		TableName:      aws.String(s.Table.Name),
@@ -59,10 +57,8 @@ func dumpTable(ts *testscript.TestScript, neg bool, args []string, b backend) {
 	if neg || len(args) != 0 {
 		ts.Fatalf("usage: dump-table")
 	}
-	s, err := schema.Load(ts.MkAbs(schemaFile(ts)))
-	ts.Check(err)
-	api, closeAPI, err := openBackend(ts, b)
-	ts.Check(err)
+	s := scriptSchema(ts)
+	api, closeAPI := openBackend(ts, b)
 	defer closeAPI()
 	scan, ok := api.(interface {
 		Scan(context.Context, *dynamodb.ScanInput, ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error)
@@ -92,12 +88,16 @@ func dumpTable(ts *testscript.TestScript, neg bool, args []string, b backend) {
 	}
 }
 
-// schemaFile is the schema the script's adjl commands use: $ADJL_SCHEMA or ./adjl.yaml.
-func schemaFile(ts *testscript.TestScript) string {
-	if f := ts.Getenv("ADJL_SCHEMA"); f != "" {
-		return f
+// scriptSchema loads the schema the script's adjl commands use:
+// $ADJL_SCHEMA or ./adjl.yaml.
+func scriptSchema(ts *testscript.TestScript) *schema.Schema {
+	file := ts.Getenv("ADJL_SCHEMA")
+	if file == "" {
+		file = "adjl.yaml"
 	}
-	return "adjl.yaml"
+	s, err := schema.Load(ts.MkAbs(file))
+	ts.Check(err)
+	return s
 }
 
 // formatItem renders an item as name=value pairs in name order, joined by sep.
@@ -124,12 +124,10 @@ func setAttr(ts *testscript.TestScript, neg bool, args []string, b backend) {
 	if neg || len(args) != 4 {
 		ts.Fatalf("usage: set-attr PK SK NAME NUMBER")
 	}
-	s, err := schema.Load(ts.MkAbs(schemaFile(ts)))
-	ts.Check(err)
-	api, closeAPI, err := openBackend(ts, b)
-	ts.Check(err)
+	s := scriptSchema(ts)
+	api, closeAPI := openBackend(ts, b)
 	defer closeAPI()
-	_, err = api.UpdateItem(context.Background(), &dynamodb.UpdateItemInput{
+	_, err := api.UpdateItem(context.Background(), &dynamodb.UpdateItemInput{
 		TableName:                 aws.String(s.Table.Name),
 		Key:                       map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: args[0]}, "SK": &types.AttributeValueMemberS{Value: args[1]}},
 		UpdateExpression:          aws.String("SET #n = :v"),

@@ -48,8 +48,7 @@ func seedLinks(ts *testscript.TestScript, neg bool, args []string, b backend) {
 	n, err := strconv.Atoi(args[4])
 	ts.Check(err)
 
-	api, closeAPI, err := openBackend(ts, b)
-	ts.Check(err)
+	api, closeAPI := openBackend(ts, b)
 	defer closeAPI()
 	store := ops.New(api, s, ops.Options{})
 
