@@ -97,7 +97,6 @@ func (s *Store) exportRow(t rowfile.Target, it Item) (rowfile.Row, bool, error) 
 		}
 		row.ID = pk
 	}
-	row.Attrs = map[string]any{}
 	for _, a := range t.Attributes() {
 		av, ok := it[a.Name]
 		if !ok {
@@ -107,7 +106,7 @@ func (s *Store) exportRow(t rowfile.Target, it Item) (rowfile.Row, bool, error) 
 		if err != nil {
 			return row, false, fmt.Errorf("export %s: item %s %s: attribute %s: %w", t.Name(), pk, sk, a.Name, err)
 		}
-		row.Attrs[a.Name] = v
+		row.Attrs = append(row.Attrs, rowfile.Attr{Name: a.Name, Value: v})
 	}
 	return row, true, nil
 }

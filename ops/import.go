@@ -315,12 +315,12 @@ func (im *importer) writeRequest(row rowfile.Row) (types.WriteRequest, error) {
 	if im.rel.Shards > 1 && l.Stamps() {
 		item[im.rel.ShardStamp()] = &types.AttributeValueMemberN{Value: strconv.Itoa(im.rel.Shards)}
 	}
-	for name, v := range row.Attrs { // rowfile gives declared attributes only
-		av, err := marshalValue(name, v)
+	for _, a := range row.Attrs { // rowfile gives declared attributes only
+		av, err := marshalValue(a.Name, a.Value)
 		if err != nil {
 			return types.WriteRequest{}, fmt.Errorf("line %d: %w", row.Line, err)
 		}
-		item[name] = av
+		item[a.Name] = av
 	}
 	return types.WriteRequest{PutRequest: &types.PutRequest{Item: item}}, nil
 }
@@ -397,7 +397,7 @@ func (im *importer) entityWriter(ctx context.Context, q <-chan job) error {
 func (im *importer) putEntityRow(ctx context.Context, row rowfile.Row) (Outcome, error) {
 	e := im.ent
 	key := row.ID
-	names, values, err := im.s.marshalAttrs(row.Attrs)
+	names, values, err := im.s.marshalAttrs(row.AttrMap())
 	if err != nil {
 		return "", fmt.Errorf("line %d: %w", row.Line, err)
 	}

@@ -18,7 +18,7 @@ func benchEdges(n int) RowSource {
 		}
 		s := i / 20
 		row := rowfile.Row{Line: i + 2, From: fmt.Sprintf("STU#s%06d", s), To: fmt.Sprintf("CRS#c%03d", (s*37+(i%20)*131)%500),
-			Attrs: map[string]any{"grade": "A"}}
+			Attrs: []rowfile.Attr{{Name: "grade", Value: "A"}}}
 		i++
 		return row, nil
 	}

@@ -106,12 +106,12 @@ func readRows(t *testing.T, format Format, tg Target, data []byte) []Row {
 func canonical(rows []Row) {
 	for i := range rows {
 		rows[i].Line = 0
-		for k, v := range rows[i].Attrs {
-			switch v := v.(type) {
+		for k, a := range rows[i].Attrs {
+			switch v := a.Value.(type) {
 			case []string:
 				slices.Sort(v)
 			case schema.Number:
-				rows[i].Attrs[k] = schema.Number(v.Literal())
+				rows[i].Attrs[k].Value = schema.Number(v.Literal())
 			}
 		}
 	}

@@ -87,7 +87,35 @@ type Row struct {
 	Line     int    // first line of the row in the file (1-based)
 	From, To string // edge rows
 	ID       string // entity rows: the full key, e.g. STU#a91
-	Attrs    map[string]any
+	// Attrs are the row's values in the order the target declares its
+	// attributes, each name once. A slice, not a map: an import reads every
+	// row twice, and a map a row was the largest share of its allocations.
+	Attrs []Attr
+}
+
+// Attr is one attribute value of a Row.
+type Attr struct {
+	Name  string
+	Value any
+}
+
+// Attr returns the row's value of the named attribute.
+func (r Row) Attr(name string) (any, bool) {
+	for _, a := range r.Attrs {
+		if a.Name == name {
+			return a.Value, true
+		}
+	}
+	return nil, false
+}
+
+// AttrMap is Attrs as a map from name to value.
+func (r Row) AttrMap() map[string]any {
+	m := make(map[string]any, len(r.Attrs))
+	for _, a := range r.Attrs {
+		m[a.Name] = a.Value
+	}
+	return m
 }
 
 // LineError is a row that cannot be imported, or a header that cannot be
@@ -161,23 +189,16 @@ func (t Target) row(line int, cell func(i int) (v any, ok bool)) (Row, string) {
 			continue
 		}
 		if r.Attrs == nil {
-			r.Attrs = make(map[string]any, len(attrs))
+			r.Attrs = make([]Attr, 0, len(attrs)-i)
 		}
-		r.Attrs[a.Name] = typed
+		r.Attrs = append(r.Attrs, Attr{a.Name, typed})
 		size += len(a.Name) + valueSize(typed)
-	}
-	if r.Attrs == nil {
-		r.Attrs = noAttrs
 	}
 	if size > maxItemBytes-200 { // 200: adjl's own attributes
 		return r, fmt.Sprintf("the item would be about %d bytes, over DynamoDB's 400 KB item limit", size+200)
 	}
 	return r, ""
 }
-
-// noAttrs is the Attrs of every row without attribute values: readers of a
-// Row never write to it.
-var noAttrs = map[string]any{}
 
 // typedValue converts a cell to the attribute's type. An empty CSV cell (or
 // JSON null) is an absent attribute. JSON values may be of the attribute's

@@ -56,7 +56,8 @@ func (w *Writer) Write(r Row) error {
 	}
 	copy(w.rec, keys)
 	for i, a := range w.t.Attributes() {
-		cell, err := csvCell(a, r.Attrs[a.Name])
+		v, _ := r.Attr(a.Name)
+		cell, err := csvCell(a, v)
 		if err != nil {
 			return fmt.Errorf("%s: %w; export with -o ndjson, which keeps it", rowName(r, w.t), err)
 		}
@@ -136,7 +137,7 @@ func (w *Writer) writeJSON(r Row) error {
 		field("id", r.ID)
 	}
 	for _, a := range w.t.Attributes() {
-		if v, ok := r.Attrs[a.Name]; ok && v != nil {
+		if v, ok := r.Attr(a.Name); ok && v != nil {
 			if err := field(a.Name, v); err != nil {
 				return fmt.Errorf("%s: attribute %s: %w", rowName(r, w.t), a.Name, err)
 			}

@@ -72,11 +72,11 @@ type prefixOwners map[string]string
 // (an upper-case word before the delimiter) is refused; so are ids that
 // would store something other than what the user sees (see idProblem).
 func (o prefixOwners) normalize(input, prefix string, maxBytes int) (string, error) {
-	want := prefix + "<id> or <id>"
+	want := func() string { return prefix + "<id> or <id>" } // for errors only
 	key := input
 	if !strings.HasPrefix(input, prefix) {
 		if i := strings.Index(input, Delimiter); i > 0 {
-			if err := o.foreignPrefix(input, input[:i+1], prefix, want); err != nil {
+			if err := o.foreignPrefix(input, input[:i+1], prefix, want()); err != nil {
 				return "", err
 			}
 		}
@@ -84,10 +84,10 @@ func (o prefixOwners) normalize(input, prefix string, maxBytes int) (string, err
 	}
 	id := key[len(prefix):]
 	if reason := idProblem(id, utf8.RuneCountInString(input)-utf8.RuneCountInString(id)); reason != "" {
-		return "", &KeyError{Input: input, Reason: reason, Want: want}
+		return "", &KeyError{Input: input, Reason: reason, Want: want()}
 	}
 	if len(key) > maxBytes {
-		return "", &KeyError{Input: input, Reason: fmt.Sprintf("key is %d bytes, over the %d-byte limit", len(key), maxBytes), Want: want}
+		return "", &KeyError{Input: input, Reason: fmt.Sprintf("key is %d bytes, over the %d-byte limit", len(key), maxBytes), Want: want()}
 	}
 	return key, nil
 }

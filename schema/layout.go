@@ -116,7 +116,8 @@ type KeyValue struct {
 // KeyValues are the key attributes an item with keys k carries, in
 // KeyNames order: the table keys, and in the generic layout the index keys.
 func (l Layout) KeyValues(k Keys) []KeyValue {
-	out := []KeyValue{{l.PK, k.PK}, {l.SK, k.SK}}
+	out := make([]KeyValue, 2, 4)
+	out[0], out[1] = KeyValue{l.PK, k.PK}, KeyValue{l.SK, k.SK}
 	if l.WritesIndexKeys() {
 		out = append(out, KeyValue{l.IndexPK, k.IndexPK}, KeyValue{l.IndexSK, k.IndexSK})
 	}
