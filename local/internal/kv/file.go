@@ -69,7 +69,7 @@ type Options struct {
 	// (then *LockedError).
 	LockTimeout time.Duration
 	// CheckpointBytes is the log size that starts a checkpoint (default
-	// 16 MiB): it bounds the overlays' memory and the replay after a crash.
+	// 8 MiB): it bounds the overlays' memory and the replay after a crash.
 	CheckpointBytes int64
 	// Busy, when set, reports whether other requests (reads too) are being
 	// served, so that writers may be about to commit: a log sync then
@@ -118,8 +118,10 @@ var tombstone = make([]byte, 1)
 
 func isTombstone(v []byte) bool { return len(v) == 1 && &v[0] == &tombstone[0] }
 
-// defaultCheckpointBytes is Options.CheckpointBytes's default.
-const defaultCheckpointBytes = 16 << 20
+// defaultCheckpointBytes is Options.CheckpointBytes's default. Smaller
+// overlays leave the collector more room under a process's soft memory
+// limit; bench/results/2026-12-01-bulk.md has the figures that chose it.
+const defaultCheckpointBytes = 8 << 20
 
 // checkpointStepBytes bounds the pages one transaction of a checkpoint
 // holds in memory until it commits (applyOverlay).
