@@ -64,14 +64,7 @@ func (e *Env) name(ph string) (string, bool) {
 	if e == nil {
 		return "", false
 	}
-	n, ok := e.Names[ph]
-	if ok {
-		if e.usedNames == nil {
-			e.usedNames = make(map[string]struct{}, len(e.Names))
-		}
-		e.usedNames[ph] = struct{}{}
-	}
-	return n, ok
+	return use(e.Names, &e.usedNames, ph)
 }
 
 // value resolves a :value placeholder and marks it used.
@@ -79,12 +72,17 @@ func (e *Env) value(ph string) (attr.Value, bool) {
 	if e == nil {
 		return attr.Value{}, false
 	}
-	v, ok := e.Values[ph]
+	return use(e.Values, &e.usedValues, ph)
+}
+
+// use looks placeholder ph up in m and, when it is there, adds it to used.
+func use[V any](m map[string]V, used *map[string]struct{}, ph string) (V, bool) {
+	v, ok := m[ph]
 	if ok {
-		if e.usedValues == nil {
-			e.usedValues = make(map[string]struct{}, len(e.Values))
+		if *used == nil {
+			*used = make(map[string]struct{}, len(m))
 		}
-		e.usedValues[ph] = struct{}{}
+		(*used)[ph] = struct{}{}
 	}
 	return v, ok
 }
