@@ -12,10 +12,8 @@ import (
 const maxBatchStatements = 25
 
 type batchStatementIn struct {
-	Statement                           *string
-	Parameters                          []attr.Value
-	ConsistentRead                      bool
-	ReturnValuesOnConditionCheckFailure string
+	parameterizedStatement
+	ConsistentRead bool
 }
 
 type batchExecuteStatementIn struct {
@@ -42,10 +40,7 @@ func (e *Engine) batchExecuteStatement(body []byte) ([]byte, error) {
 	if err := decodeRequest(body, &in); err != nil {
 		return nil, err
 	}
-	err := checkStatements("statements", in.Statements, maxBatchStatements, func(s batchStatementIn) (*string, []attr.Value, string) {
-		return s.Statement, s.Parameters, s.ReturnValuesOnConditionCheckFailure
-	})
-	if err != nil {
+	if err := checkStatements("statements", in.Statements, maxBatchStatements); err != nil {
 		return nil, err
 	}
 	wantCC, err := wantCapacity(in.ReturnConsumedCapacity)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 
 	"github.com/adjl/adjl/local/internal/attr"
 	"github.com/adjl/adjl/local/internal/kv"
@@ -47,9 +46,7 @@ func (e *Engine) batchGetItem(body []byte) ([]byte, error) {
 		case len(ka.Keys) > maxBatchGet:
 			v.unshown(member, fmt.Sprintf("Member must have length less than or equal to %d", maxBatchGet))
 		}
-		if ka.AttributesToGet != nil {
-			v.minLen("requestItems."+name+".member.attributesToGet", "["+strings.Join(ka.AttributesToGet, ", ")+"]", len(ka.AttributesToGet), 1)
-		}
+		v.attributesToGet("requestItems."+name+".member.attributesToGet", ka.AttributesToGet)
 	}
 	if err := v.err(); err != nil {
 		return nil, err

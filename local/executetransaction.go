@@ -9,11 +9,15 @@ import (
 	"github.com/adjl/adjl/local/internal/partiql"
 )
 
+// parameterizedStatement is a statement of ExecuteTransaction, and the
+// members a statement of BatchExecuteStatement shares with it.
 type parameterizedStatement struct {
 	Statement                           *string
 	Parameters                          []attr.Value
 	ReturnValuesOnConditionCheckFailure string
 }
+
+func (s parameterizedStatement) statement() parameterizedStatement { return s }
 
 type executeTransactionIn struct {
 	TransactStatements     []parameterizedStatement
@@ -31,10 +35,7 @@ func (e *Engine) executeTransaction(body []byte) ([]byte, error) {
 	if err := decodeRequest(body, &in); err != nil {
 		return nil, err
 	}
-	err := checkStatements("transactStatements", in.TransactStatements, maxTransactItems, func(s parameterizedStatement) (*string, []attr.Value, string) {
-		return s.Statement, s.Parameters, s.ReturnValuesOnConditionCheckFailure
-	})
-	if err != nil {
+	if err := checkStatements("transactStatements", in.TransactStatements, maxTransactItems); err != nil {
 		return nil, err
 	}
 	if _, err := wantCapacity(in.ReturnConsumedCapacity); err != nil {

@@ -1,8 +1,6 @@
 package local
 
 import (
-	"strings"
-
 	"github.com/adjl/adjl/local/internal/attr"
 	"github.com/adjl/adjl/local/internal/expr"
 	"github.com/adjl/adjl/local/internal/kv"
@@ -48,9 +46,7 @@ func (c *readIn) field(r *jreader, k string) error {
 // AttributesToGet to v.
 func (c *readIn) constraints(v *violations) {
 	v.enum("returnConsumedCapacity", c.ReturnConsumedCapacity, enumReturnConsumedCapacity)
-	if c.AttributesToGet != nil {
-		v.minLen("attributesToGet", "["+strings.Join(c.AttributesToGet, ", ")+"]", len(c.AttributesToGet), 1)
-	}
+	v.attributesToGet("attributesToGet", c.AttributesToGet)
 }
 
 type queryIn struct {
