@@ -341,23 +341,8 @@ func (p *parser) returning() string {
 	if !p.accept("RETURNING") {
 		return ""
 	}
-	var scope, age string
-	switch {
-	case p.accept("ALL"):
-		scope = "ALL"
-	case p.accept("MODIFIED"):
-		scope = "UPDATED"
-	default:
-		p.fail(malformed("Expected keyword"))
-	}
-	switch {
-	case p.accept("OLD"):
-		age = "OLD"
-	case p.accept("NEW"):
-		age = "NEW"
-	default:
-		p.fail(malformed("Expected keyword"))
-	}
+	scope := p.keyword(map[string]string{"ALL": "ALL", "MODIFIED": "UPDATED"})
+	age := p.keyword(map[string]string{"OLD": "OLD", "NEW": "NEW"})
 	if p.peek().kind != tStar {
 		p.fail(errorf(msgReturningStar))
 	}
@@ -366,6 +351,18 @@ func (p *parser) returning() string {
 		p.fail(errorf(msgReturningMany))
 	}
 	return scope + "_" + age
+}
+
+// keyword reads one of the keywords in words and returns what it stands
+// for; anything else is malformed.
+func (p *parser) keyword(words map[string]string) string {
+	for kw, v := range words {
+		if p.accept(kw) {
+			return v
+		}
+	}
+	p.fail(malformed("Expected keyword"))
+	return ""
 }
 
 func (p *parser) delete() *Delete {
