@@ -113,11 +113,10 @@ func checkThroughput(mode string, pt *throughputIn, indexName string) (*throughp
 	return &throughputDesc{ReadCapacityUnits: *pt.ReadCapacityUnits, WriteCapacityUnits: *pt.WriteCapacityUnits}, nil
 }
 
+// checkIndexName applies an index name's constraints, which are a table
+// name's.
 func checkIndexName(field, name string) *apiError {
-	if err := checkTableName(field, name); err != nil {
-		return err
-	}
-	return nil
+	return checkTableName(field, name)
 }
 
 // createTable is CreateTable: the request is checked as DynamoDB checks it
