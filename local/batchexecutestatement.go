@@ -35,11 +35,7 @@ type batchResult struct {
 // key, like BatchGetItem) or up to 25 singleton writes. It is not a
 // transaction: each statement succeeds or fails on its own, and a failure
 // is that statement's Error while the request answers 200.
-func (e *Engine) batchExecuteStatement(body []byte) ([]byte, error) {
-	var in batchExecuteStatementIn
-	if err := decodeRequest(body, &in); err != nil {
-		return nil, err
-	}
+func (e *Engine) batchExecuteStatement(in *batchExecuteStatementIn) ([]byte, error) {
 	if err := checkStatements("statements", in.Statements, maxBatchStatements); err != nil {
 		return nil, err
 	}

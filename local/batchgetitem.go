@@ -25,11 +25,7 @@ type batchGetIn struct {
 
 // batchGetItem is BatchGetItem: up to 100 keys over any tables; what
 // passes 16 MB comes back as UnprocessedKeys.
-func (e *Engine) batchGetItem(body []byte) ([]byte, error) {
-	var in batchGetIn
-	if err := decodeRequest(body, &in); err != nil {
-		return nil, err
-	}
+func (e *Engine) batchGetItem(in *batchGetIn) ([]byte, error) {
 	if len(in.RequestItems) == 0 {
 		return nil, validationf("The requestItems parameter is required for BatchGetItem")
 	}

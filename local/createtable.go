@@ -121,11 +121,7 @@ func checkIndexName(field, name string) *apiError {
 
 // createTable is CreateTable: the request is checked as DynamoDB checks it
 // and the table (and its indexes) is ACTIVE at once.
-func (e *Engine) createTable(body []byte) ([]byte, error) {
-	var in createTableIn
-	if err := decodeRequest(body, &in); err != nil {
-		return nil, err
-	}
+func (e *Engine) createTable(in *createTableIn) ([]byte, error) {
 	if err := checkTableName("tableName", in.TableName); err != nil {
 		return nil, err
 	}

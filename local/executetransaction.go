@@ -30,11 +30,7 @@ type executeTransactionIn struct {
 // writes (INSERT, UPDATE, DELETE and EXISTS conditions, as
 // TransactWriteItems, whose idempotency tokens, cancellation reasons and
 // capacity they share).
-func (e *Engine) executeTransaction(body []byte) ([]byte, error) {
-	var in executeTransactionIn
-	if err := decodeRequest(body, &in); err != nil {
-		return nil, err
-	}
+func (e *Engine) executeTransaction(in *executeTransactionIn) ([]byte, error) {
 	if err := checkStatements("transactStatements", in.TransactStatements, maxTransactItems); err != nil {
 		return nil, err
 	}
@@ -60,9 +56,9 @@ func (e *Engine) executeTransaction(body []byte) ([]byte, error) {
 		stmts[i] = st
 	}
 	if reads {
-		return e.transactionReads(&in, stmts)
+		return e.transactionReads(in, stmts)
 	}
-	return e.transactionWrites(&in, stmts)
+	return e.transactionWrites(in, stmts)
 }
 
 // inStatement prefixes a statement's validation error with its place, as
@@ -335,7 +331,7 @@ func (e *Engine) transactionReads(in *executeTransactionIn, stmts []partiql.Stat
 		b = attr.AppendJSONString(b, in.ReturnConsumedCapacity)
 	}
 	b = append(b, '}')
-	out, err := e.transactGetItems(b)
+	out, err := decoded((*Engine).transactGetItems)(e, b)
 	if err != nil {
 		return nil, partiqlError(err)
 	}

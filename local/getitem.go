@@ -11,11 +11,7 @@ type getItemIn struct {
 }
 
 // getItem is GetItem.
-func (e *Engine) getItem(body []byte) ([]byte, error) {
-	var in getItemIn
-	if err := decodeGetItem(body, &in); err != nil {
-		return nil, err
-	}
+func (e *Engine) getItem(in *getItemIn) ([]byte, error) {
 	var v violations
 	in.readIn.constraints(&v)
 	v.tableName("tableName", in.TableName, in.tableNameSet || in.TableName != "")
