@@ -12,10 +12,8 @@ import (
 const maxBatchStatements = 25
 
 type batchStatementIn struct {
-	Statement                           *string
-	Parameters                          []attr.Value
-	ConsistentRead                      bool
-	ReturnValuesOnConditionCheckFailure string
+	parameterizedStatement
+	ConsistentRead bool
 }
 
 type batchExecuteStatementIn struct {
@@ -37,15 +35,8 @@ type batchResult struct {
 // key, like BatchGetItem) or up to 25 singleton writes. It is not a
 // transaction: each statement succeeds or fails on its own, and a failure
 // is that statement's Error while the request answers 200.
-func (e *Engine) batchExecuteStatement(body []byte) ([]byte, error) {
-	var in batchExecuteStatementIn
-	if err := decodeRequest(body, &in); err != nil {
-		return nil, err
-	}
-	err := checkStatements("statements", in.Statements, maxBatchStatements, func(s batchStatementIn) (*string, []attr.Value, string) {
-		return s.Statement, s.Parameters, s.ReturnValuesOnConditionCheckFailure
-	})
-	if err != nil {
+func (e *Engine) batchExecuteStatement(in *batchExecuteStatementIn) ([]byte, error) {
+	if err := checkStatements("statements", in.Statements, maxBatchStatements); err != nil {
 		return nil, err
 	}
 	wantCC, err := wantCapacity(in.ReturnConsumedCapacity)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 
 	"github.com/adjl/adjl/local/internal/attr"
 	"github.com/adjl/adjl/local/internal/kv"
@@ -26,11 +25,7 @@ type batchGetIn struct {
 
 // batchGetItem is BatchGetItem: up to 100 keys over any tables; what
 // passes 16 MB comes back as UnprocessedKeys.
-func (e *Engine) batchGetItem(body []byte) ([]byte, error) {
-	var in batchGetIn
-	if err := decodeRequest(body, &in); err != nil {
-		return nil, err
-	}
+func (e *Engine) batchGetItem(in *batchGetIn) ([]byte, error) {
 	if len(in.RequestItems) == 0 {
 		return nil, validationf("The requestItems parameter is required for BatchGetItem")
 	}
@@ -47,9 +42,7 @@ func (e *Engine) batchGetItem(body []byte) ([]byte, error) {
 		case len(ka.Keys) > maxBatchGet:
 			v.unshown(member, fmt.Sprintf("Member must have length less than or equal to %d", maxBatchGet))
 		}
-		if ka.AttributesToGet != nil {
-			v.minLen("requestItems."+name+".member.attributesToGet", "["+strings.Join(ka.AttributesToGet, ", ")+"]", len(ka.AttributesToGet), 1)
-		}
+		v.attributesToGet("requestItems."+name+".member.attributesToGet", ka.AttributesToGet)
 	}
 	if err := v.err(); err != nil {
 		return nil, err

@@ -83,6 +83,13 @@ func (v *violations) minLen(member, shown string, n, min int) {
 	}
 }
 
+// attributesToGet records an empty AttributesToGet (nil: not sent).
+func (v *violations) attributesToGet(member string, names []string) {
+	if names != nil {
+		v.minLen(member, "["+strings.Join(names, ", ")+"]", len(names), 1)
+	}
+}
+
 // err is the ValidationException for the collected failures, or nil.
 func (v violations) err() error {
 	if len(v) == 0 {

@@ -65,11 +65,7 @@ func (e *Engine) continuousBackupsTable(name string) (*table, error) {
 // errTableNotFound is the backup operations' missing-table exception.
 const errTableNotFound = "TableNotFoundException"
 
-func (e *Engine) describeContinuousBackups(body []byte) ([]byte, error) {
-	var in tableNameIn
-	if err := decodeRequest(body, &in); err != nil {
-		return nil, err
-	}
+func (e *Engine) describeContinuousBackups(in *tableNameIn) ([]byte, error) {
 	t, err := e.continuousBackupsTable(in.TableName)
 	if err != nil {
 		return nil, err
@@ -92,17 +88,15 @@ func (e *Engine) continuousBackups(p *pitrState) continuousBackupsDesc {
 	return d
 }
 
-func (e *Engine) updateContinuousBackups(body []byte) ([]byte, error) {
-	var in struct {
-		TableName                        string
-		PointInTimeRecoverySpecification *struct {
-			PointInTimeRecoveryEnabled *bool
-			RecoveryPeriodInDays       *int
-		}
+type updateContinuousBackupsIn struct {
+	TableName                        string
+	PointInTimeRecoverySpecification *struct {
+		PointInTimeRecoveryEnabled *bool
+		RecoveryPeriodInDays       *int
 	}
-	if err := decodeRequest(body, &in); err != nil {
-		return nil, err
-	}
+}
+
+func (e *Engine) updateContinuousBackups(in *updateContinuousBackupsIn) ([]byte, error) {
 	spec := in.PointInTimeRecoverySpecification
 	if spec == nil {
 		return nil, validationf("1 validation error detected: Value null at 'pointInTimeRecoverySpecification' failed to satisfy constraint: Member must not be null")

@@ -113,20 +113,15 @@ func checkThroughput(mode string, pt *throughputIn, indexName string) (*throughp
 	return &throughputDesc{ReadCapacityUnits: *pt.ReadCapacityUnits, WriteCapacityUnits: *pt.WriteCapacityUnits}, nil
 }
 
+// checkIndexName applies an index name's constraints, which are a table
+// name's.
 func checkIndexName(field, name string) *apiError {
-	if err := checkTableName(field, name); err != nil {
-		return err
-	}
-	return nil
+	return checkTableName(field, name)
 }
 
 // createTable is CreateTable: the request is checked as DynamoDB checks it
 // and the table (and its indexes) is ACTIVE at once.
-func (e *Engine) createTable(body []byte) ([]byte, error) {
-	var in createTableIn
-	if err := decodeRequest(body, &in); err != nil {
-		return nil, err
-	}
+func (e *Engine) createTable(in *createTableIn) ([]byte, error) {
 	if err := checkTableName("tableName", in.TableName); err != nil {
 		return nil, err
 	}

@@ -2,24 +2,19 @@ package local
 
 import "github.com/adjl/adjl/local/internal/attr"
 
-// Hand-written decoders of the hot requests (see jreader). Unknown members
-// are skipped, as encoding/json does.
+// Hand-written decoders of the hot requests (see jreader). Members a
+// decoder does not read are skipped (see jreader.object), as encoding/json
+// skips unknown members.
 
-func skipField(r *jreader) error {
-	_, err := r.skip()
-	return err
-}
-
-// memberItem reads an object, decoding its member name into it and
-// skipping the others.
+// memberItem reads an object, decoding its member name into it.
 func memberItem(r *jreader, name string, it *attr.Item) error {
 	return r.object(func(f string) error {
-		if f == name {
-			var err error
-			*it, err = r.item()
-			return err
+		if f != name {
+			return nil
 		}
-		return skipField(r)
+		var err error
+		*it, err = r.item()
+		return err
 	})
 }
 
@@ -32,61 +27,40 @@ func decodeDeleteItem(body []byte, in *deleteItemIn) error {
 }
 
 func decodeUpdateItem(body []byte, in *updateItemIn) error {
-	return decodeItemWrite(body, &in.itemWriteIn, "Key", &in.Key, func(r *jreader, k string) (bool, error) {
+	return decodeItemWrite(body, &in.itemWriteIn, "Key", &in.Key, func(r *jreader, k string) error {
 		var err error
 		switch k {
 		case "UpdateExpression":
 			in.UpdateExpression, err = r.optStr()
 		case "AttributeUpdates":
 			in.AttributeUpdates, err = r.attributeUpdates()
-		default:
-			return false, nil
-		}
-		return true, err
-	})
-}
-
-func decodeGetItem(body []byte, in *getItemIn) error {
-	return decodeWith(body, func(r *jreader, k string) error {
-		var err error
-		switch k {
-		case "TableName":
-			err = r.tableName(&in.TableName, &in.tableNameSet)
-		case "Key":
-			in.Key, err = r.item()
-		case "ConsistentRead":
-			err = r.boolInto(&in.ConsistentRead)
-		case "ProjectionExpression":
-			in.ProjectionExpression, err = r.optStr()
-		case "ExpressionAttributeNames":
-			in.ExpressionAttributeNames, err = r.names()
-		case "AttributesToGet":
-			in.AttributesToGet, err = r.strs()
-		case "ReturnConsumedCapacity":
-			in.ReturnConsumedCapacity, err = r.str()
-		default:
-			err = skipField(r)
 		}
 		return err
 	})
 }
 
+func decodeGetItem(body []byte, in *getItemIn) error {
+	return decodeWith(body, func(r *jreader, k string) error {
+		if k == "Key" {
+			var err error
+			in.Key, err = r.item()
+			return err
+		}
+		return in.readIn.field(r, k)
+	})
+}
+
+// decodeQuery reads a Query or Scan request.
 func decodeQuery(body []byte, in *queryIn) error {
 	return decodeWith(body, func(r *jreader, k string) error {
 		var err error
 		switch k {
-		case "TableName":
-			err = r.tableName(&in.TableName, &in.tableNameSet)
 		case "IndexName":
 			in.IndexName, err = r.optStr()
 		case "KeyConditionExpression":
 			in.KeyConditionExpression, err = r.optStr()
 		case "FilterExpression":
 			in.FilterExpression, err = r.optStr()
-		case "ProjectionExpression":
-			in.ProjectionExpression, err = r.optStr()
-		case "ExpressionAttributeNames":
-			in.ExpressionAttributeNames, err = r.names()
 		case "ExpressionAttributeValues":
 			in.ExpressionAttributeValues, err = r.exprValues()
 		case "Limit":
@@ -97,10 +71,6 @@ func decodeQuery(body []byte, in *queryIn) error {
 			in.ScanIndexForward, err = r.optBool()
 		case "Select":
 			in.Select, err = r.str()
-		case "ConsistentRead":
-			err = r.boolInto(&in.ConsistentRead)
-		case "ReturnConsumedCapacity":
-			in.ReturnConsumedCapacity, err = r.str()
 		case "Segment":
 			in.Segment, err = r.optInt()
 		case "TotalSegments":
@@ -111,12 +81,10 @@ func decodeQuery(body []byte, in *queryIn) error {
 			in.QueryFilter, err = r.legacyConds()
 		case "ScanFilter":
 			in.ScanFilter, err = r.legacyConds()
-		case "AttributesToGet":
-			in.AttributesToGet, err = r.strs()
 		case "ConditionalOperator":
 			in.ConditionalOperator, err = r.str()
 		default:
-			err = skipField(r)
+			err = in.readIn.field(r, k)
 		}
 		return err
 	})
@@ -156,7 +124,7 @@ func decodeBatchWrite(body []byte, in *batchWriteIn) error {
 							wr.DeleteRequest = &struct{ Key attr.Item }{}
 							return memberItem(r, "Key", &wr.DeleteRequest.Key)
 						}
-						return skipField(r)
+						return nil
 					})
 					reqs = append(reqs, wr)
 					return err
@@ -168,8 +136,6 @@ func decodeBatchWrite(body []byte, in *batchWriteIn) error {
 			in.ReturnConsumedCapacity, err = r.str()
 		case "ReturnItemCollectionMetrics":
 			in.ReturnItemCollectionMetrics, err = r.str()
-		default:
-			err = skipField(r)
 		}
 		return err
 	})
@@ -201,8 +167,6 @@ func decodeTxAction(r *jreader) (*txAction, error) {
 			a.ExpressionAttributeValues, err = r.exprValues()
 		case "ReturnValuesOnConditionCheckFailure":
 			a.ReturnValuesOnConditionCheckFailure, err = r.str()
-		default:
-			err = skipField(r)
 		}
 		return err
 	})
@@ -231,8 +195,6 @@ func decodeTransactWrite(body []byte, in *transactWriteIn) error {
 						ti.Delete, err = decodeTxAction(r)
 					case "Update":
 						ti.Update, err = decodeTxAction(r)
-					default:
-						err = skipField(r)
 					}
 					return err
 				})
@@ -245,8 +207,6 @@ func decodeTransactWrite(body []byte, in *transactWriteIn) error {
 			in.ReturnConsumedCapacity, err = r.str()
 		case "ReturnItemCollectionMetrics":
 			in.ReturnItemCollectionMetrics, err = r.str()
-		default:
-			err = skipField(r)
 		}
 		return err
 	})

@@ -8,11 +8,7 @@ type deleteItemIn struct {
 }
 
 // deleteItem is DeleteItem, conditional on ConditionExpression or Expected.
-func (e *Engine) deleteItem(body []byte) ([]byte, error) {
-	var in deleteItemIn
-	if err := decodeDeleteItem(body, &in); err != nil {
-		return nil, err
-	}
+func (e *Engine) deleteItem(in *deleteItemIn) ([]byte, error) {
 	cw, err := e.checkWrite(&in.itemWriteIn, itemWrite{itemMember: "key", itemSet: in.Key != nil, returnValues: []string{"ALL_OLD"}}, nil)
 	if err != nil {
 		return nil, err

@@ -8,11 +8,7 @@ import (
 
 // deleteTable is DeleteTable: the table, its indexes and its counts go in
 // one write; the answer describes it as DELETING.
-func (e *Engine) deleteTable(body []byte) ([]byte, error) {
-	var in tableNameIn
-	if err := decodeRequest(body, &in); err != nil {
-		return nil, err
-	}
+func (e *Engine) deleteTable(in *tableNameIn) ([]byte, error) {
 	if err := checkTableName("tableName", in.TableName); err != nil {
 		return nil, err
 	}

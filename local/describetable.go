@@ -8,14 +8,10 @@ type tableNameIn struct {
 	TableName string
 }
 
-// namedTable reads a request whose only member is TableName and returns
-// that table; a missing one is reported naming it, as the control plane
+// namedTable returns the table a request whose only member is TableName
+// names; a missing one is reported naming it, as the control plane
 // (DescribeTable, DescribeTimeToLive) does.
-func (e *Engine) namedTable(body []byte) (*table, error) {
-	var in tableNameIn
-	if err := decodeRequest(body, &in); err != nil {
-		return nil, err
-	}
+func (e *Engine) namedTable(in *tableNameIn) (*table, error) {
 	if err := checkTableName("tableName", in.TableName); err != nil {
 		return nil, err
 	}
@@ -27,8 +23,8 @@ func (e *Engine) namedTable(body []byte) (*table, error) {
 }
 
 // describeTable is DescribeTable, with live item counts and sizes.
-func (e *Engine) describeTable(body []byte) ([]byte, error) {
-	t, err := e.namedTable(body)
+func (e *Engine) describeTable(in *tableNameIn) ([]byte, error) {
+	t, err := e.namedTable(in)
 	if err != nil {
 		return nil, err
 	}

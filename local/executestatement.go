@@ -17,11 +17,7 @@ type executeStatementIn struct {
 
 // executeStatement runs one PartiQL statement: a SELECT page, or one
 // singleton write.
-func (e *Engine) executeStatement(body []byte) ([]byte, error) {
-	var in executeStatementIn
-	if err := decodeRequest(body, &in); err != nil {
-		return nil, err
-	}
+func (e *Engine) executeStatement(in *executeStatementIn) ([]byte, error) {
 	if err := checkStatement("statement", in.Statement); err != nil {
 		return nil, err
 	}
@@ -53,7 +49,7 @@ func (e *Engine) executeStatement(body []byte) ([]byte, error) {
 	}
 	var r response
 	if sel, ok := st.(*partiql.Select); ok {
-		if err := e.selectStatement(&r, sel, &in, wantCC); err != nil {
+		if err := e.selectStatement(&r, sel, in, wantCC); err != nil {
 			return nil, err
 		}
 		return r.bytes(), nil

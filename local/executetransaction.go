@@ -9,11 +9,15 @@ import (
 	"github.com/adjl/adjl/local/internal/partiql"
 )
 
+// parameterizedStatement is a statement of ExecuteTransaction, and the
+// members a statement of BatchExecuteStatement shares with it.
 type parameterizedStatement struct {
 	Statement                           *string
 	Parameters                          []attr.Value
 	ReturnValuesOnConditionCheckFailure string
 }
+
+func (s parameterizedStatement) statement() parameterizedStatement { return s }
 
 type executeTransactionIn struct {
 	TransactStatements     []parameterizedStatement
@@ -26,15 +30,8 @@ type executeTransactionIn struct {
 // writes (INSERT, UPDATE, DELETE and EXISTS conditions, as
 // TransactWriteItems, whose idempotency tokens, cancellation reasons and
 // capacity they share).
-func (e *Engine) executeTransaction(body []byte) ([]byte, error) {
-	var in executeTransactionIn
-	if err := decodeRequest(body, &in); err != nil {
-		return nil, err
-	}
-	err := checkStatements("transactStatements", in.TransactStatements, maxTransactItems, func(s parameterizedStatement) (*string, []attr.Value, string) {
-		return s.Statement, s.Parameters, s.ReturnValuesOnConditionCheckFailure
-	})
-	if err != nil {
+func (e *Engine) executeTransaction(in *executeTransactionIn) ([]byte, error) {
+	if err := checkStatements("transactStatements", in.TransactStatements, maxTransactItems); err != nil {
 		return nil, err
 	}
 	if _, err := wantCapacity(in.ReturnConsumedCapacity); err != nil {
@@ -59,9 +56,9 @@ func (e *Engine) executeTransaction(body []byte) ([]byte, error) {
 		stmts[i] = st
 	}
 	if reads {
-		return e.transactionReads(&in, stmts)
+		return e.transactionReads(in, stmts)
 	}
-	return e.transactionWrites(&in, stmts)
+	return e.transactionWrites(in, stmts)
 }
 
 // inStatement prefixes a statement's validation error with its place, as
@@ -334,7 +331,7 @@ func (e *Engine) transactionReads(in *executeTransactionIn, stmts []partiql.Stat
 		b = attr.AppendJSONString(b, in.ReturnConsumedCapacity)
 	}
 	b = append(b, '}')
-	out, err := e.transactGetItems(b)
+	out, err := decoded((*Engine).transactGetItems)(e, b)
 	if err != nil {
 		return nil, partiqlError(err)
 	}

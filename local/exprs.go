@@ -101,6 +101,12 @@ func bindKeyExpression(kc *expr.KeyCondition, s source) (keyCond, error) {
 	return bindKeyCondition(kc, s)
 }
 
+// walkOps names each key condition operator as keyCond.op does.
+var walkOps = map[expr.KeyOp]string{
+	expr.EQ: "=", expr.LT: "<", expr.LE: "<=", expr.GT: ">", expr.GE: ">=",
+	expr.BETWEEN: "BETWEEN", expr.BEGINSWITH: "begins_with",
+}
+
 // bindKeyCondition turns a bound key condition (from a
 // KeyConditionExpression or KeyConditions) into the range the source's
 // walk reads, checking value types against the key attribute types.
@@ -115,25 +121,14 @@ func bindKeyCondition(kc *expr.KeyCondition, s source) (keyCond, error) {
 				return keyCond{}, invalidParam("Condition parameter type does not match schema type")
 			}
 		}
+		out.op = walkOps[kc.Sort.Op]
 		switch kc.Sort.Op {
-		case expr.EQ:
-			out.op = "="
-		case expr.LT:
-			out.op = "<"
-		case expr.LE:
-			out.op = "<="
-		case expr.GT:
-			out.op = ">"
-		case expr.GE:
-			out.op = ">="
 		case expr.BETWEEN:
-			out.op = "BETWEEN"
 			if attr.Compare(kc.Sort.Values[0], kc.Sort.Values[1]) > 0 {
 				return keyCond{}, invalidParam("Invalid KeyConditionExpression: The BETWEEN operator requires upper bound to be greater than or equal to lower bound; lower bound operand: AttributeValue: {%s:%s}, upper bound operand: AttributeValue: {%s:%s}",
 					kc.Sort.Values[0].Kind, keyText(kc.Sort.Values[0]), kc.Sort.Values[1].Kind, keyText(kc.Sort.Values[1]))
 			}
 		case expr.BEGINSWITH:
-			out.op = "begins_with"
 			if s.rkind == attr.N {
 				return keyCond{}, validationf("Invalid KeyConditionExpression: Incorrect operand type for operator or function; operator or function: begins_with, operand type: N")
 			}

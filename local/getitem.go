@@ -1,35 +1,19 @@
 package local
 
 import (
-	"strings"
-
 	"github.com/adjl/adjl/local/internal/attr"
 	"github.com/adjl/adjl/local/internal/kv"
 )
 
 type getItemIn struct {
-	TableName                string
-	Key                      attr.Item
-	ConsistentRead           bool
-	ProjectionExpression     *string
-	ExpressionAttributeNames map[string]string
-	AttributesToGet          []string
-	ReturnConsumedCapacity   string
-
-	tableNameSet bool // TableName was sent, if only as ""
+	readIn
+	Key attr.Item
 }
 
 // getItem is GetItem.
-func (e *Engine) getItem(body []byte) ([]byte, error) {
-	var in getItemIn
-	if err := decodeGetItem(body, &in); err != nil {
-		return nil, err
-	}
+func (e *Engine) getItem(in *getItemIn) ([]byte, error) {
 	var v violations
-	v.enum("returnConsumedCapacity", in.ReturnConsumedCapacity, enumReturnConsumedCapacity)
-	if in.AttributesToGet != nil {
-		v.minLen("attributesToGet", "["+strings.Join(in.AttributesToGet, ", ")+"]", len(in.AttributesToGet), 1)
-	}
+	in.readIn.constraints(&v)
 	v.tableName("tableName", in.TableName, in.tableNameSet || in.TableName != "")
 	if in.Key == nil {
 		v.null("key")

@@ -26,53 +26,74 @@ const errorNamespace = "com.amazonaws.dynamodb.v20120810#"
 // InternalServerError).
 type opFunc func(e *Engine, body []byte) ([]byte, error)
 
+// decoded is the operation whose request encoding/json reads (see
+// decodeRequest) and handle answers.
+func decoded[In any](handle func(*Engine, *In) ([]byte, error)) opFunc {
+	return decodedWith(func(body []byte, in *In) error { return decodeRequest(body, in) }, handle)
+}
+
+// decodedWith is the operation whose request decode reads and handle
+// answers.
+func decodedWith[In any](decode func([]byte, *In) error, handle func(*Engine, *In) ([]byte, error)) opFunc {
+	return func(e *Engine, body []byte) ([]byte, error) {
+		var in In
+		if err := decode(body, &in); err != nil {
+			return nil, err
+		}
+		return handle(e, &in)
+	}
+}
+
 // operations is the engine's API: every DynamoDB operation it serves, by
-// its X-Amz-Target name, and the method that handles it (in the file named
-// after the operation; the tag and TTL pairs share tags.go and
+// its X-Amz-Target name, with the decoder of its request (the hot ones have
+// their own, in decoders.go) and the method that answers it (in the file
+// named after the operation; the tag and TTL pairs share tags.go and
 // timetolive.go). Anything else is an UnknownOperationException.
 var operations = map[string]opFunc{
 	// Tables.
-	"CreateTable":   (*Engine).createTable,
-	"DeleteTable":   (*Engine).deleteTable,
-	"DescribeTable": (*Engine).describeTable,
-	"ListTables":    (*Engine).listTables,
-	"UpdateTable":   (*Engine).updateTable,
+	"CreateTable":   decoded((*Engine).createTable),
+	"DeleteTable":   decoded((*Engine).deleteTable),
+	"DescribeTable": decoded((*Engine).describeTable),
+	"ListTables":    decoded((*Engine).listTables),
+	"UpdateTable":   decoded((*Engine).updateTable),
 
 	// Items.
-	"DeleteItem": (*Engine).deleteItem,
-	"GetItem":    (*Engine).getItem,
-	"PutItem":    (*Engine).putItem,
-	"UpdateItem": (*Engine).updateItem,
+	"DeleteItem": decodedWith(decodeDeleteItem, (*Engine).deleteItem),
+	"GetItem":    decodedWith(decodeGetItem, (*Engine).getItem),
+	"PutItem":    decodedWith(decodePutItem, (*Engine).putItem),
+	"UpdateItem": decodedWith(decodeUpdateItem, (*Engine).updateItem),
 
 	// Reads of many items.
-	"Query": (*Engine).query,
-	"Scan":  (*Engine).scan,
+	"Query": decodedWith(decodeQuery, (*Engine).query),
+	"Scan":  decodedWith(decodeQuery, (*Engine).scan),
 
-	// Batches and transactions.
-	"BatchGetItem":       (*Engine).batchGetItem,
+	// Batches and transactions. BatchWriteItem and TransactWriteItems read
+	// their own body: BatchWriteItem's items go back to a pool when it
+	// returns, and TransactWriteItems limits the body's size.
+	"BatchGetItem":       decoded((*Engine).batchGetItem),
 	"BatchWriteItem":     (*Engine).batchWriteItem,
-	"TransactGetItems":   (*Engine).transactGetItems,
+	"TransactGetItems":   decoded((*Engine).transactGetItems),
 	"TransactWriteItems": (*Engine).transactWriteItems,
 
 	// Time to live and tags.
-	"DescribeTimeToLive": (*Engine).describeTimeToLive,
-	"UpdateTimeToLive":   (*Engine).updateTimeToLive,
-	"ListTagsOfResource": (*Engine).listTagsOfResource,
-	"TagResource":        (*Engine).tagResource,
-	"UntagResource":      (*Engine).untagResource,
+	"DescribeTimeToLive": decoded((*Engine).describeTimeToLive),
+	"UpdateTimeToLive":   decoded((*Engine).updateTimeToLive),
+	"ListTagsOfResource": decoded((*Engine).listTagsOfResource),
+	"TagResource":        decoded((*Engine).tagResource),
+	"UntagResource":      decoded((*Engine).untagResource),
 
 	// PartiQL.
-	"ExecuteStatement":      (*Engine).executeStatement,
-	"BatchExecuteStatement": (*Engine).batchExecuteStatement,
-	"ExecuteTransaction":    (*Engine).executeTransaction,
+	"ExecuteStatement":      decoded((*Engine).executeStatement),
+	"BatchExecuteStatement": decoded((*Engine).batchExecuteStatement),
+	"ExecuteTransaction":    decoded((*Engine).executeTransaction),
 
 	// Backups (point-in-time recovery settings only).
-	"DescribeContinuousBackups": (*Engine).describeContinuousBackups,
-	"UpdateContinuousBackups":   (*Engine).updateContinuousBackups,
+	"DescribeContinuousBackups": decoded((*Engine).describeContinuousBackups),
+	"UpdateContinuousBackups":   decoded((*Engine).updateContinuousBackups),
 
 	// The endpoint itself.
-	"DescribeEndpoints": (*Engine).describeEndpoints,
-	"DescribeLimits":    (*Engine).describeLimits,
+	"DescribeEndpoints": decoded((*Engine).describeEndpoints),
+	"DescribeLimits":    decoded((*Engine).describeLimits),
 }
 
 var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}

@@ -56,8 +56,8 @@ func (c *itemWriteIn) field(r *jreader, k string) (bool, error) {
 
 // decodeItemWrite reads an item write request: member itemField ("Item" or
 // "Key") into item, the shared members into c, the operation's own through
-// extra (nil when it has none); unknown members are skipped.
-func decodeItemWrite(body []byte, c *itemWriteIn, itemField string, item *attr.Item, extra func(r *jreader, k string) (bool, error)) error {
+// extra (nil when it has none).
+func decodeItemWrite(body []byte, c *itemWriteIn, itemField string, item *attr.Item, extra func(r *jreader, k string) error) error {
 	return decodeWith(body, func(r *jreader, k string) error {
 		if k == itemField {
 			var err error
@@ -68,11 +68,9 @@ func decodeItemWrite(body []byte, c *itemWriteIn, itemField string, item *attr.I
 			return err
 		}
 		if extra != nil {
-			if ok, err := extra(r, k); ok {
-				return err
-			}
+			return extra(r, k)
 		}
-		return skipField(r)
+		return nil
 	})
 }
 

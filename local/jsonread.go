@@ -79,7 +79,8 @@ func (r *jreader) end() error {
 	return nil
 }
 
-// object calls field for each member; field must consume the value.
+// object calls field for each member. A member whose value field leaves
+// unread is skipped, as encoding/json skips members it does not know.
 func (r *jreader) object(field func(key string) error) error {
 	if err := r.expect('{'); err != nil {
 		return err
@@ -99,8 +100,15 @@ func (r *jreader) object(field func(key string) error) error {
 		if err := r.expect(':'); err != nil {
 			return err
 		}
+		r.ws()
+		at := r.i
 		if err := field(k); err != nil {
 			return err
+		}
+		if r.i == at {
+			if _, err := r.skip(); err != nil {
+				return err
+			}
 		}
 		switch r.peek() {
 		case ',':

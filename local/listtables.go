@@ -12,11 +12,7 @@ type listTablesOut struct {
 
 // listTables is ListTables: names in order, paged by
 // ExclusiveStartTableName and Limit (1 to 100).
-func (e *Engine) listTables(body []byte) ([]byte, error) {
-	var in listTablesIn
-	if err := decodeRequest(body, &in); err != nil {
-		return nil, err
-	}
+func (e *Engine) listTables(in *listTablesIn) ([]byte, error) {
 	limit := 100
 	if in.Limit != nil {
 		if *in.Limit < 1 || *in.Limit > 100 {

@@ -35,8 +35,8 @@ const maxStatementBytes = 8192
 // checkStatements validates the statement list of a BatchExecuteStatement
 // or ExecuteTransaction as DynamoDB does: present, 1 to max long, and each
 // member's statement, parameters and ReturnValuesOnConditionCheckFailure
-// well formed. list names the member ("statements"); parts reads a member.
-func checkStatements[S any](list string, stmts []S, max int, parts func(S) (stmt *string, params []attr.Value, onFailure string)) error {
+// well formed. list names the member ("statements").
+func checkStatements[S interface{ statement() parameterizedStatement }](list string, stmts []S, max int) error {
 	switch n := len(stmts); {
 	case stmts == nil:
 		return validationf("1 validation error detected: Value null at '%s' failed to satisfy constraint: Member must not be null", list)
@@ -46,15 +46,15 @@ func checkStatements[S any](list string, stmts []S, max int, parts func(S) (stmt
 		return validationf("1 validation error detected: Value at '%s' failed to satisfy constraint: Member must have length less than or equal to %d", list, max)
 	}
 	for i, m := range stmts {
-		stmt, params, onFailure := parts(m)
+		s := m.statement()
 		field := fmt.Sprintf("%s.%d.member", list, i+1)
-		if err := checkStatement(field+".statement", stmt); err != nil {
+		if err := checkStatement(field+".statement", s.Statement); err != nil {
 			return err
 		}
-		if err := checkParameters(field+".parameters", params); err != nil {
+		if err := checkParameters(field+".parameters", s.Parameters); err != nil {
 			return err
 		}
-		if err := checkReturnOnFailure(onFailure); err != nil {
+		if err := checkReturnOnFailure(s.ReturnValuesOnConditionCheckFailure); err != nil {
 			return err
 		}
 	}

@@ -10,11 +10,7 @@ type putItemIn struct {
 }
 
 // putItem is PutItem, conditional on ConditionExpression or Expected.
-func (e *Engine) putItem(body []byte) ([]byte, error) {
-	var in putItemIn
-	if err := decodePutItem(body, &in); err != nil {
-		return nil, err
-	}
+func (e *Engine) putItem(in *putItemIn) ([]byte, error) {
 	cw, err := e.checkWrite(&in.itemWriteIn, itemWrite{itemMember: "item", itemSet: in.Item != nil, returnValues: []string{"ALL_OLD"}}, nil)
 	if err != nil {
 		return nil, err

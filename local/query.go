@@ -8,11 +8,7 @@ import (
 // order, one page (Limit, 1 MB) at a time. Its key condition is a
 // KeyConditionExpression or the legacy KeyConditions, its filter a
 // FilterExpression or QueryFilter.
-func (e *Engine) query(body []byte) ([]byte, error) {
-	var in queryIn
-	if err := decodeQuery(body, &in); err != nil {
-		return nil, err
-	}
+func (e *Engine) query(in *queryIn) ([]byte, error) {
 	if in.Segment != nil || in.TotalSegments != nil || in.ScanFilter != nil {
 		return nil, &apiError{Type: errSerialization, Message: "Segment, TotalSegments and ScanFilter are not Query parameters"}
 	}
@@ -33,7 +29,7 @@ func (e *Engine) query(body []byte) ([]byte, error) {
 	}
 	ex := newExprs(in.ExpressionAttributeNames, in.ExpressionAttributeValues)
 	p := &readPlan{}
-	if err := p.parseFilter(&in, in.QueryFilter, ex); err != nil {
+	if err := p.parseFilter(in, in.QueryFilter, ex); err != nil {
 		return nil, err
 	}
 	if in.KeyConditions == nil && in.KeyConditionExpression == nil {
@@ -62,7 +58,7 @@ func (e *Engine) query(body []byte) ([]byte, error) {
 			return nil, validationf("Conditions can be of length 1 or 2 only")
 		}
 	}
-	if err := e.resolve(p, &in, true); err != nil {
+	if err := e.resolve(p, in, true); err != nil {
 		return nil, err
 	}
 	var kc keyCond

@@ -1,8 +1,6 @@
 package local
 
 import (
-	"strings"
-
 	"github.com/adjl/adjl/local/internal/attr"
 	"github.com/adjl/adjl/local/internal/expr"
 	"github.com/adjl/adjl/local/internal/kv"
@@ -11,29 +9,62 @@ import (
 // What Query (query.go) and Scan (scan.go) share: their request, its checks
 // and the plan of the walk.
 
+// readIn holds the request members GetItem, Query and Scan share, so they
+// read and check them one way.
+type readIn struct {
+	TableName                string
+	ConsistentRead           bool
+	ProjectionExpression     *string
+	ExpressionAttributeNames map[string]string
+	AttributesToGet          []string
+	ReturnConsumedCapacity   string
+
+	tableNameSet bool // TableName was sent, if only as ""
+}
+
+// field reads member k into c when it is one of the shared members.
+func (c *readIn) field(r *jreader, k string) error {
+	var err error
+	switch k {
+	case "TableName":
+		err = r.tableName(&c.TableName, &c.tableNameSet)
+	case "ConsistentRead":
+		err = r.boolInto(&c.ConsistentRead)
+	case "ProjectionExpression":
+		c.ProjectionExpression, err = r.optStr()
+	case "ExpressionAttributeNames":
+		c.ExpressionAttributeNames, err = r.names()
+	case "AttributesToGet":
+		c.AttributesToGet, err = r.strs()
+	case "ReturnConsumedCapacity":
+		c.ReturnConsumedCapacity, err = r.str()
+	}
+	return err
+}
+
+// constraints adds the constraints of ReturnConsumedCapacity and
+// AttributesToGet to v.
+func (c *readIn) constraints(v *violations) {
+	v.enum("returnConsumedCapacity", c.ReturnConsumedCapacity, enumReturnConsumedCapacity)
+	v.attributesToGet("attributesToGet", c.AttributesToGet)
+}
+
 type queryIn struct {
-	TableName                 string
+	readIn
 	IndexName                 *string
 	KeyConditionExpression    *string
 	FilterExpression          *string
-	ProjectionExpression      *string
-	ExpressionAttributeNames  map[string]string
 	ExpressionAttributeValues attr.Item
 	Limit                     *int64
 	ExclusiveStartKey         attr.Item
 	ScanIndexForward          *bool
 	Select                    string
-	ConsistentRead            bool
-	ReturnConsumedCapacity    string
 	Segment                   *int64
 	TotalSegments             *int64
 	KeyConditions             legacyConditions
 	QueryFilter               legacyConditions
 	ScanFilter                legacyConditions
-	AttributesToGet           []string
 	ConditionalOperator       string
-
-	tableNameSet bool // TableName was sent, if only as ""
 }
 
 // readPlan is the part of Query and Scan that is common: which source, which
@@ -56,10 +87,7 @@ type readPlan struct {
 // (filter is QueryFilter or ScanFilter, named by filterMember).
 func (in *queryIn) readConstraints(v *violations, filterMember string, filter legacyConditions) {
 	v.minInt("limit", in.Limit, 1)
-	v.enum("returnConsumedCapacity", in.ReturnConsumedCapacity, enumReturnConsumedCapacity)
-	if in.AttributesToGet != nil {
-		v.minLen("attributesToGet", "["+strings.Join(in.AttributesToGet, ", ")+"]", len(in.AttributesToGet), 1)
-	}
+	in.readIn.constraints(v)
 	v.operators(filterMember, filter, true)
 	v.enum("select", in.Select, enumSelect)
 	v.enum("conditionalOperator", in.ConditionalOperator, enumConditionalOperator)

@@ -3,11 +3,7 @@ package local
 // scan is Scan: the whole table or index in key order, or one segment of a
 // parallel scan, one page at a time, filtered by FilterExpression or the
 // legacy ScanFilter.
-func (e *Engine) scan(body []byte) ([]byte, error) {
-	var in queryIn
-	if err := decodeQuery(body, &in); err != nil {
-		return nil, err
-	}
+func (e *Engine) scan(in *queryIn) ([]byte, error) {
 	if in.KeyConditionExpression != nil || in.KeyConditions != nil || in.ScanIndexForward != nil || in.QueryFilter != nil {
 		return nil, &apiError{Type: errSerialization, Message: "KeyConditionExpression, KeyConditions, QueryFilter and ScanIndexForward are not Scan parameters"}
 	}
@@ -28,7 +24,7 @@ func (e *Engine) scan(body []byte) ([]byte, error) {
 	}
 	ex := newExprs(in.ExpressionAttributeNames, in.ExpressionAttributeValues)
 	p := &readPlan{}
-	if err := p.parseFilter(&in, in.ScanFilter, ex); err != nil {
+	if err := p.parseFilter(in, in.ScanFilter, ex); err != nil {
 		return nil, err
 	}
 	switch {
@@ -46,7 +42,7 @@ func (e *Engine) scan(body []byte) ([]byte, error) {
 	if err := ex.checkUnused(); err != nil {
 		return nil, err
 	}
-	if err := e.resolve(p, &in, false); err != nil {
+	if err := e.resolve(p, in, false); err != nil {
 		return nil, err
 	}
 	o := p.opts()

@@ -23,6 +23,21 @@ func (e *Engine) tableByArn(arn string) (string, error) {
 	return name, nil
 }
 
+type tagResourceIn struct {
+	ResourceArn string
+	Tags        []tag
+}
+
+type untagResourceIn struct {
+	ResourceArn string
+	TagKeys     []string
+}
+
+type listTagsOfResourceIn struct {
+	ResourceArn string
+	NextToken   *string
+}
+
 func checkTags(tags []tag) *apiError {
 	for _, tg := range tags {
 		if len(tg.Key) < 1 || len(tg.Key) > 128 {
@@ -36,14 +51,7 @@ func checkTags(tags []tag) *apiError {
 }
 
 // tagResource is TagResource.
-func (e *Engine) tagResource(body []byte) ([]byte, error) {
-	var in struct {
-		ResourceArn string
-		Tags        []tag
-	}
-	if err := decodeRequest(body, &in); err != nil {
-		return nil, err
-	}
+func (e *Engine) tagResource(in *tagResourceIn) ([]byte, error) {
 	if len(in.Tags) == 0 {
 		return nil, validationf("1 validation error detected: Value null at 'tags' failed to satisfy constraint: Member must not be null")
 	}
@@ -71,14 +79,7 @@ func (e *Engine) tagResource(body []byte) ([]byte, error) {
 }
 
 // untagResource is UntagResource.
-func (e *Engine) untagResource(body []byte) ([]byte, error) {
-	var in struct {
-		ResourceArn string
-		TagKeys     []string
-	}
-	if err := decodeRequest(body, &in); err != nil {
-		return nil, err
-	}
+func (e *Engine) untagResource(in *untagResourceIn) ([]byte, error) {
 	if in.TagKeys == nil {
 		return nil, validationf("1 validation error detected: Value null at 'tagKeys' failed to satisfy constraint: Member must not be null")
 	}
@@ -113,14 +114,7 @@ func (e *Engine) changeTags(arn string, change func(st *storedTable) error) ([]b
 }
 
 // listTagsOfResource is ListTagsOfResource.
-func (e *Engine) listTagsOfResource(body []byte) ([]byte, error) {
-	var in struct {
-		ResourceArn string
-		NextToken   *string
-	}
-	if err := decodeRequest(body, &in); err != nil {
-		return nil, err
-	}
+func (e *Engine) listTagsOfResource(in *listTagsOfResourceIn) ([]byte, error) {
 	name, err := e.tableByArn(in.ResourceArn)
 	if ae, ok := err.(*apiError); ok && ae.Type == errNotFound {
 		return nil, accessDenied("ListTagsOfResource", in.ResourceArn)

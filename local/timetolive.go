@@ -5,8 +5,8 @@ import (
 )
 
 // describeTimeToLive is DescribeTimeToLive.
-func (e *Engine) describeTimeToLive(body []byte) ([]byte, error) {
-	t, err := e.namedTable(body)
+func (e *Engine) describeTimeToLive(in *tableNameIn) ([]byte, error) {
+	t, err := e.namedTable(in)
 	if err != nil {
 		return nil, err
 	}
@@ -18,16 +18,14 @@ type ttlSpec struct {
 	AttributeName string
 }
 
+type updateTimeToLiveIn struct {
+	TableName               string
+	TimeToLiveSpecification *ttlSpec
+}
+
 // updateTimeToLive is UpdateTimeToLive; the sweeper (sweeper.go) deletes
 // expired items.
-func (e *Engine) updateTimeToLive(body []byte) ([]byte, error) {
-	var in struct {
-		TableName               string
-		TimeToLiveSpecification *ttlSpec
-	}
-	if err := decodeRequest(body, &in); err != nil {
-		return nil, err
-	}
+func (e *Engine) updateTimeToLive(in *updateTimeToLiveIn) ([]byte, error) {
 	if err := checkTableName("tableName", in.TableName); err != nil {
 		return nil, err
 	}

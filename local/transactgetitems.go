@@ -17,11 +17,7 @@ type transactGetIn struct {
 
 // transactGetItems is TransactGetItems: up to 100 gets read in one
 // transaction.
-func (e *Engine) transactGetItems(body []byte) ([]byte, error) {
-	var in transactGetIn
-	if err := decodeRequest(body, &in); err != nil {
-		return nil, err
-	}
+func (e *Engine) transactGetItems(in *transactGetIn) ([]byte, error) {
 	var v violations
 	v.enum("returnConsumedCapacity", in.ReturnConsumedCapacity, enumReturnConsumedCapacity)
 	v.transactItems(len(in.TransactItems), func() string {

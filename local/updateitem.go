@@ -8,11 +8,7 @@ import (
 // updateItem is UpdateItem: UpdateExpression or AttributeUpdates applied to
 // the item (or a new one made of the key), conditional on
 // ConditionExpression or Expected.
-func (e *Engine) updateItem(body []byte) ([]byte, error) {
-	var in updateItemIn
-	if err := decodeUpdateItem(body, &in); err != nil {
-		return nil, err
-	}
+func (e *Engine) updateItem(in *updateItemIn) ([]byte, error) {
 	var parsed *expr.Update
 	var legacy []expr.AttributeUpdate
 	cw, err := e.checkWrite(&in.itemWriteIn, itemWrite{itemMember: "key", itemSet: in.Key != nil,

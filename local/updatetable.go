@@ -30,11 +30,7 @@ type updateTableIn struct {
 
 // updateTable is UpdateTable: billing mode, throughput, and creating or
 // deleting global secondary indexes (a new one is backfilled at once).
-func (e *Engine) updateTable(body []byte) ([]byte, error) {
-	var in updateTableIn
-	if err := decodeRequest(body, &in); err != nil {
-		return nil, err
-	}
+func (e *Engine) updateTable(in *updateTableIn) ([]byte, error) {
 	if err := checkTableName("tableName", in.TableName); err != nil {
 		return nil, err
 	}

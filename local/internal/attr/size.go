@@ -28,11 +28,7 @@ func Size(v Value) int {
 		}
 		return n
 	case SS:
-		n := 0
-		for _, s := range v.Strs {
-			n += len(s)
-		}
-		return n
+		return totalLen(v.Strs)
 	case NS:
 		n := 0
 		for _, s := range v.Strs {
@@ -40,13 +36,18 @@ func Size(v Value) int {
 		}
 		return n
 	case BS:
-		n := 0
-		for _, b := range v.Bins {
-			n += len(b)
-		}
-		return n
+		return totalLen(v.Bins)
 	}
 	return 0
+}
+
+// totalLen is the sum of the lengths of the strings or binaries in set.
+func totalLen[E ~string | ~[]byte](set []E) int {
+	n := 0
+	for _, e := range set {
+		n += len(e)
+	}
+	return n
 }
 
 // numberSize counts the centesimal (two-digit) groups DynamoDB stores,

@@ -140,24 +140,18 @@ func topNames(n *node, acc []string) []string {
 
 // ---- grammar ----
 
-func (p *parser) or() *node {
-	left := p.and()
-	for p.isKeyword("OR") {
-		at := p.pos
-		p.next()
-		right := p.and()
-		left = p.combine(nOr, at, left, right)
-	}
-	return left
-}
+func (p *parser) or() *node  { return p.logical("OR", nOr, p.and) }
+func (p *parser) and() *node { return p.logical("AND", nAnd, p.not) }
 
-func (p *parser) and() *node {
-	left := p.not()
-	for p.isKeyword("AND") {
+// logical parses operand (keyword operand)*, left-associative, into nodes
+// of kind.
+func (p *parser) logical(keyword string, kind nodeKind, operand func() *node) *node {
+	left := operand()
+	for p.isKeyword(keyword) {
 		at := p.pos
 		p.next()
-		right := p.not()
-		left = p.combine(nAnd, at, left, right)
+		right := operand()
+		left = p.combine(kind, at, left, right)
 	}
 	return left
 }
@@ -195,11 +189,7 @@ func (p *parser) comparison() *node {
 		p.next()
 		inner := p.or()
 		p.expect(tRParen)
-		if inner.parens {
-			set(&p.sem.parens, "The expression has redundant parentheses;")
-		}
-		inner.parens = true
-		left = inner
+		left = p.parenthesised(inner)
 	} else {
 		left = p.operand()
 	}
@@ -265,11 +255,17 @@ func (p *parser) operandParens() *node {
 	p.next()
 	inner := p.operandParens()
 	p.expect(tRParen)
-	if inner.parens {
+	return p.parenthesised(inner)
+}
+
+// parenthesised marks n as read in parentheses; a second pair around it is
+// redundant, which DynamoDB refuses.
+func (p *parser) parenthesised(n *node) *node {
+	if n.parens {
 		set(&p.sem.parens, "The expression has redundant parentheses;")
 	}
-	inner.parens = true
-	return inner
+	n.parens = true
+	return n
 }
 
 // operand parses a function call, a :value or a document path.
@@ -293,13 +289,7 @@ func (p *parser) operand() *node {
 
 func (p *parser) function() *node {
 	name := p.text(p.next())
-	p.expect(tLParen)
-	args := []*node{p.operandParens()}
-	for p.peek().kind == tComma {
-		p.next()
-		args = append(args, p.operandParens())
-	}
-	p.expect(tRParen)
+	args := callArgs(p, p.operandParens)
 	p.checkMisused(args...)
 	n := &node{kind: nFunc, name: name, kids: args}
 	spec, ok := functions[name]

@@ -24,27 +24,31 @@ type Env struct {
 // expression is parsed: they must not be empty when present, and keys must
 // be "#" or ":" followed by letters, digits or underscores.
 func NewEnv(names map[string]string, values map[string]attr.Value) (*Env, error) {
-	if names != nil {
-		if len(names) == 0 {
-			return nil, errorf("ExpressionAttributeNames must not be empty")
-		}
-		for _, k := range slices.Sorted(maps.Keys(names)) {
-			if !validPlaceholder(k, '#') {
-				return nil, errorf(`ExpressionAttributeNames contains invalid key: Syntax error; key: "` + k + `"`)
-			}
-		}
+	if err := checkPlaceholders("ExpressionAttributeNames", names, '#'); err != nil {
+		return nil, err
 	}
-	if values != nil {
-		if len(values) == 0 {
-			return nil, errorf("ExpressionAttributeValues must not be empty")
-		}
-		for _, k := range slices.Sorted(maps.Keys(values)) {
-			if !validPlaceholder(k, ':') {
-				return nil, errorf(`ExpressionAttributeValues contains invalid key: Syntax error; key: "` + k + `"`)
-			}
-		}
+	if err := checkPlaceholders("ExpressionAttributeValues", values, ':'); err != nil {
+		return nil, err
 	}
 	return &Env{Names: names, Values: values}, nil
+}
+
+// checkPlaceholders refuses a placeholder map (nil: not sent) that is empty
+// or has a key that is not sigil followed by letters, digits or
+// underscores; member names the map in the message.
+func checkPlaceholders[V any](member string, m map[string]V, sigil byte) error {
+	if m == nil {
+		return nil
+	}
+	if len(m) == 0 {
+		return errorf(member + " must not be empty")
+	}
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		if !validPlaceholder(k, sigil) {
+			return errorf(member + ` contains invalid key: Syntax error; key: "` + k + `"`)
+		}
+	}
+	return nil
 }
 
 func validPlaceholder(k string, prefix byte) bool {
@@ -64,14 +68,7 @@ func (e *Env) name(ph string) (string, bool) {
 	if e == nil {
 		return "", false
 	}
-	n, ok := e.Names[ph]
-	if ok {
-		if e.usedNames == nil {
-			e.usedNames = make(map[string]struct{}, len(e.Names))
-		}
-		e.usedNames[ph] = struct{}{}
-	}
-	return n, ok
+	return use(e.Names, &e.usedNames, ph)
 }
 
 // value resolves a :value placeholder and marks it used.
@@ -79,12 +76,17 @@ func (e *Env) value(ph string) (attr.Value, bool) {
 	if e == nil {
 		return attr.Value{}, false
 	}
-	v, ok := e.Values[ph]
+	return use(e.Values, &e.usedValues, ph)
+}
+
+// use looks placeholder ph up in m and, when it is there, adds it to used.
+func use[V any](m map[string]V, used *map[string]struct{}, ph string) (V, bool) {
+	v, ok := m[ph]
 	if ok {
-		if e.usedValues == nil {
-			e.usedValues = make(map[string]struct{}, len(e.Values))
+		if *used == nil {
+			*used = make(map[string]struct{}, len(m))
 		}
-		e.usedValues[ph] = struct{}{}
+		(*used)[ph] = struct{}{}
 	}
 	return v, ok
 }

@@ -180,6 +180,18 @@ func (p *parser) value() (attr.Value, string) {
 	return v, ph
 }
 
+// callArgs parses a function call's parenthesised arguments, each with arg.
+func callArgs[T any](p *parser, arg func() T) []T {
+	p.expect(tLParen)
+	args := []T{arg()}
+	for p.peek().kind == tComma {
+		p.next()
+		args = append(args, arg())
+	}
+	p.expect(tRParen)
+	return args
+}
+
 // first returns the first non-empty message.
 func first(msgs ...string) string {
 	for _, m := range msgs {

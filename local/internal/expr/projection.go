@@ -52,23 +52,20 @@ func ParseProjection(s string, env *Env) (*Projection, error) {
 
 func (n *projNode) child(s Step) *projNode {
 	if s.Index >= 0 {
-		if n.indexes == nil {
-			n.indexes = map[int]*projNode{}
-		}
-		c := n.indexes[s.Index]
-		if c == nil {
-			c = &projNode{}
-			n.indexes[s.Index] = c
-		}
-		return c
+		return childIn(&n.indexes, s.Index)
 	}
-	if n.fields == nil {
-		n.fields = map[string]*projNode{}
+	return childIn(&n.fields, s.Name)
+}
+
+// childIn returns the node under k in *m, adding it (and the map) if absent.
+func childIn[K comparable](m *map[K]*projNode, k K) *projNode {
+	if *m == nil {
+		*m = map[K]*projNode{}
 	}
-	c := n.fields[s.Name]
+	c := (*m)[k]
 	if c == nil {
 		c = &projNode{}
-		n.fields[s.Name] = c
+		(*m)[k] = c
 	}
 	return c
 }

@@ -215,13 +215,7 @@ func (p *parser) setTerm() *uval {
 
 func (p *parser) updateFunction() *uval {
 	name := p.text(p.next())
-	p.expect(tLParen)
-	args := []*uval{p.setTerm()}
-	for p.peek().kind == tComma {
-		p.next()
-		args = append(args, p.setTerm())
-	}
-	p.expect(tRParen)
+	args := callArgs(p, p.setTerm)
 	var n *uval
 	switch name {
 	case "if_not_exists":

@@ -143,9 +143,7 @@ func (p *parser) selectStatement() *Select {
 	if p.peek().kind == tComma {
 		p.fail(errorf(msgSingleFrom))
 	}
-	if p.accept("WHERE") {
-		s.Where = p.expr()
-	}
+	s.Where = p.where()
 	for _, kw := range []string{"GROUP", "HAVING", "LIMIT", "OFFSET", "UNION", "INTERSECT", "EXCEPT"} {
 		if is(p.peek(), kw) {
 			p.fail(errorf("Unsupported clause: %s", kw))
@@ -268,13 +266,9 @@ func (p *parser) insert() *Insert {
 
 func (p *parser) update() *Update {
 	p.next() // UPDATE
-	s := &Update{}
-	s.Table, _ = p.source("Expected identifier for simple path", false)
-	p.noAlias()
+	s := &Update{Table: p.target()}
 	p.actions(s)
-	if p.accept("WHERE") {
-		s.Where = p.expr()
-	}
+	s.Where = p.where()
 	s.Returning = p.returning()
 	s.params = p.params
 	return s
@@ -283,16 +277,28 @@ func (p *parser) update() *Update {
 // fromUpdate is the FROM-first form: FROM "t" [WHERE cond] SET ... .
 func (p *parser) fromUpdate() *Update {
 	p.next() // FROM
-	s := &Update{}
-	s.Table, _ = p.source("Expected identifier for simple path", false)
-	p.noAlias()
-	if p.accept("WHERE") {
-		s.Where = p.expr()
-	}
+	s := &Update{Table: p.target()}
+	s.Where = p.where()
 	p.actions(s)
 	s.Returning = p.returning()
 	s.params = p.params
 	return s
+}
+
+// target reads the table an UPDATE or DELETE writes: a name without an
+// index or an alias.
+func (p *parser) target() string {
+	table, _ := p.source("Expected identifier for simple path", false)
+	p.noAlias()
+	return table
+}
+
+// where reads an optional WHERE clause (nil without one).
+func (p *parser) where() Expr {
+	if p.accept("WHERE") {
+		return p.expr()
+	}
+	return nil
 }
 
 // actions reads one or more SET and REMOVE clauses.
@@ -335,23 +341,8 @@ func (p *parser) returning() string {
 	if !p.accept("RETURNING") {
 		return ""
 	}
-	var scope, age string
-	switch {
-	case p.accept("ALL"):
-		scope = "ALL"
-	case p.accept("MODIFIED"):
-		scope = "UPDATED"
-	default:
-		p.fail(malformed("Expected keyword"))
-	}
-	switch {
-	case p.accept("OLD"):
-		age = "OLD"
-	case p.accept("NEW"):
-		age = "NEW"
-	default:
-		p.fail(malformed("Expected keyword"))
-	}
+	scope := p.keyword(map[string]string{"ALL": "ALL", "MODIFIED": "UPDATED"})
+	age := p.keyword(map[string]string{"OLD": "OLD", "NEW": "NEW"})
 	if p.peek().kind != tStar {
 		p.fail(errorf(msgReturningStar))
 	}
@@ -362,20 +353,25 @@ func (p *parser) returning() string {
 	return scope + "_" + age
 }
 
+// keyword reads one of the keywords in words and returns what it stands
+// for; anything else is malformed.
+func (p *parser) keyword(words map[string]string) string {
+	for kw, v := range words {
+		if p.accept(kw) {
+			return v
+		}
+	}
+	p.fail(malformed("Expected keyword"))
+	return ""
+}
+
 func (p *parser) delete() *Delete {
 	p.next() // DELETE
 	if !p.accept("FROM") {
 		p.fail(malformed("Expected keyword"))
 	}
-	s := &Delete{}
-	s.Table, _ = p.source("Expected identifier for simple path", false)
-	p.noAlias()
-	if p.accept("WHERE") {
-		s.Where = p.expr()
-	}
-	s.Returning = p.returning()
-	s.params = p.params
-	return s
+	table, where := p.target(), p.where()
+	return &Delete{Table: table, Where: where, Returning: p.returning(), params: p.params}
 }
 
 func (p *parser) exists() *Exists {

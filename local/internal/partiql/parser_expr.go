@@ -12,22 +12,16 @@ import (
 // + and -, * and /, unary signs, then primary terms and paths.
 func (p *parser) expr() Expr { return p.or() }
 
-func (p *parser) or() Expr {
-	l := p.and()
-	for is(p.peek(), "OR") {
-		op := p.next()
-		p.needRHS()
-		l = &BinaryExpr{Pos: op.pos, Op: "OR", L: l, R: p.and()}
-	}
-	return l
-}
+func (p *parser) or() Expr  { return p.keywordInfix("OR", p.and) }
+func (p *parser) and() Expr { return p.keywordInfix("AND", p.not) }
 
-func (p *parser) and() Expr {
-	l := p.not()
-	for is(p.peek(), "AND") {
+// keywordInfix parses operand (keyword operand)*, left-associative.
+func (p *parser) keywordInfix(keyword string, operand func() Expr) Expr {
+	l := operand()
+	for is(p.peek(), keyword) {
 		op := p.next()
 		p.needRHS()
-		l = &BinaryExpr{Pos: op.pos, Op: "AND", L: l, R: p.not()}
+		l = &BinaryExpr{Pos: op.pos, Op: keyword, L: l, R: operand()}
 	}
 	return l
 }
