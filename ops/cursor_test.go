@@ -70,9 +70,7 @@ func refusesEditsPagesOnUnchanged(t *testing.T, m *engineAPI, st *Store, q ListQ
 // relation's sort-key range, or at a key of another shape, is refused before
 // any request is sent; the same cursor re-signed unchanged still pages on.
 func TestCursorEditedKeysCannotLeaveTheQueryPartition(t *testing.T) {
-	sc := school()
-	st, m := recordedStore(t, sc, Options{})
-	rel := sc.Relations[0]
+	st, m, rel := schoolStore(t)
 	seedCourses(m, rel, "STU#a", 4)
 	seedCourses(m, rel, "STU#b", 4)
 	seedEntity(m, "STU#b")

@@ -32,9 +32,7 @@ func TestDescendingPagingProperty(t *testing.T) {
 // unsharded relation last first, with the entity item and another
 // relation's edges in the same partitions, at every page size.
 func TestDescendingBothDirections(t *testing.T) {
-	sc := school()
-	st, m := recordedStore(t, sc, Options{})
-	rel := sc.Relations[0]
+	st, m, rel := schoolStore(t)
 	seedEntity(m, "STU#a")
 	seedEntity(m, "CRS#c")
 	var want []string

@@ -92,6 +92,15 @@ func recordedStore(t backendtest.T, sc *schema.Schema, opt Options) (*Store, *en
 	return New(m, sc, opt), m
 }
 
+// schoolStore is a recordedStore of the school example with default
+// options, and its enrollment relation.
+func schoolStore(t backendtest.T) (*Store, *engineAPI, *schema.Relation) {
+	t.Helper()
+	sc := school()
+	st, m := recordedStore(t, sc, Options{})
+	return st, m, sc.Relations[0]
+}
+
 func (m *engineAPI) addRecorder(stack *middleware.Stack) error {
 	return stack.Initialize.Add(middleware.InitializeMiddlewareFunc("record", m.record), middleware.Before)
 }

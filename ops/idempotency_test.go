@@ -132,9 +132,7 @@ func TestCreateTableWhoseAnswerIsLost(t *testing.T) {
 // client's middleware (a test double of API has none). The engine's record
 // is taken before the SDK's middleware could add a token.
 func TestTransactionsCarryATokenOfTheirOwn(t *testing.T) {
-	sc := school()
-	st, m := recordedStore(t, sc, Options{})
-	rel := sc.Relations[0]
+	st, m, rel := schoolStore(t)
 	must[Outcome](t)(first(st.Link(ctx, rel, "a91", "math204", nil)))
 	must[Outcome](t)(first(st.Unlink(ctx, rel, "a91", "math204")))
 	var tokens []string
