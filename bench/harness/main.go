@@ -322,6 +322,20 @@ func repoRoot() (string, error) {
 	}
 }
 
+// cliWorkDir is a new temporary directory, for the caller to remove, for a
+// section that runs the adjl binary; or, when the section cannot run, why
+// not (the binary did not build, no directory).
+func cliWorkDir(binOK bool, section string) (dir, whyNot string) {
+	if !binOK {
+		return "", "adjl binary did not build"
+	}
+	dir, err := os.MkdirTemp("", "adjl-bench-"+section+"-")
+	if err != nil {
+		return "", err.Error()
+	}
+	return dir, ""
+}
+
 func buildAdjl(ctx context.Context, root, bin string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, ".")
 	cmd.Dir = root
