@@ -36,7 +36,9 @@ var schemas = map[string]string{
 	"legacy":   filepath.Join("testdata", "legacy.yaml"),
 }
 
-// extensions are the golden files' extensions per format.
+// extensions are the formats' own file extensions; a golden file is
+// testdata/NAME.EXT.golden, so expected output stands apart from the
+// schemas under testdata that are input.
 var extensions = map[string]string{"create-table-json": "json", "cloudformation": "cfn.yaml", "terraform": "tf"}
 
 func load(t *testing.T, name string) *schema.Schema {
@@ -63,7 +65,7 @@ func TestExportGolden(t *testing.T) {
 		for format, ext := range extensions {
 			t.Run(name+"/"+format, func(t *testing.T) {
 				got := export(t, s, format)
-				goldenfile.Check(t, filepath.Join("testdata", name+"."+ext), got, *update, "./iac")
+				goldenfile.Check(t, filepath.Join("testdata", name+"."+ext+".golden"), got, *update, "./iac")
 			})
 		}
 	}

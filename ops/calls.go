@@ -58,79 +58,58 @@ func (s *Store) reportAnswered(op string, err error) {
 	}
 }
 
-func (s *Store) getItem(ctx context.Context, in *dynamodb.GetItemInput) (*dynamodb.GetItemOutput, error) {
-	in.ReturnConsumedCapacity = s.rcc()
+// funnel is what each wrapper does: under Explain it hands in over and
+// returns an empty output; otherwise it sends in, reports the capacity the
+// answer says was consumed (or, for an error the backend answered, that the
+// request was sent) and classifies the error. A wrapper adds what is its
+// own: asking for capacity in its input type, and reading it from its output.
+func funnel[In, Out any](ctx context.Context, s *Store, op string, send func(context.Context, *In, ...func(*dynamodb.Options)) (*Out, error), in *In, consumed func(*Out) []*types.ConsumedCapacity) (*Out, error) {
 	if s.explaining() {
-		s.explain("GetItem", in)
-		return &dynamodb.GetItemOutput{}, nil
+		s.explain(op, in)
+		return new(Out), nil
 	}
-	out, err := s.api.GetItem(ctx, in)
+	out, err := send(ctx, in)
 	if err != nil {
-		s.reportAnswered("GetItem", err)
+		s.reportAnswered(op, err)
 		return nil, s.classify(err)
 	}
-	s.report("GetItem", out.ConsumedCapacity)
+	s.report(op, consumed(out)...)
 	return out, nil
+}
+
+func (s *Store) getItem(ctx context.Context, in *dynamodb.GetItemInput) (*dynamodb.GetItemOutput, error) {
+	in.ReturnConsumedCapacity = s.rcc()
+	return funnel(ctx, s, "GetItem", s.api.GetItem, in, func(out *dynamodb.GetItemOutput) []*types.ConsumedCapacity {
+		return []*types.ConsumedCapacity{out.ConsumedCapacity}
+	})
 }
 
 func (s *Store) putItem(ctx context.Context, in *dynamodb.PutItemInput) (*dynamodb.PutItemOutput, error) {
 	in.ReturnConsumedCapacity = s.rcc()
-	if s.explaining() {
-		s.explain("PutItem", in)
-		return &dynamodb.PutItemOutput{}, nil
-	}
-	out, err := s.api.PutItem(ctx, in)
-	if err != nil {
-		s.reportAnswered("PutItem", err)
-		return nil, s.classify(err)
-	}
-	s.report("PutItem", out.ConsumedCapacity)
-	return out, nil
+	return funnel(ctx, s, "PutItem", s.api.PutItem, in, func(out *dynamodb.PutItemOutput) []*types.ConsumedCapacity {
+		return []*types.ConsumedCapacity{out.ConsumedCapacity}
+	})
 }
 
 func (s *Store) updateItem(ctx context.Context, in *dynamodb.UpdateItemInput) (*dynamodb.UpdateItemOutput, error) {
 	in.ReturnConsumedCapacity = s.rcc()
-	if s.explaining() {
-		s.explain("UpdateItem", in)
-		return &dynamodb.UpdateItemOutput{}, nil
-	}
-	out, err := s.api.UpdateItem(ctx, in)
-	if err != nil {
-		s.reportAnswered("UpdateItem", err)
-		return nil, s.classify(err)
-	}
-	s.report("UpdateItem", out.ConsumedCapacity)
-	return out, nil
+	return funnel(ctx, s, "UpdateItem", s.api.UpdateItem, in, func(out *dynamodb.UpdateItemOutput) []*types.ConsumedCapacity {
+		return []*types.ConsumedCapacity{out.ConsumedCapacity}
+	})
 }
 
 func (s *Store) deleteItem(ctx context.Context, in *dynamodb.DeleteItemInput) (*dynamodb.DeleteItemOutput, error) {
 	in.ReturnConsumedCapacity = s.rcc()
-	if s.explaining() {
-		s.explain("DeleteItem", in)
-		return &dynamodb.DeleteItemOutput{}, nil
-	}
-	out, err := s.api.DeleteItem(ctx, in)
-	if err != nil {
-		s.reportAnswered("DeleteItem", err)
-		return nil, s.classify(err)
-	}
-	s.report("DeleteItem", out.ConsumedCapacity)
-	return out, nil
+	return funnel(ctx, s, "DeleteItem", s.api.DeleteItem, in, func(out *dynamodb.DeleteItemOutput) []*types.ConsumedCapacity {
+		return []*types.ConsumedCapacity{out.ConsumedCapacity}
+	})
 }
 
 func (s *Store) query(ctx context.Context, in *dynamodb.QueryInput) (*dynamodb.QueryOutput, error) {
 	in.ReturnConsumedCapacity = s.rcc()
-	if s.explaining() {
-		s.explain("Query", in)
-		return &dynamodb.QueryOutput{}, nil
-	}
-	out, err := s.api.Query(ctx, in)
-	if err != nil {
-		s.reportAnswered("Query", err)
-		return nil, s.classify(err)
-	}
-	s.report("Query", out.ConsumedCapacity)
-	return out, nil
+	return funnel(ctx, s, "Query", s.api.Query, in, func(out *dynamodb.QueryOutput) []*types.ConsumedCapacity {
+		return []*types.ConsumedCapacity{out.ConsumedCapacity}
+	})
 }
 
 // transact sends a TransactWriteItems with a ClientRequestToken of its own
@@ -143,22 +122,13 @@ func (s *Store) query(ctx context.Context, in *dynamodb.QueryInput) (*dynamodb.Q
 // after a cancellation is a new request.
 func (s *Store) transact(ctx context.Context, in *dynamodb.TransactWriteItemsInput) (*dynamodb.TransactWriteItemsOutput, error) {
 	in.ReturnConsumedCapacity = s.rcc()
-	if s.explaining() {
-		s.explain("TransactWriteItems", in)
-		return &dynamodb.TransactWriteItemsOutput{}, nil
+	send := func(ctx context.Context, in *dynamodb.TransactWriteItemsInput, opts ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
+		if in.ClientRequestToken == nil {
+			in.ClientRequestToken = aws.String(rand.Text())
+		}
+		return s.api.TransactWriteItems(ctx, in, opts...)
 	}
-	if in.ClientRequestToken == nil {
-		in.ClientRequestToken = aws.String(rand.Text())
-	}
-	out, err := s.api.TransactWriteItems(ctx, in)
-	if err != nil {
-		s.reportAnswered("TransactWriteItems", err)
-		return nil, s.classify(err)
-	}
-	cc := make([]*types.ConsumedCapacity, len(out.ConsumedCapacity))
-	for i := range out.ConsumedCapacity {
-		cc[i] = &out.ConsumedCapacity[i]
-	}
-	s.report("TransactWriteItems", cc...)
-	return out, nil
+	return funnel(ctx, s, "TransactWriteItems", send, in, func(out *dynamodb.TransactWriteItemsOutput) []*types.ConsumedCapacity {
+		return ccList(out.ConsumedCapacity)
+	})
 }

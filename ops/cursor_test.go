@@ -48,20 +48,35 @@ func refusesEditedCursor(t *testing.T, m *engineAPI, st *Store, q ListQuery, cur
 	}
 }
 
+// refusesEditsPagesOnUnchanged checks that each edit of the cursor next,
+// re-signed, is refused before any request (refusesEditedCursor), and that
+// next re-signed unchanged still pages on to want items, each with attr
+// equal to value.
+func refusesEditsPagesOnUnchanged(t *testing.T, m *engineAPI, st *Store, q ListQuery, next string, edits map[string]func(c *cursor), want int, attr, value string) {
+	t.Helper()
+	for name, edit := range edits {
+		refusesEditedCursor(t, m, st, q, resign(t, next, edit), name)
+	}
+	q.Cursor = resign(t, next, func(*cursor) {})
+	page := must[*Page](t)(st.List(ctx, q))
+	eq(t, "items after an unchanged re-signed cursor", len(page.Items), want)
+	for _, it := range page.Items {
+		eq(t, attr+" of an item after it", sOf(it, attr), value)
+	}
+}
+
 // TestCursorEditedKeysCannotLeaveTheQueryPartition: a re-signed cursor whose
 // keys were edited to point into another student's partition, outside the
 // relation's sort-key range, or at a key of another shape, is refused before
 // any request is sent; the same cursor re-signed unchanged still pages on.
 func TestCursorEditedKeysCannotLeaveTheQueryPartition(t *testing.T) {
-	sc := school()
-	st, m := recordedStore(t, sc, Options{})
-	rel := sc.Relations[0]
+	st, m, rel := schoolStore(t)
 	seedCourses(m, rel, "STU#a", 4)
 	seedCourses(m, rel, "STU#b", 4)
 	seedEntity(m, "STU#b")
 	q := ListQuery{Relation: rel, Key: "a", Limit: 2}
 	p := must[*Page](t)(st.List(ctx, q))
-	for name, edit := range map[string]func(c *cursor){
+	refusesEditsPagesOnUnchanged(t, m, st, q, p.Next, map[string]func(c *cursor){
 		"partition of another student":  func(c *cursor) { c.K["PK"] = "STU#b" },
 		"another student's entity item": func(c *cursor) { c.K["PK"], c.K["SK"] = "STU#b", "STU#b" },
 		"sort key outside the relation": func(c *cursor) { c.K["SK"] = "STU#a" },
@@ -71,15 +86,7 @@ func TestCursorEditedKeysCannotLeaveTheQueryPartition(t *testing.T) {
 		"shard positions on an unsharded list": func(c *cursor) {
 			c.S = []shardCursor{{K: map[string]string{"PK": "STU#b", "SK": "ENROLL#CRS#0"}}}
 		},
-	} {
-		refusesEditedCursor(t, m, st, q, resign(t, p.Next, edit), name)
-	}
-	q.Cursor = resign(t, p.Next, func(*cursor) {})
-	next := must[*Page](t)(st.List(ctx, q))
-	eq(t, "items after an unchanged re-signed cursor", len(next.Items), 2)
-	for _, it := range next.Items {
-		eq(t, "partition", sOf(it, "PK"), "STU#a")
-	}
+	}, 2, "PK", "STU#a")
 }
 
 // TestShardedCursorEditedKeysCannotLeaveTheShards: each shard's position must
@@ -108,7 +115,7 @@ func TestShardedCursorEditedKeysCannotLeaveTheShards(t *testing.T) {
 		t.Fatal("no shard position in the first page's cursor")
 	}
 	other := sc.Layout().ReversePartition(rel, "TARGET#bob", (first+1)%4)
-	for name, edit := range map[string]func(c *cursor){
+	refusesEditsPagesOnUnchanged(t, m, st, q, p.Next, map[string]func(c *cursor){
 		"another shard's partition":  func(c *cursor) { c.S[first].K["GSI1PK"] = other },
 		"another user's partition":   func(c *cursor) { c.S[first].K["GSI1PK"] = sc.Layout().ReversePartition(rel, "TARGET#carol", first) },
 		"table keys of another edge": func(c *cursor) { c.S[first].K["SK"] = "TARGET#carol" },
@@ -119,15 +126,7 @@ func TestShardedCursorEditedKeysCannotLeaveTheShards(t *testing.T) {
 		"one shard fewer":        func(c *cursor) { c.S = c.S[:3] },
 		"an unsharded position":  func(c *cursor) { c.K = c.S[first].K; c.S = nil },
 		"missing index sort key": func(c *cursor) { delete(c.S[first].K, "GSI1SK") },
-	} {
-		refusesEditedCursor(t, m, st, q, resign(t, p.Next, edit), name)
-	}
-	q.Cursor = resign(t, p.Next, func(*cursor) {})
-	next := must[*Page](t)(st.List(ctx, q))
-	eq(t, "items after an unchanged re-signed cursor", len(next.Items), 5)
-	for _, it := range next.Items {
-		eq(t, "edge of bob", sOf(it, "SK"), "TARGET#bob")
-	}
+	}, 5, "SK", "TARGET#bob")
 }
 
 // FuzzDecodeCursor: any --cursor text, and any cursor content signed with

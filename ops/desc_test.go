@@ -17,15 +17,7 @@ import (
 // first, each edge exactly once, and a page never holds more than asked.
 func TestDescendingPagingProperty(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		sc := social(rapid.IntRange(1, 9).Draw(t, "shards"))
-		rel := sc.Relations[0]
-		st, m := recordedStore(t, sc, Options{Parallel: rapid.IntRange(1, 4).Draw(t, "parallel")})
-		ids := rapid.SliceOfDistinct(rapid.StringMatching(`[a-z0-9]{1,6}`), func(s string) string { return s }).Draw(t, "followers")
-		seedEntity(m, "TARGET#bob")
-		for _, id := range ids {
-			seedEdge(m, rel, "ACTOR#"+id, "TARGET#bob")
-			seedEdge(m, rel, "ACTOR#"+id, "TARGET#other")
-		}
+		st, _, rel, ids := followersOfBob(t, 4)
 		q := ListQuery{Relation: rel, Direction: Reverse, Key: "bob", Descending: true, WithEntity: rapid.Bool().Draw(t, "entity")}
 		got := listPages(t, st, q, "GSI1SK", func() int32 { return int32(rapid.IntRange(1, 7).Draw(t, "limit")) }, nil)
 		want := prefixed("ACTOR#", ids)
@@ -40,9 +32,7 @@ func TestDescendingPagingProperty(t *testing.T) {
 // unsharded relation last first, with the entity item and another
 // relation's edges in the same partitions, at every page size.
 func TestDescendingBothDirections(t *testing.T) {
-	sc := school()
-	st, m := recordedStore(t, sc, Options{})
-	rel := sc.Relations[0]
+	st, m, rel := schoolStore(t)
 	seedEntity(m, "STU#a")
 	seedEntity(m, "CRS#c")
 	var want []string

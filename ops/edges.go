@@ -310,12 +310,9 @@ func (s *Store) relinkInput(k schema.Keys, names []string, values Item, remove [
 	if err != nil {
 		return nil, fmt.Errorf("build edge update: %w", err)
 	}
-	return &dynamodb.UpdateItemInput{
-		TableName: aws.String(s.schema.Table.Name), Key: s.keyOf(k.PK, k.SK),
-		UpdateExpression: ex.Update(), ConditionExpression: ex.Condition(),
-		ExpressionAttributeNames: ex.Names(), ExpressionAttributeValues: ex.Values(),
-		ReturnValues: types.ReturnValueAllOld,
-	}, nil
+	in := s.updateInput(k.PK, k.SK, ex)
+	in.ReturnValues = types.ReturnValueAllOld
+	return in, nil
 }
 
 // relink handles a link whose edge already exists: new attribute values are

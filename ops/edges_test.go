@@ -12,9 +12,7 @@ import (
 )
 
 func TestLinkSendsOneTransactionWithConditionalPutAndCounters(t *testing.T) {
-	sc := school()
-	st, m := recordedStore(t, sc, Options{})
-	rel := sc.Relations[0]
+	st, m, rel := schoolStore(t)
 	out, k, err := st.Link(ctx, rel, "a91", "CRS#math204", map[string]any{"grade": "A", "credits": schema.Number("5")})
 	if err != nil {
 		t.Fatal(err)
@@ -51,9 +49,7 @@ SET GSI1PK = "CRS#math204", GSI1SK = "CRS#math204", type = if_not_exists(type, "
 }
 
 func TestLinkRepeatIsUnchangedAndCountsOnce(t *testing.T) {
-	sc := school()
-	st, m := recordedStore(t, sc, Options{})
-	rel := sc.Relations[0]
+	st, m, rel := schoolStore(t)
 	must[Outcome](t)(first(st.Link(ctx, rel, "a91", "math204", nil)))
 	m.reset()
 	out := must[Outcome](t)(first(st.Link(ctx, rel, "a91", "math204", nil)))
@@ -64,9 +60,7 @@ func TestLinkRepeatIsUnchangedAndCountsOnce(t *testing.T) {
 }
 
 func TestLinkExistingEdgeWithAttributesUpdatesWithoutCounters(t *testing.T) {
-	sc := school()
-	st, m := recordedStore(t, sc, Options{})
-	rel := sc.Relations[0]
+	st, m, rel := schoolStore(t)
 	must[Outcome](t)(first(st.Link(ctx, rel, "a91", "math204", map[string]any{"grade": "B"})))
 	m.reset()
 	out := must[Outcome](t)(first(st.Link(ctx, rel, "a91", "math204", map[string]any{"grade": "A"})))
@@ -165,9 +159,7 @@ func TestSelfFollowTouchesEachItemOnce(t *testing.T) {
 }
 
 func TestBadKeysSendNothing(t *testing.T) {
-	sc := school()
-	st, m := recordedStore(t, sc, Options{})
-	rel := sc.Relations[0]
+	st, m, rel := schoolStore(t)
 	for _, c := range [][2]string{{"CRS#math204", "STU#a91"}, {"", "math"}, {"a91", ""}, {strings.Repeat("x", 1100), "m"}} {
 		_, _, err := st.Link(ctx, rel, c[0], c[1], nil)
 		var ke *schema.KeyError
@@ -198,9 +190,7 @@ func TestBadKeysSendNothing(t *testing.T) {
 }
 
 func TestCheckIsGetItem(t *testing.T) {
-	sc := school()
-	st, m := recordedStore(t, sc, Options{})
-	rel := sc.Relations[0]
+	st, m, rel := schoolStore(t)
 	_, ok, err := st.Check(ctx, rel, "a91", "math204", true)
 	if err != nil || ok {
 		t.Fatalf("check before link: %v %v", ok, err)

@@ -2,6 +2,7 @@ package ops
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"sync"
 	"testing"
@@ -91,6 +92,15 @@ func recordedStore(t backendtest.T, sc *schema.Schema, opt Options) (*Store, *en
 	return New(m, sc, opt), m
 }
 
+// schoolStore is a recordedStore of the school example with default
+// options, and its enrollment relation.
+func schoolStore(t backendtest.T) (*Store, *engineAPI, *schema.Relation) {
+	t.Helper()
+	sc := school()
+	st, m := recordedStore(t, sc, Options{})
+	return st, m, sc.Relations[0]
+}
+
 func (m *engineAPI) addRecorder(stack *middleware.Stack) error {
 	return stack.Initialize.Add(middleware.InitializeMiddlewareFunc("record", m.record), middleware.Before)
 }
@@ -118,6 +128,53 @@ func (m *engineAPI) record(ctx context.Context, in middleware.InitializeInput, n
 		m.mu.Unlock()
 	}
 	return out, md, err
+}
+
+// opRecorder notes the operation name of each request sent through the
+// clients it makes (client) that keep, when not nil, says to keep; unlike
+// engineAPI it works on any backend's client.
+type opRecorder struct {
+	keep func(op string) bool
+	mu   sync.Mutex
+	ops  []string
+}
+
+// client is a copy of c whose requests r notes before they are sent.
+func (r *opRecorder) client(c *dynamodb.Client) *dynamodb.Client {
+	note := func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+		if op := middleware.GetOperationName(ctx); r.keep == nil || r.keep(op) {
+			r.mu.Lock()
+			r.ops = append(r.ops, op)
+			r.mu.Unlock()
+		}
+		return next.HandleInitialize(ctx, in)
+	}
+	return dynamodb.New(c.Options(), func(o *dynamodb.Options) {
+		o.APIOptions = append(o.APIOptions, func(stack *middleware.Stack) error {
+			return stack.Initialize.Add(middleware.InitializeMiddlewareFunc("noteOperation", note), middleware.Before)
+		})
+	})
+}
+
+// take returns the operations noted since the last take.
+func (r *opRecorder) take() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := r.ops
+	r.ops = nil
+	return out
+}
+
+// clientOf is the SDK client under st: the embedded engine's or a
+// reference server's.
+func clientOf(st *Store) *dynamodb.Client {
+	switch api := st.api.(type) {
+	case *engineAPI:
+		return api.Client
+	case *dynamodb.Client:
+		return api
+	}
+	panic(fmt.Sprintf("a Store over %T has no SDK client", st.api))
 }
 
 // ops lists the operation names received, in order.

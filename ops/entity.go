@@ -68,22 +68,28 @@ func (s *Store) PutEntityRemoving(ctx context.Context, e *schema.Entity, id stri
 	if err != nil {
 		return "", fmt.Errorf("build entity update: %w", err)
 	}
-	out, err := s.updateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName: aws.String(s.schema.Table.Name), Key: s.keyOf(key, key),
-		UpdateExpression: ex.Update(), ExpressionAttributeNames: ex.Names(), ExpressionAttributeValues: ex.Values(),
-		ReturnValues: types.ReturnValueAllOld,
-	})
+	in := s.updateInput(key, key, ex)
+	in.ReturnValues = types.ReturnValueAllOld
+	out, err := s.updateItem(ctx, in)
 	switch {
 	case err != nil:
 		return "", fmt.Errorf("put %s: %w", key, err)
 	case s.explaining():
 		return "", nil
-	case len(out.Attributes) == 0:
-		return Created, nil
-	case unchangedBy(out.Attributes, want) && !holdsAny(out.Attributes, remove):
-		return Unchanged, nil
 	}
-	return Updated, nil
+	return putOutcome(out.Attributes, want, remove), nil
+}
+
+// putOutcome is what an entity put did, from the item's old attributes (an
+// UpdateItem's ALL_OLD), the values it set and the attributes it removed.
+func putOutcome(old, want Item, removed []string) Outcome {
+	switch {
+	case len(old) == 0:
+		return Created
+	case unchangedBy(old, want) && !holdsAny(old, removed):
+		return Unchanged
+	}
+	return Updated
 }
 
 // putBareEntity creates an entity item that is nothing but its key (an

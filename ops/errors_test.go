@@ -75,9 +75,7 @@ func TestClassify(t *testing.T) {
 // TestErrorsThroughOperations: a hook fails every request before it is sent; each Store
 // method reports the typed error.
 func TestErrorsThroughOperations(t *testing.T) {
-	sc := school()
-	st, m := recordedStore(t, sc, Options{})
-	rel := sc.Relations[0]
+	st, m, rel := schoolStore(t)
 	m.inject = func(string, any) error { return &types.ResourceNotFoundException{Message: aws.String("x")} }
 	var nf *TableNotFoundError
 	_, _, err := st.Link(ctx, rel, "a", "b", nil)

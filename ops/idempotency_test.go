@@ -18,16 +18,8 @@ import (
 // success it was: the link reports created (not unchanged), the unlink
 // deleted, and every counter counts the edge once.
 func TestTransactionsWhoseAnswerIsLostApplyOnce(t *testing.T) {
-	var drop atomic.Bool
-	api, p := proxiedEngine(t, func(op string, _ int) (faultproxy.Fault, bool) {
-		return faultproxy.DropAfter, op == "TransactWriteItems" && drop.CompareAndSwap(true, false)
-	})
-	sc := school()
-	rel := sc.Relations[0]
-	st := New(api, sc, Options{})
-	if _, err := st.CreateTable(ctx, true); err != nil {
-		t.Fatal(err)
-	}
+	st, p, dropNext := schoolDroppingAnswer(t, "TransactWriteItems")
+	rel := st.schema.Relations[0]
 	counter := func(key, name string) string {
 		t.Helper()
 		return nOf(must[Item](t)(st.GetEntity(ctx, key, true)), name)
@@ -55,13 +47,13 @@ func TestTransactionsWhoseAnswerIsLostApplyOnce(t *testing.T) {
 		}
 	}
 
-	drop.Store(true)
+	dropNext()
 	eq(t, "link", must[Outcome](t)(first(st.Link(ctx, rel, "a91", "math204", map[string]any{"grade": "A"}))), Created)
 	lostThenRetried("link")
 	eq(t, "courseCount", counter("STU#a91", "courseCount"), "1")
 	eq(t, "studentCount", counter("CRS#math204", "studentCount"), "1")
 
-	drop.Store(true)
+	dropNext()
 	eq(t, "unlink", must[Outcome](t)(first(st.Unlink(ctx, rel, "a91", "math204"))), Deleted)
 	lostThenRetried("unlink")
 	eq(t, "courseCount after unlink", counter("STU#a91", "courseCount"), "0")
@@ -70,7 +62,7 @@ func TestTransactionsWhoseAnswerIsLostApplyOnce(t *testing.T) {
 	for _, c := range []string{"c1", "c2", "c3"} {
 		must[Outcome](t)(first(st.Link(ctx, rel, "b02", c, nil)))
 	}
-	drop.Store(true)
+	dropNext()
 	if _, err := st.DeleteEntity(ctx, "STU#b02", true); err != nil {
 		t.Fatal(err)
 	}
@@ -78,6 +70,22 @@ func TestTransactionsWhoseAnswerIsLostApplyOnce(t *testing.T) {
 	for _, c := range []string{"CRS#c1", "CRS#c2", "CRS#c3"} {
 		eq(t, c+" studentCount after the cascade", counter(c, "studentCount"), "0")
 	}
+}
+
+// schoolDroppingAnswer is a Store on the school table behind a proxy that,
+// after each dropNext, drops the answer of the next op request once the
+// engine has applied it (the connection closes instead).
+func schoolDroppingAnswer(t *testing.T, op string) (st *Store, p *faultproxy.Proxy, dropNext func()) {
+	t.Helper()
+	var drop atomic.Bool
+	api, p := proxiedEngine(t, func(sent string, _ int) (faultproxy.Fault, bool) {
+		return faultproxy.DropAfter, sent == op && drop.CompareAndSwap(true, false)
+	})
+	st = New(api, school(), Options{})
+	if _, err := st.CreateTable(ctx, true); err != nil {
+		t.Fatal(err)
+	}
+	return st, p, func() { drop.Store(true) }
 }
 
 // proxiedEngine is a client, with the SDK's standard retryer as adjl's
@@ -124,9 +132,7 @@ func TestCreateTableWhoseAnswerIsLost(t *testing.T) {
 // client's middleware (a test double of API has none). The engine's record
 // is taken before the SDK's middleware could add a token.
 func TestTransactionsCarryATokenOfTheirOwn(t *testing.T) {
-	sc := school()
-	st, m := recordedStore(t, sc, Options{})
-	rel := sc.Relations[0]
+	st, m, rel := schoolStore(t)
 	must[Outcome](t)(first(st.Link(ctx, rel, "a91", "math204", nil)))
 	must[Outcome](t)(first(st.Unlink(ctx, rel, "a91", "math204")))
 	var tokens []string
@@ -146,17 +152,9 @@ func TestTransactionsCarryATokenOfTheirOwn(t *testing.T) {
 // wrote itself, and must still count the edges it made from the value it
 // first read.
 func TestImportCountsItsEdgesWhenAFixAnswerIsLost(t *testing.T) {
-	var drop atomic.Bool
-	api, p := proxiedEngine(t, func(op string, _ int) (faultproxy.Fault, bool) {
-		return faultproxy.DropAfter, op == "UpdateItem" && drop.CompareAndSwap(true, false)
-	})
-	sc := school()
-	rel := sc.Relations[0]
-	st := New(api, sc, Options{})
-	if _, err := st.CreateTable(ctx, true); err != nil {
-		t.Fatal(err)
-	}
-	drop.Store(true)
+	st, p, dropNext := schoolDroppingAnswer(t, "UpdateItem")
+	rel := st.schema.Relations[0]
+	dropNext()
 	rep, err := st.Import(ctx, rel, nil, rows(
 		edgeRow("STU#a91", "CRS#math204", nil),
 		edgeRow("STU#a91", "CRS#bio1", nil),

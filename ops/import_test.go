@@ -324,10 +324,16 @@ func TestImportEntitiesLeavesCountersAlone(t *testing.T) {
 		`GSI1PK="STU#b02" GSI1SK="STU#b02" PK="STU#b02" SK="STU#b02" type="student"`)
 }
 
-func TestVerifyAndRepairFindEveryDrift(t *testing.T) {
+// eachFixMode runs test with counter fixes sent one request each
+// (batch=false) and in batches (batch=true).
+func eachFixMode(t *testing.T, test func(t *testing.T, batch bool)) {
 	for _, batch := range []bool{false, true} {
-		t.Run(fmt.Sprintf("batch=%t", batch), func(t *testing.T) { testVerifyAndRepair(t, batch) })
+		t.Run(fmt.Sprintf("batch=%t", batch), func(t *testing.T) { test(t, batch) })
 	}
+}
+
+func TestVerifyAndRepairFindEveryDrift(t *testing.T) {
+	eachFixMode(t, testVerifyAndRepair)
 }
 
 func testVerifyAndRepair(t *testing.T, batch bool) {
@@ -396,9 +402,7 @@ func testVerifyAndRepair(t *testing.T, batch bool) {
 // documented); that round then repairs again once the writers stopped, and
 // most rounds must have repaired while the writers ran.
 func TestRepairWhileOthersLink(t *testing.T) {
-	for _, batch := range []bool{false, true} {
-		t.Run(fmt.Sprintf("batch=%t", batch), func(t *testing.T) { testRepairWhileOthersLink(t, batch) })
-	}
+	eachFixMode(t, testRepairWhileOthersLink)
 }
 
 func testRepairWhileOthersLink(t *testing.T, batch bool) {

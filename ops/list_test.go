@@ -33,9 +33,7 @@ func seedEntity(m *engineAPI, key string) {
 }
 
 func TestForwardListQueryShape(t *testing.T) {
-	sc := school()
-	st, m := recordedStore(t, sc, Options{})
-	rel := sc.Relations[0]
+	st, m, rel := schoolStore(t)
 	_, err := st.List(ctx, ListQuery{Relation: rel, Direction: Forward, Key: "a91", Consistent: true})
 	if err != nil {
 		t.Fatal(err)
@@ -53,9 +51,7 @@ func TestForwardListQueryShape(t *testing.T) {
 }
 
 func TestReverseListQueryShapeAndConsistentRefused(t *testing.T) {
-	sc := school()
-	st, m := recordedStore(t, sc, Options{})
-	rel := sc.Relations[0]
+	st, m, rel := schoolStore(t)
 	_, err := st.List(ctx, ListQuery{Relation: rel, Direction: Reverse, Key: "CRS#math204", Limit: 10})
 	if err != nil {
 		t.Fatal(err)
@@ -166,9 +162,7 @@ func prefixed(p string, ids []string) []string {
 }
 
 func TestWithEntityFirstPageOnly(t *testing.T) {
-	sc := school()
-	st, m := recordedStore(t, sc, Options{})
-	rel := sc.Relations[0]
+	st, m, rel := schoolStore(t)
 	seedEntity(m, "STU#a")
 	seedCourses(m, rel, "STU#a", 5)
 	m.reset()
@@ -194,9 +188,7 @@ func TestWithEntityFirstPageOnly(t *testing.T) {
 }
 
 func TestCursorTamperedOrForeignIsRefused(t *testing.T) {
-	sc := school()
-	st, m := recordedStore(t, sc, Options{})
-	rel := sc.Relations[0]
+	st, m, rel := schoolStore(t)
 	seedCourses(m, rel, "STU#a", 5)
 	seedCourses(m, rel, "STU#b", 5)
 	p := must[*Page](t)(st.List(ctx, ListQuery{Relation: rel, Key: "a", Limit: 2}))
@@ -243,9 +235,7 @@ func flip(s string, i int) string {
 }
 
 func TestNextCursorComesFromLastReturnedItem(t *testing.T) {
-	sc := school()
-	st, m := recordedStore(t, sc, Options{})
-	rel := sc.Relations[0]
+	st, m, rel := schoolStore(t)
 	seedCourses(m, rel, "STU#a", 3)
 	p := must[*Page](t)(st.List(ctx, ListQuery{Relation: rel, Key: "a", Limit: 2}))
 	c, err := decodeCursor(p.Next, must[*plan](t)(st.plan(ListQuery{Relation: rel, Key: "a"})).ident, 1)
@@ -294,9 +284,7 @@ func TestListAllStreamsEveryEdge(t *testing.T) {
 }
 
 func TestQueriesAreLimitedPerRequest(t *testing.T) {
-	sc := school()
-	st, m := recordedStore(t, sc, Options{})
-	rel := sc.Relations[0]
+	st, m, rel := schoolStore(t)
 	for i := range 3000 {
 		seedEdge(m, rel, "STU#a", fmt.Sprintf("CRS#%05d", i))
 	}

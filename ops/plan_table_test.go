@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -22,54 +21,22 @@ import (
 // and apply send, so a test can tell "changed nothing" from "changed it back".
 type adminClient struct {
 	*dynamodb.Client
-	mu     sync.Mutex
-	writes []string
+	*opRecorder
 }
 
-func (c *adminClient) note(op string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.writes = append(c.writes, op)
-}
+// controlPlaneWrites are the requests adminClient records.
+var controlPlaneWrites = []string{"UpdateTable", "UpdateTimeToLive", "TagResource", "UntagResource", "UpdateContinuousBackups"}
 
-func (c *adminClient) UpdateTable(ctx context.Context, in *dynamodb.UpdateTableInput, o ...func(*dynamodb.Options)) (*dynamodb.UpdateTableOutput, error) {
-	c.note("UpdateTable")
-	return c.Client.UpdateTable(ctx, in, o...)
-}
-
-func (c *adminClient) UpdateTimeToLive(ctx context.Context, in *dynamodb.UpdateTimeToLiveInput, o ...func(*dynamodb.Options)) (*dynamodb.UpdateTimeToLiveOutput, error) {
-	c.note("UpdateTimeToLive")
-	return c.Client.UpdateTimeToLive(ctx, in, o...)
-}
-
-func (c *adminClient) TagResource(ctx context.Context, in *dynamodb.TagResourceInput, o ...func(*dynamodb.Options)) (*dynamodb.TagResourceOutput, error) {
-	c.note("TagResource")
-	return c.Client.TagResource(ctx, in, o...)
-}
-
-func (c *adminClient) UntagResource(ctx context.Context, in *dynamodb.UntagResourceInput, o ...func(*dynamodb.Options)) (*dynamodb.UntagResourceOutput, error) {
-	c.note("UntagResource")
-	return c.Client.UntagResource(ctx, in, o...)
-}
-
-func (c *adminClient) UpdateContinuousBackups(ctx context.Context, in *dynamodb.UpdateContinuousBackupsInput, o ...func(*dynamodb.Options)) (*dynamodb.UpdateContinuousBackupsOutput, error) {
-	c.note("UpdateContinuousBackups")
-	return c.Client.UpdateContinuousBackups(ctx, in, o...)
-}
-
-func (c *adminClient) take() []string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	out := c.writes
-	c.writes = nil
-	return out
+func newAdminClient(c *dynamodb.Client) *adminClient {
+	r := &opRecorder{keep: func(op string) bool { return slices.Contains(controlPlaneWrites, op) }}
+	return &adminClient{Client: r.client(c), opRecorder: r}
 }
 
 // eachPlanBackend runs fn on every backend with a unique table name.
 func eachPlanBackend(t *testing.T, fn func(t *testing.T, c *adminClient, table string)) {
 	for _, b := range backendtest.All(t) {
 		t.Run(b.Name, func(t *testing.T) {
-			c := &adminClient{Client: b.Client}
+			c := newAdminClient(b.Client)
 			table := fmt.Sprintf("plan_%d", time.Now().UnixNano())
 			t.Cleanup(func() {
 				c.Client.UpdateTable(context.Background(), &dynamodb.UpdateTableInput{TableName: aws.String(table), DeletionProtectionEnabled: aws.Bool(false)})
@@ -349,7 +316,7 @@ func (unsupportedAdmin) DescribeContinuousBackups(context.Context, *dynamodb.Des
 
 func TestSettingsOnBackendWithoutThem(t *testing.T) {
 	b := backendtest.All(t)[0]
-	c := unsupportedAdmin{&adminClient{Client: b.Client}}
+	c := unsupportedAdmin{newAdminClient(b.Client)}
 	sc := school()
 	on := true
 	sc.Table.Name = "unsupported"

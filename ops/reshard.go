@@ -393,11 +393,7 @@ func (r *resharder) restamp(ctx context.Context, it Item) error {
 	if err != nil {
 		return fmt.Errorf("build stamp update: %w", err)
 	}
-	_, err = r.s.updateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName: aws.String(r.s.schema.Table.Name), Key: r.s.keyOf(pk, sk),
-		UpdateExpression: ex.Update(), ConditionExpression: ex.Condition(),
-		ExpressionAttributeNames: ex.Names(), ExpressionAttributeValues: ex.Values(),
-	})
+	_, err = r.s.updateItem(ctx, r.s.updateInput(pk, sk, ex))
 	if err != nil && !conditionFailed(err) { // deleted since the Scan: nothing to restamp
 		return fmt.Errorf("record %d shards on %s %s: %w", r.opt.To, pk, sk, err)
 	}
@@ -420,11 +416,7 @@ func (r *resharder) moveEdge(ctx context.Context, it Item) error {
 	if err != nil {
 		return fmt.Errorf("build edge move: %w", err)
 	}
-	_, err = r.s.updateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName: aws.String(r.s.schema.Table.Name), Key: r.s.keyOf(pk, sk),
-		UpdateExpression: ex.Update(), ConditionExpression: ex.Condition(),
-		ExpressionAttributeNames: ex.Names(), ExpressionAttributeValues: ex.Values(),
-	})
+	_, err = r.s.updateItem(ctx, r.s.updateInput(pk, sk, ex))
 	switch {
 	case err == nil:
 		r.mu.Lock()

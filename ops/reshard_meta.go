@@ -6,9 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
@@ -123,10 +121,6 @@ func (s *Store) finishReshard(ctx context.Context, rel string, to int) error {
 }
 
 func (s *Store) updateMeta(ctx context.Context, ex expression.Expression) error {
-	_, err := s.updateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName: aws.String(s.schema.Table.Name), Key: s.keyOf(MetaKey, MetaKey),
-		UpdateExpression: ex.Update(), ConditionExpression: ex.Condition(),
-		ExpressionAttributeNames: ex.Names(), ExpressionAttributeValues: ex.Values(),
-	})
+	_, err := s.updateItem(ctx, s.updateInput(MetaKey, MetaKey, ex))
 	return err
 }

@@ -31,11 +31,7 @@ func stamped(shards int) *schema.Schema {
 func seedFollowers(t *testing.T, m *engineAPI, shards int, targets map[string]int) {
 	t.Helper()
 	sc := stamped(shards)
-	st := New(m, sc, Options{})
-	st.sleep = instant
-	if _, err := st.CreateTable(ctx, true); err != nil {
-		t.Fatal(err)
-	}
+	st := createdStore(t, m, sc)
 	for target, n := range targets {
 		for i := range n {
 			if _, _, err := st.Link(ctx, sc.Relations[0], fmt.Sprintf("f%03d", i), target, nil); err != nil {

@@ -2,11 +2,13 @@ package ops
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
 	"testing"
 
+	"github.com/adjl/adjl/schema"
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"pgregory.net/rapid"
@@ -18,16 +20,7 @@ import (
 // edge present throughout is returned exactly once.
 func TestShardedPagingProperty(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		shards := rapid.IntRange(1, 9).Draw(t, "shards")
-		sc := social(shards)
-		rel := sc.Relations[0]
-		st, m := recordedStore(t, sc, Options{Parallel: rapid.IntRange(1, 4).Draw(t, "parallel")})
-		ids := rapid.SliceOfDistinct(rapid.StringMatching(`[a-z0-9]{1,6}`), func(s string) string { return s }).Draw(t, "followers")
-		seedEntity(m, "TARGET#bob")
-		for _, id := range ids {
-			seedEdge(m, rel, "ACTOR#"+id, "TARGET#bob")
-			seedEdge(m, rel, "ACTOR#"+id, "TARGET#other") // another partition, never listed
-		}
+		st, m, rel, ids := followersOfBob(t, 4)
 		churn := rapid.Bool().Draw(t, "churn")
 		stable := map[string]bool{}
 		for _, id := range ids {
@@ -51,40 +44,56 @@ func TestShardedPagingProperty(t *testing.T) {
 				}
 			}
 		})
-		if !sort.StringsAreSorted(got) {
-			t.Fatalf("not in GSI1SK order: %v", got)
-		}
-		if len(slices.Compact(slices.Clone(got))) != len(got) {
-			t.Fatalf("duplicates: %v", got)
-		}
+		inOrderOnce(t, got, slices.Collect(maps.Keys(stable)))
 		if !churn {
 			want := prefixed("ACTOR#", ids)
 			sort.Strings(want)
 			if !slices.Equal(got, want) {
 				t.Fatalf("pages %v\nwant  %v", got, want)
 			}
-			return
-		}
-		for id := range stable {
-			if _, ok := slices.BinarySearch(got, id); !ok {
-				t.Fatalf("edge %s present throughout was not returned", id)
-			}
 		}
 	})
+}
+
+// followersOfBob draws a social schema of 1 to 9 shards and a Store over it
+// (Parallel 1 to maxParallel), and seeds bob's user item and edges from
+// distinct random followers to bob and to other, a partition no test lists.
+// It returns the followers' ids, without the prefix.
+func followersOfBob(t *rapid.T, maxParallel int) (*Store, *engineAPI, *schema.Relation, []string) {
+	sc := social(rapid.IntRange(1, 9).Draw(t, "shards"))
+	rel := sc.Relations[0]
+	st, m := recordedStore(t, sc, Options{Parallel: rapid.IntRange(1, maxParallel).Draw(t, "parallel")})
+	ids := rapid.SliceOfDistinct(rapid.StringMatching(`[a-z0-9]{1,6}`), func(s string) string { return s }).Draw(t, "followers")
+	seedEntity(m, "TARGET#bob")
+	for _, id := range ids {
+		seedEdge(m, rel, "ACTOR#"+id, "TARGET#bob")
+		seedEdge(m, rel, "ACTOR#"+id, "TARGET#other")
+	}
+	return st, m, rel, ids
+}
+
+// inOrderOnce checks the GSI1SKs got of a list paged while edges changed:
+// in order, none twice, and every edge of present (those there throughout)
+// among them.
+func inOrderOnce(t *rapid.T, got, present []string) {
+	if !sort.StringsAreSorted(got) {
+		t.Fatalf("pages out of GSI1SK order: %v", got)
+	}
+	if len(slices.Compact(slices.Clone(got))) != len(got) {
+		t.Fatalf("an edge was returned twice: %v", got)
+	}
+	for _, id := range present {
+		if _, ok := slices.BinarySearch(got, id); !ok {
+			t.Fatalf("edge %s, present throughout, was not returned", id)
+		}
+	}
 }
 
 // TestShardedListAllProperty: the k-way streaming merge returns the same
 // sorted list as paging.
 func TestShardedListAllProperty(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		shards := rapid.IntRange(1, 9).Draw(t, "shards")
-		sc := social(shards)
-		rel := sc.Relations[0]
-		st, m := recordedStore(t, sc, Options{Parallel: rapid.IntRange(1, 9).Draw(t, "parallel")})
-		ids := rapid.SliceOfDistinct(rapid.StringMatching(`[a-z0-9]{1,6}`), func(s string) string { return s }).Draw(t, "followers")
-		for _, id := range ids {
-			seedEdge(m, rel, "ACTOR#"+id, "TARGET#bob")
-		}
+		st, _, rel, ids := followersOfBob(t, 9)
 		var got []string
 		_, err := st.ListAll(ctx, ListQuery{Relation: rel, Direction: Reverse, Key: "bob", Limit: int32(rapid.IntRange(1, 5).Draw(t, "chunk"))},
 			func(it Item) error { got = append(got, sOf(it, "GSI1SK")); return nil })

@@ -28,6 +28,21 @@ func unsupported(err error) bool {
 	return false
 }
 
+// settingUnread handles the error of op, the request that reads a managed
+// setting's state: on a backend without op, the setting becomes an
+// unsupported change of field in p; another error is returned, saying what
+// failed. done is false when there was no error and planning goes on.
+func (s *Store) settingUnread(p *TablePlan, err error, field, op, what string) (done bool, _ error) {
+	switch {
+	case unsupported(err):
+		p.add(unsupportedChange(field, op, err))
+		return true, nil
+	case err != nil:
+		return true, fmt.Errorf("%s of table %s: %w", what, s.schema.Table.Name, s.classify(err))
+	}
+	return false, nil
+}
+
 // unsupportedChange is a managed setting the backend cannot describe.
 func unsupportedChange(field, op string, err error) TableChange {
 	why := "the backend has no " + op
@@ -78,12 +93,8 @@ func (s *Store) planSettings(ctx context.Context, p *TablePlan, desc *types.Tabl
 func (s *Store) planTTL(ctx context.Context, admin TableAdminAPI, p *TablePlan) error {
 	name := s.schema.Table.Name
 	out, err := admin.DescribeTimeToLive(ctx, &dynamodb.DescribeTimeToLiveInput{TableName: aws.String(name)})
-	switch {
-	case unsupported(err):
-		p.add(unsupportedChange("ttl", "DescribeTimeToLive", err))
-		return nil
-	case err != nil:
-		return fmt.Errorf("describe TTL of table %s: %w", name, s.classify(err))
+	if done, err := s.settingUnread(p, err, "ttl", "DescribeTimeToLive", "describe TTL"); done {
+		return err
 	}
 	has := ""
 	if d := out.TimeToLiveDescription; d != nil && (d.TimeToLiveStatus == types.TimeToLiveStatusEnabled || d.TimeToLiveStatus == types.TimeToLiveStatusEnabling) {
@@ -147,12 +158,8 @@ func (s *Store) planTags(ctx context.Context, admin TableAdminAPI, p *TablePlan,
 	in := &dynamodb.ListTagsOfResourceInput{ResourceArn: aws.String(arn)}
 	for {
 		out, err := admin.ListTagsOfResource(ctx, in)
-		switch {
-		case unsupported(err):
-			p.add(unsupportedChange("tags", "ListTagsOfResource", err))
-			return nil
-		case err != nil:
-			return fmt.Errorf("list tags of table %s: %w", s.schema.Table.Name, s.classify(err))
+		if done, err := s.settingUnread(p, err, "tags", "ListTagsOfResource", "list tags"); done {
+			return err
 		}
 		for _, t := range out.Tags {
 			if k := aws.ToString(t.Key); !awsTag(k) {
@@ -221,12 +228,8 @@ func (s *Store) planTags(ctx context.Context, admin TableAdminAPI, p *TablePlan,
 func (s *Store) planPITR(ctx context.Context, admin TableAdminAPI, p *TablePlan) error {
 	name := s.schema.Table.Name
 	out, err := admin.DescribeContinuousBackups(ctx, &dynamodb.DescribeContinuousBackupsInput{TableName: aws.String(name)})
-	switch {
-	case unsupported(err):
-		p.add(unsupportedChange("point-in-time recovery", "DescribeContinuousBackups", err))
-		return nil
-	case err != nil:
-		return fmt.Errorf("describe continuous backups of table %s: %w", name, s.classify(err))
+	if done, err := s.settingUnread(p, err, "point-in-time recovery", "DescribeContinuousBackups", "describe continuous backups"); done {
+		return err
 	}
 	has := false
 	if d := out.ContinuousBackupsDescription; d != nil && d.PointInTimeRecoveryDescription != nil {

@@ -47,12 +47,19 @@ func TestCreateTableWaitsAndIsIdempotent(t *testing.T) {
 	}
 }
 
-func TestCreateTableMismatch(t *testing.T) {
-	sc := school()
-	m := newEngine(t)
+// createdStore is a Store of sc on m, waiting no real time, that has
+// created sc's table.
+func createdStore(t *testing.T, m *engineAPI, sc *schema.Schema) *Store {
+	t.Helper()
 	st := New(m, sc, Options{})
 	st.sleep = instant
 	must[bool](t)(st.CreateTable(ctx, true))
+	return st
+}
+
+func TestCreateTableMismatch(t *testing.T) {
+	m := newEngine(t)
+	createdStore(t, m, school())
 	other := school()
 	other.Table.Index.Projection = schema.ProjectionKeysOnly
 	other.Table.Billing = schema.BillingProvisioned
@@ -102,9 +109,7 @@ func (s *Store) describeWanted() *types.TableDescription {
 
 func TestShardMismatchCaughtByTheRequestsOwnItems(t *testing.T) {
 	m := newEngine(t)
-	st := New(m, social(4), Options{})
-	st.sleep = instant
-	must[bool](t)(st.CreateTable(ctx, true))
+	st := createdStore(t, m, social(4))
 	rel4 := st.schema.Relations[0]
 	for _, from := range []string{"a", "b", "c", "d", "e"} {
 		must[Outcome](t)(first(st.Link(ctx, rel4, from, "bob", nil)))
@@ -156,9 +161,7 @@ func TestShardMismatchCaughtByTheRequestsOwnItems(t *testing.T) {
 func TestCreateTableRecordsNewRelations(t *testing.T) {
 	sc := school()
 	m := newEngine(t)
-	st := New(m, sc, Options{})
-	st.sleep = instant
-	must[bool](t)(st.CreateTable(ctx, true))
+	createdStore(t, m, sc)
 	// A relation added to the schema later is added to the existing item
 	// by the next table create.
 	rel2 := &schema.Relation{Name: "wait", From: sc.Relations[0].From, To: sc.Relations[0].To, Edge: "WAIT#", Shards: 3}

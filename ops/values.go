@@ -8,8 +8,10 @@ import (
 	"sort"
 
 	"github.com/adjl/adjl/schema"
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
@@ -62,6 +64,16 @@ func str(v string) types.AttributeValue { return &types.AttributeValueMemberS{Va
 // keyOf is the primary key of an item with the given PK and SK.
 func (s *Store) keyOf(pk, sk string) Item {
 	return Item{s.layout.PK: str(pk), s.layout.SK: str(sk)}
+}
+
+// updateInput is an UpdateItem of the item with the given PK and SK in the
+// schema's table, with ex's update, condition (if any), names and values.
+func (s *Store) updateInput(pk, sk string, ex expression.Expression) *dynamodb.UpdateItemInput {
+	return &dynamodb.UpdateItemInput{
+		TableName: aws.String(s.schema.Table.Name), Key: s.keyOf(pk, sk),
+		UpdateExpression: ex.Update(), ConditionExpression: ex.Condition(),
+		ExpressionAttributeNames: ex.Names(), ExpressionAttributeValues: ex.Values(),
+	}
 }
 
 // keyItem is the key attributes of an item with keys k, as the layout

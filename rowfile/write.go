@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/adjl/adjl/internal/plainjson"
 	"github.com/adjl/adjl/schema"
 )
 
@@ -109,7 +110,7 @@ func (w *Writer) writeJSON(r Row) error {
 		if b.Len() > 1 {
 			b.WriteByte(',')
 		}
-		enc, err := marshal(name)
+		enc, err := plainjson.Marshal(name)
 		if err != nil {
 			return err
 		}
@@ -123,7 +124,7 @@ func (w *Writer) writeJSON(r Row) error {
 			slices.Sort(s)
 			v = s
 		}
-		enc, err = marshal(v)
+		enc, err = plainjson.Marshal(v)
 		if err != nil {
 			return err
 		}
@@ -146,18 +147,6 @@ func (w *Writer) writeJSON(r Row) error {
 	b.WriteString("}\n")
 	_, err := w.w.Write(b.Bytes())
 	return err
-}
-
-// marshal is json.Marshal without HTML escaping, so keys such as STU#a91
-// and values with < or & read as written.
-func marshal(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(b.Bytes(), "\n"), nil
 }
 
 // Flush writes what is buffered.

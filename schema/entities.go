@@ -22,11 +22,7 @@ func (b *builder) entities(ep pair) {
 
 func (b *builder) entity(ep pair) {
 	c := b.c
-	name := ep.name()
-	what := fmt.Sprintf("entity %q", name)
-	if !nameRE.MatchString(name) {
-		c.addf(ep.key.Line, ep.key.Column, "entity name %q must start with a lower-case letter and use only letters, digits, _ and -", name)
-	}
+	name, what := c.declName("entity", ep)
 	e := &Entity{Name: name}
 	src := &entitySrc{key: ep.key}
 	b.s.Entities = append(b.s.Entities, e)

@@ -28,6 +28,17 @@ var (
 // Kinds lists every attribute kind, in the order messages show them.
 var Kinds = []AttrKind{KindString, KindNumber, KindBool, KindDate, KindDatetime, KindStrings}
 
+// declName returns the name an entity or relation is declared under (kind
+// is "entity" or "relation") and its label for messages, such as
+// entity "student"; a name that breaks nameRE is reported at its key.
+func (c *collect) declName(kind string, p pair) (name, what string) {
+	name = p.name()
+	if !nameRE.MatchString(name) {
+		c.addf(p.key.Line, p.key.Column, "%s name %q must start with a lower-case letter and use only letters, digits, _ and -", kind, name)
+	}
+	return name, fmt.Sprintf("%s %q", kind, name)
+}
+
 func kindNames() string { return strings.Join(kindStrings(), ", ") }
 
 func joinNames(names []string) string { return strings.Join(names, " ") }

@@ -113,32 +113,30 @@ func (c *collect) str(p pair, what string) (string, bool) {
 
 // integer returns a scalar integer (YAML forms such as 0x10 included).
 func (c *collect) integer(p pair, what string) (int64, bool) {
-	v := deref(p.val)
-	var n int64
-	if v == nil || v.Kind != yaml.ScalarNode || v.Tag != "!!int" || v.Decode(&n) != nil {
-		at := p.key
-		if v != nil {
-			at = v
-		}
-		c.addf(at.Line, at.Column, "%s must be a whole number, not %s", what, describe(v))
-		return 0, false
-	}
-	return n, true
+	return typedScalar[int64](c, p, what, "!!int", "a whole number")
 }
 
 // boolean returns a scalar true or false.
 func (c *collect) boolean(p pair, what string) (bool, bool) {
+	return typedScalar[bool](c, p, what, "!!bool", "true or false")
+}
+
+// typedScalar decodes a scalar of the YAML tag into a T; anything else is
+// reported as not being want ("a whole number"), at the value or, where
+// there is none, at the key.
+func typedScalar[T any](c *collect, p pair, what, tag, want string) (T, bool) {
 	v := deref(p.val)
-	var b bool
-	if v == nil || v.Kind != yaml.ScalarNode || v.Tag != "!!bool" || v.Decode(&b) != nil {
+	var x T
+	if v == nil || v.Kind != yaml.ScalarNode || v.Tag != tag || v.Decode(&x) != nil {
 		at := p.key
 		if v != nil {
 			at = v
 		}
-		c.addf(at.Line, at.Column, "%s must be true or false, not %s", what, describe(v))
-		return false, false
+		c.addf(at.Line, at.Column, "%s must be %s, not %s", what, want, describe(v))
+		var zero T
+		return zero, false
 	}
-	return b, true
+	return x, true
 }
 
 // strList returns a sequence of scalars (a single scalar is refused so that

@@ -12,42 +12,40 @@ func requestsOf(t *testing.T, s *Schema, name string) (string, Capacity) {
 	return RequestsText(reqs), CapacityOf(reqs)
 }
 
-func TestRequestsAndCapacitySchool(t *testing.T) {
-	s := loadExample(t, "school.yaml")
-	for name, want := range map[string]string{
-		"student: get":                         "GetItem | 0.5 RCU",
-		"enrollment: forward list":             "Query | 0.5 RCU",
-		"enrollment: forward list with entity": "Query | 0.5 RCU",
-		"enrollment: reverse list":             "Query GSI1 | 0.5 RCU",
-		"enrollment: reverse list with entity": "Query GSI1 | 0.5 RCU",
-		"enrollment: check":                    "GetItem | 0.5 RCU",
-		"enrollment: link":                     "TransactWriteItems (3 items) | 6 WCU + index writes",
-		"enrollment: unlink":                   "TransactWriteItems (3 items) | 6 WCU + index writes",
+// TestRequestsAndCapacity: each example's access patterns name the requests
+// they send and what those cost, and every pattern has a kind and belongs to
+// exactly one of a relation or an entity.
+func TestRequestsAndCapacity(t *testing.T) {
+	for example, patterns := range map[string]map[string]string{
+		"school.yaml": {
+			"student: get":                         "GetItem | 0.5 RCU",
+			"enrollment: forward list":             "Query | 0.5 RCU",
+			"enrollment: forward list with entity": "Query | 0.5 RCU",
+			"enrollment: reverse list":             "Query GSI1 | 0.5 RCU",
+			"enrollment: reverse list with entity": "Query GSI1 | 0.5 RCU",
+			"enrollment: check":                    "GetItem | 0.5 RCU",
+			"enrollment: link":                     "TransactWriteItems (3 items) | 6 WCU + index writes",
+			"enrollment: unlink":                   "TransactWriteItems (3 items) | 6 WCU + index writes",
+		},
+		"social.yaml": {
+			"user: get":                               "GetItem | 0.5 RCU",
+			"follow: reverse list":                    "4 × Query GSI1 | 2 RCU",
+			"follow: reverse list with entity":        "4 × Query GSI1, GetItem, Query | 3 RCU",
+			"follow: followerCount (sharded counter)": "GetItem, Query | 1 RCU",
+			"follow: link":                            "TransactWriteItems (3 items) | 6 WCU + index writes",
+		},
 	} {
-		reqs, c := requestsOf(t, s, name)
-		if got := reqs + " | " + c.String(); got != want {
-			t.Errorf("%s: %s, want %s", name, got, want)
+		s := loadExample(t, example)
+		for name, want := range patterns {
+			reqs, c := requestsOf(t, s, name)
+			if got := reqs + " | " + c.String(); got != want {
+				t.Errorf("%s: %s: %s, want %s", example, name, got, want)
+			}
 		}
-	}
-	for _, p := range s.AccessPatterns() {
-		if p.Kind == "" || (p.Relation == nil) == (p.Entity == nil) {
-			t.Errorf("pattern %s: kind %q, relation %v, entity %v: want a kind and one of relation or entity", p.Name, p.Kind, p.Relation, p.Entity)
-		}
-	}
-}
-
-func TestRequestsAndCapacitySocial(t *testing.T) {
-	s := loadExample(t, "social.yaml")
-	for name, want := range map[string]string{
-		"user: get":                               "GetItem | 0.5 RCU",
-		"follow: reverse list":                    "4 × Query GSI1 | 2 RCU",
-		"follow: reverse list with entity":        "4 × Query GSI1, GetItem, Query | 3 RCU",
-		"follow: followerCount (sharded counter)": "GetItem, Query | 1 RCU",
-		"follow: link":                            "TransactWriteItems (3 items) | 6 WCU + index writes",
-	} {
-		reqs, c := requestsOf(t, s, name)
-		if got := reqs + " | " + c.String(); got != want {
-			t.Errorf("%s: %s, want %s", name, got, want)
+		for _, p := range s.AccessPatterns() {
+			if p.Kind == "" || (p.Relation == nil) == (p.Entity == nil) {
+				t.Errorf("%s: pattern %s: kind %q, relation %v, entity %v: want a kind and one of relation or entity", example, p.Name, p.Kind, p.Relation, p.Entity)
+			}
 		}
 	}
 }

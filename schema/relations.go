@@ -24,11 +24,7 @@ func (b *builder) relations(rp pair) {
 
 func (b *builder) relation(rp pair) {
 	c := b.c
-	name := rp.name()
-	what := fmt.Sprintf("relation %q", name)
-	if !nameRE.MatchString(name) {
-		c.addf(rp.key.Line, rp.key.Column, "relation name %q must start with a lower-case letter and use only letters, digits, _ and -", name)
-	}
+	name, what := c.declName("relation", rp)
 	r := &Relation{Name: name, Shards: 1, Counters: Counters{FromShards: 1, ToShards: 1}}
 	src := &relationSrc{key: rp.key, verbs: make(map[VerbKind]*yaml.Node)}
 	b.s.Relations = append(b.s.Relations, r)

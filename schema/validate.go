@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"iter"
 	"maps"
 	"slices"
 	"strings"
@@ -20,12 +21,20 @@ func (b *builder) validate() {
 	b.checkTTL()
 }
 
-// complete reports whether a relation parsed well enough for cross-checks.
-func (b *builder) complete(r *Relation) bool {
-	src := b.rel[r]
-	return r.From.Entity != nil && r.To.Entity != nil && r.From.Prefix != "" && r.To.Prefix != "" &&
-		src.fromPrefix != nil && src.toPrefix != nil && src.edge != nil &&
-		!src.badPrefix && !b.ent[r.From.Entity].badPrefix && !b.ent[r.To.Entity].badPrefix
+// completeRelations yields, in file order, the relations that parsed well
+// enough for cross-checks, each with where its parts stand in the file.
+func (b *builder) completeRelations() iter.Seq2[*Relation, *relationSrc] {
+	return func(yield func(*Relation, *relationSrc) bool) {
+		for _, r := range b.s.Relations {
+			src := b.rel[r]
+			complete := r.From.Entity != nil && r.To.Entity != nil && r.From.Prefix != "" && r.To.Prefix != "" &&
+				src.fromPrefix != nil && src.toPrefix != nil && src.edge != nil &&
+				!src.badPrefix && !b.ent[r.From.Entity].badPrefix && !b.ent[r.To.Entity].badPrefix
+			if complete && !yield(r, src) {
+				return
+			}
+		}
+	}
 }
 
 // checkPrefixOwners: each prefix names exactly one entity. A role prefix may
@@ -48,11 +57,7 @@ func (b *builder) checkPrefixOwners() {
 		}
 		owners[e.Prefix] = owner{e, src.prefix}
 	}
-	for _, r := range b.s.Relations {
-		if !b.complete(r) {
-			continue
-		}
-		src := b.rel[r]
+	for r, src := range b.completeRelations() {
 		for _, sd := range []struct {
 			end  End
 			side Side
@@ -92,11 +97,7 @@ func (b *builder) checkPartitions() {
 	base := make(map[string][]skPrefix)
 	index := make(map[string][]skPrefix)
 	var order []string
-	for _, r := range b.s.Relations {
-		if !b.complete(r) {
-			continue
-		}
-		src := b.rel[r]
+	for r, src := range b.completeRelations() {
 		for _, p := range []string{r.From.Prefix, r.To.Prefix} {
 			if !slices.Contains(order, p) {
 				order = append(order, p)
@@ -192,11 +193,7 @@ func (b *builder) checkCounters() {
 		node *yaml.Node
 	}
 	seen := make(map[string]use) // prefix + "\x00" + counter
-	for _, r := range b.s.Relations {
-		if !b.complete(r) {
-			continue
-		}
-		src := b.rel[r]
+	for r, src := range b.completeRelations() {
 		for _, c := range []struct {
 			side Side
 			name string

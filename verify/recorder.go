@@ -76,92 +76,72 @@ func one(cc *types.ConsumedCapacity) []types.ConsumedCapacity {
 	return []types.ConsumedCapacity{*cc}
 }
 
+// forward sends in and notes it: with the capacity the answer reports or,
+// when it failed, without.
+func forward[In, Out any](ctx context.Context, r *recorder, op, index string, send func(context.Context, *In, ...func(*dynamodb.Options)) (*Out, error), in *In, o []func(*dynamodb.Options), consumed func(*Out) []types.ConsumedCapacity) (*Out, error) {
+	out, err := send(ctx, in, o...)
+	if err != nil {
+		r.note(op, index)
+		return out, err
+	}
+	r.note(op, index, consumed(out)...)
+	return out, nil
+}
+
 func (r *recorder) GetItem(ctx context.Context, in *dynamodb.GetItemInput, o ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
 	in.ReturnConsumedCapacity = indexes(in.ReturnConsumedCapacity)
-	out, err := r.API.GetItem(ctx, in, o...)
-	if err == nil {
-		r.note("GetItem", "", one(out.ConsumedCapacity)...)
-	} else {
-		r.note("GetItem", "")
-	}
-	return out, err
+	return forward(ctx, r, "GetItem", "", r.API.GetItem, in, o, func(out *dynamodb.GetItemOutput) []types.ConsumedCapacity {
+		return one(out.ConsumedCapacity)
+	})
 }
 
 func (r *recorder) Query(ctx context.Context, in *dynamodb.QueryInput, o ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
 	in.ReturnConsumedCapacity = indexes(in.ReturnConsumedCapacity)
-	out, err := r.API.Query(ctx, in, o...)
-	if err == nil {
-		r.note("Query", aws.ToString(in.IndexName), one(out.ConsumedCapacity)...)
-	} else {
-		r.note("Query", aws.ToString(in.IndexName))
-	}
-	return out, err
+	return forward(ctx, r, "Query", aws.ToString(in.IndexName), r.API.Query, in, o, func(out *dynamodb.QueryOutput) []types.ConsumedCapacity {
+		return one(out.ConsumedCapacity)
+	})
 }
 
 func (r *recorder) PutItem(ctx context.Context, in *dynamodb.PutItemInput, o ...func(*dynamodb.Options)) (*dynamodb.PutItemOutput, error) {
 	in.ReturnConsumedCapacity = indexes(in.ReturnConsumedCapacity)
-	out, err := r.API.PutItem(ctx, in, o...)
-	if err == nil {
-		r.note("PutItem", "", one(out.ConsumedCapacity)...)
-	} else {
-		r.note("PutItem", "")
-	}
-	return out, err
+	return forward(ctx, r, "PutItem", "", r.API.PutItem, in, o, func(out *dynamodb.PutItemOutput) []types.ConsumedCapacity {
+		return one(out.ConsumedCapacity)
+	})
 }
 
 func (r *recorder) UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, o ...func(*dynamodb.Options)) (*dynamodb.UpdateItemOutput, error) {
 	in.ReturnConsumedCapacity = indexes(in.ReturnConsumedCapacity)
-	out, err := r.API.UpdateItem(ctx, in, o...)
-	if err == nil {
-		r.note("UpdateItem", "", one(out.ConsumedCapacity)...)
-	} else {
-		r.note("UpdateItem", "")
-	}
-	return out, err
+	return forward(ctx, r, "UpdateItem", "", r.API.UpdateItem, in, o, func(out *dynamodb.UpdateItemOutput) []types.ConsumedCapacity {
+		return one(out.ConsumedCapacity)
+	})
 }
 
 func (r *recorder) DeleteItem(ctx context.Context, in *dynamodb.DeleteItemInput, o ...func(*dynamodb.Options)) (*dynamodb.DeleteItemOutput, error) {
 	in.ReturnConsumedCapacity = indexes(in.ReturnConsumedCapacity)
-	out, err := r.API.DeleteItem(ctx, in, o...)
-	if err == nil {
-		r.note("DeleteItem", "", one(out.ConsumedCapacity)...)
-	} else {
-		r.note("DeleteItem", "")
-	}
-	return out, err
+	return forward(ctx, r, "DeleteItem", "", r.API.DeleteItem, in, o, func(out *dynamodb.DeleteItemOutput) []types.ConsumedCapacity {
+		return one(out.ConsumedCapacity)
+	})
 }
 
 func (r *recorder) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, o ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
 	in.ReturnConsumedCapacity = indexes(in.ReturnConsumedCapacity)
-	out, err := r.API.TransactWriteItems(ctx, in, o...)
-	if err == nil {
-		r.note("TransactWriteItems", "", out.ConsumedCapacity...)
-	} else {
-		r.note("TransactWriteItems", "")
-	}
-	return out, err
+	return forward(ctx, r, "TransactWriteItems", "", r.API.TransactWriteItems, in, o, func(out *dynamodb.TransactWriteItemsOutput) []types.ConsumedCapacity {
+		return out.ConsumedCapacity
+	})
 }
 
 func (r *recorder) BatchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInput, o ...func(*dynamodb.Options)) (*dynamodb.BatchGetItemOutput, error) {
 	in.ReturnConsumedCapacity = indexes(in.ReturnConsumedCapacity)
-	out, err := r.API.BatchGetItem(ctx, in, o...)
-	if err == nil {
-		r.note("BatchGetItem", "", out.ConsumedCapacity...)
-	} else {
-		r.note("BatchGetItem", "")
-	}
-	return out, err
+	return forward(ctx, r, "BatchGetItem", "", r.API.BatchGetItem, in, o, func(out *dynamodb.BatchGetItemOutput) []types.ConsumedCapacity {
+		return out.ConsumedCapacity
+	})
 }
 
 func (r *recorder) BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItemInput, o ...func(*dynamodb.Options)) (*dynamodb.BatchWriteItemOutput, error) {
 	in.ReturnConsumedCapacity = indexes(in.ReturnConsumedCapacity)
-	out, err := r.API.BatchWriteItem(ctx, in, o...)
-	if err == nil {
-		r.note("BatchWriteItem", "", out.ConsumedCapacity...)
-	} else {
-		r.note("BatchWriteItem", "")
-	}
-	return out, err
+	return forward(ctx, r, "BatchWriteItem", "", r.API.BatchWriteItem, in, o, func(out *dynamodb.BatchWriteItemOutput) []types.ConsumedCapacity {
+		return out.ConsumedCapacity
+	})
 }
 
 // errNoScan answers a Scan the backend client cannot send.

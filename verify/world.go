@@ -140,33 +140,9 @@ func (w *world) do(ctx context.Context, p schema.Pattern) []string {
 			return fail("%s of %s%s is %q, want 2", name, prefix, id, got)
 		}
 	case schema.PatternForward, schema.PatternForwardEntity:
-		page, err := w.st.List(ctx, ops.ListQuery{Relation: r, Direction: ops.Forward, Key: "f1", WithEntity: p.Kind == schema.PatternForwardEntity})
-		if err != nil {
-			return fail("list: %v", err)
-		}
-		var want []string
-		for _, id := range linked("f1", true) {
-			want = append(want, r.Edge+r.To.Prefix+id)
-		}
-		probs := listProblems(page, w.s.Layout().SK, want)
-		if p.Kind == schema.PatternForwardEntity {
-			probs = append(probs, w.checkSideItem(page.Entity, r, schema.FromEnd)...)
-		}
-		return probs
+		return w.checkList(ctx, r, ops.Forward, p.Kind == schema.PatternForwardEntity)
 	case schema.PatternReverse, schema.PatternReverseEntity:
-		page, err := w.st.List(ctx, ops.ListQuery{Relation: r, Direction: ops.Reverse, Key: "t1", WithEntity: p.Kind == schema.PatternReverseEntity})
-		if err != nil {
-			return fail("list: %v", err)
-		}
-		var want []string
-		for _, id := range linked("t1", false) {
-			want = append(want, r.From.Prefix+id)
-		}
-		probs := listProblems(page, w.s.Layout().PK, want)
-		if p.Kind == schema.PatternReverseEntity {
-			probs = append(probs, w.checkSideItem(page.Entity, r, schema.ToEnd)...)
-		}
-		return probs
+		return w.checkList(ctx, r, ops.Reverse, p.Kind == schema.PatternReverseEntity)
 	case schema.PatternCheck:
 		_, ok, err := w.st.Check(ctx, r, "f1", "t1", false)
 		switch {
@@ -199,6 +175,31 @@ func (w *world) do(ctx context.Context, p schema.Pattern) []string {
 		return fail("adjl verify does not know how to run a %q pattern", p.Kind)
 	}
 	return nil
+}
+
+// checkList lists f1's edges (forward) or t1's (reverse), as the list
+// commands do, and checks the page holds each edge linked to it and, with
+// the entity, that side's item.
+func (w *world) checkList(ctx context.Context, r *schema.Relation, dir ops.Direction, withEntity bool) []string {
+	q := ops.ListQuery{Relation: r, Direction: dir, Key: "f1", WithEntity: withEntity}
+	keyAttr, end, keyOf := w.s.Layout().SK, schema.FromEnd, func(id string) string { return r.Edge + r.To.Prefix + id }
+	if dir == ops.Reverse {
+		q.Key = "t1"
+		keyAttr, end, keyOf = w.s.Layout().PK, schema.ToEnd, func(id string) string { return r.From.Prefix + id }
+	}
+	page, err := w.st.List(ctx, q)
+	if err != nil {
+		return []string{fmt.Sprintf("list: %v", err)}
+	}
+	var want []string
+	for _, id := range linked(q.Key, dir == ops.Forward) {
+		want = append(want, keyOf(id))
+	}
+	probs := listProblems(page, keyAttr, want)
+	if withEntity {
+		probs = append(probs, w.checkSideItem(page.Entity, r, end)...)
+	}
+	return probs
 }
 
 // listProblems checks a page holds exactly the edges with the wanted values

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -371,5 +372,19 @@ func TestStartupBaselineBuildsAndRuns(t *testing.T) {
 	}
 	if _, _, err := timeProcess(context.Background(), dir, null, hello+"-missing"); err == nil {
 		t.Error("timing a missing binary did not fail")
+	}
+}
+
+func TestCLIWorkDir(t *testing.T) {
+	if dir, whyNot := cliWorkDir(false, "test"); dir != "" || whyNot != "adjl binary did not build" {
+		t.Errorf("without a binary: %q, %q", dir, whyNot)
+	}
+	dir, whyNot := cliWorkDir(true, "test")
+	if whyNot != "" {
+		t.Fatal(whyNot)
+	}
+	defer os.RemoveAll(dir)
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() || !strings.HasPrefix(filepath.Base(dir), "adjl-bench-test-") {
+		t.Errorf("work dir %q: %v", dir, err)
 	}
 }

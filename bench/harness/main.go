@@ -199,35 +199,9 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		cfg.outDir = filepath.Join(root, "bench", "out")
 	}
 	if cfg.quick {
-		cfg.rounds = orDefault(cfg.rounds, 1)
-		cfg.otherEdges = 100
-		cfg.warm = budget{Requests: 100, Duration: 300 * time.Millisecond}
-		cfg.run = budget{Requests: 20_000, Duration: 1500 * time.Millisecond}
-		cfg.ingestItems = orDefault(cfg.ingestItems, 20_000)
-		cfg.shardEdges = orDefault(cfg.shardEdges, 5_000)
-		cfg.listRuns = 3
-		cfg.bulkEdges = orDefault(cfg.bulkEdges, 20_000)
-		cfg.bulkHTTPEdges = zeroDefault(cfg.bulkHTTPEdges, 10_000)
-		cfg.bulkMotoEdges = zeroDefault(cfg.bulkMotoEdges, 1_000)
-		cfg.startupRuns = orDefault(cfg.startupRuns, 21)
+		cfg.applySizing(quickSizing)
 	} else {
-		cfg.rounds = orDefault(cfg.rounds, 3)
-		cfg.otherEdges = 1000
-		cfg.warm = budget{Requests: 1_000, Duration: time.Second}
-		cfg.run = budget{Requests: 200_000, Duration: 5 * time.Second}
-		cfg.ingestItems = orDefault(cfg.ingestItems, 500_000)
-		cfg.shardEdges = orDefault(cfg.shardEdges, 100_000)
-		cfg.listRuns = 5
-		cfg.bulkEdges = orDefault(cfg.bulkEdges, 1_000_000)
-		cfg.bulkHTTPEdges = zeroDefault(cfg.bulkHTTPEdges, 200_000)
-		cfg.bulkMotoEdges = zeroDefault(cfg.bulkMotoEdges, 5_000)
-		cfg.startupRuns = orDefault(cfg.startupRuns, 101)
-		if cfg.rssEdges == 0 {
-			cfg.rssEdges = 1_000_000
-		}
-		if cfg.memItems == 0 {
-			cfg.memItems = 1_000_000
-		}
+		cfg.applySizing(fullSizing)
 	}
 	if *clientFlag == "" {
 		*clientFlag = "raw,sdk"
@@ -256,6 +230,54 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		return nil, errors.New("bad flags")
 	}
 	return cfg, nil
+}
+
+// sizing is how much a run does: quickSizing under -quick, fullSizing
+// otherwise. A size set by a flag wins where applySizing says so.
+type sizing struct {
+	rounds, otherEdges, listRuns int
+	warm, run                    budget
+	ingestItems, shardEdges      int
+	bulkEdges, bulkHTTPEdges     int
+	bulkMotoEdges, startupRuns   int
+	rssEdges, memItems           int
+}
+
+var (
+	quickSizing = sizing{
+		rounds: 1, otherEdges: 100, listRuns: 3,
+		warm:        budget{Requests: 100, Duration: 300 * time.Millisecond},
+		run:         budget{Requests: 20_000, Duration: 1500 * time.Millisecond},
+		ingestItems: 20_000, shardEdges: 5_000,
+		bulkEdges: 20_000, bulkHTTPEdges: 10_000, bulkMotoEdges: 1_000,
+		startupRuns: 21,
+	}
+	fullSizing = sizing{
+		rounds: 3, otherEdges: 1000, listRuns: 5,
+		warm:        budget{Requests: 1_000, Duration: time.Second},
+		run:         budget{Requests: 200_000, Duration: 5 * time.Second},
+		ingestItems: 500_000, shardEdges: 100_000,
+		bulkEdges: 1_000_000, bulkHTTPEdges: 200_000, bulkMotoEdges: 5_000,
+		startupRuns: 101, rssEdges: 1_000_000, memItems: 1_000_000,
+	}
+)
+
+// applySizing fills cfg from s: the sizes with flags keep a value the flag
+// set (a positive one; for those taken by zeroDefault, a negative one too,
+// which skips), the others are s's.
+func (cfg *config) applySizing(s sizing) {
+	cfg.rounds = orDefault(cfg.rounds, s.rounds)
+	cfg.otherEdges = s.otherEdges
+	cfg.warm, cfg.run = s.warm, s.run
+	cfg.ingestItems = orDefault(cfg.ingestItems, s.ingestItems)
+	cfg.shardEdges = orDefault(cfg.shardEdges, s.shardEdges)
+	cfg.listRuns = s.listRuns
+	cfg.bulkEdges = orDefault(cfg.bulkEdges, s.bulkEdges)
+	cfg.bulkHTTPEdges = zeroDefault(cfg.bulkHTTPEdges, s.bulkHTTPEdges)
+	cfg.bulkMotoEdges = zeroDefault(cfg.bulkMotoEdges, s.bulkMotoEdges)
+	cfg.startupRuns = orDefault(cfg.startupRuns, s.startupRuns)
+	cfg.rssEdges = zeroDefault(cfg.rssEdges, s.rssEdges)
+	cfg.memItems = zeroDefault(cfg.memItems, s.memItems)
 }
 
 func orDefault(v, d int) int {
@@ -298,6 +320,20 @@ func repoRoot() (string, error) {
 		}
 		dir = parent
 	}
+}
+
+// cliWorkDir is a new temporary directory, for the caller to remove, for a
+// section that runs the adjl binary; or, when the section cannot run, why
+// not (the binary did not build, no directory).
+func cliWorkDir(binOK bool, section string) (dir, whyNot string) {
+	if !binOK {
+		return "", "adjl binary did not build"
+	}
+	dir, err := os.MkdirTemp("", "adjl-bench-"+section+"-")
+	if err != nil {
+		return "", err.Error()
+	}
+	return dir, ""
 }
 
 func buildAdjl(ctx context.Context, root, bin string) ([]byte, error) {

@@ -65,13 +65,9 @@ func benchShard(ctx context.Context, cfg *config, bin string, binOK bool, rep *r
 			rep.Checks = append(rep.Checks, skipped(areaSharding, n.name, n.target, reason))
 		}
 	}
-	if !binOK {
-		skipAll("adjl binary did not build")
-		return
-	}
-	work, err := os.MkdirTemp("", "adjl-bench-shard-")
-	if err != nil {
-		skipAll(err.Error())
+	work, whyNot := cliWorkDir(binOK, "shard")
+	if whyNot != "" {
+		skipAll(whyNot)
 		return
 	}
 	defer os.RemoveAll(work)
@@ -83,6 +79,7 @@ func benchShard(ctx context.Context, cfg *config, bin string, binOK bool, rep *r
 		return
 	}
 	var t *target
+	var err error
 	if cfg.adjlMode != "inproc" && hasServe(bin) {
 		t, err = startAdjlServe(ctx, bin, cfg.outDir, "adjl-serve-shard.log")
 	} else {

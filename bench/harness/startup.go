@@ -40,13 +40,9 @@ func benchStartup(ctx context.Context, cfg *config, bin string, binOK bool, rep 
 			rep.Checks = append(rep.Checks, skipped(areaStartup, n, target, reason))
 		}
 	}
-	if !binOK {
-		skipAll("adjl binary did not build")
-		return
-	}
-	work, err := os.MkdirTemp("", "adjl-bench-startup-")
-	if err != nil {
-		skipAll(err.Error())
+	work, whyNot := cliWorkDir(binOK, "startup")
+	if whyNot != "" {
+		skipAll(whyNot)
 		return
 	}
 	defer os.RemoveAll(work)

@@ -12,150 +12,153 @@ import (
 // forwarded; the others come back as UnprocessedItems (UnprocessedKeys),
 // merged with whatever the engine left unprocessed itself.
 
-// writeItems is BatchWriteItem's RequestItems (and UnprocessedItems).
-type writeItems map[string][]json.RawMessage
+// batchOp is how a batch operation holds its requests. RequestItems, and
+// the unprocessed member of the answer, map each table to an entry: for
+// BatchWriteItem the list of write requests, for BatchGetItem an object
+// whose Keys are the requests beside other members (ConsistentRead,
+// ProjectionExpression...), which every part of the entry keeps.
+type batchOp struct {
+	unprocessed string
+	// requests reads an entry's requests; an error is an entry of the
+	// wrong shape.
+	requests func(entry json.RawMessage) ([]json.RawMessage, error)
+	// withRequests is entry with reqs as its requests.
+	withRequests func(entry json.RawMessage, reqs []json.RawMessage) json.RawMessage
+}
 
-// getItems is BatchGetItem's RequestItems (and UnprocessedKeys): per table,
-// its Keys and the other members (ConsistentRead, ProjectionExpression...).
-type getItems map[string]map[string]json.RawMessage
+// batchOps are the batch operations by name.
+var batchOps = map[string]batchOp{
+	"BatchWriteItem": {
+		unprocessed: "UnprocessedItems",
+		requests: func(entry json.RawMessage) ([]json.RawMessage, error) {
+			var reqs []json.RawMessage
+			err := json.Unmarshal(entry, &reqs)
+			return reqs, err
+		},
+		withRequests: func(_ json.RawMessage, reqs []json.RawMessage) json.RawMessage { return mustJSON(reqs) },
+	},
+	"BatchGetItem": {
+		unprocessed: "UnprocessedKeys",
+		requests: func(entry json.RawMessage) ([]json.RawMessage, error) {
+			var members map[string]json.RawMessage
+			if err := json.Unmarshal(entry, &members); err != nil {
+				return nil, err
+			}
+			var keys []json.RawMessage
+			_ = json.Unmarshal(members["Keys"], &keys)
+			return keys, nil
+		},
+		withRequests: func(entry json.RawMessage, keys []json.RawMessage) json.RawMessage {
+			var members map[string]json.RawMessage
+			_ = json.Unmarshal(entry, &members) // read by requests before
+			out := maps.Clone(members)
+			if out == nil {
+				out = map[string]json.RawMessage{}
+			}
+			out["Keys"] = mustJSON(keys)
+			return mustJSON(out)
+		},
+	},
+}
+
+// batchRequest is a batch request's body taken apart.
+type batchRequest struct {
+	op      batchOp
+	top     map[string]json.RawMessage   // the body's members
+	entries map[string]json.RawMessage   // RequestItems
+	reqs    map[string][]json.RawMessage // each table's requests
+}
+
+// parseBatch takes a batch request's body apart; ok is false for another
+// operation or a body that does not parse.
+func parseBatch(op string, body []byte) (req batchRequest, ok bool) {
+	req.op, ok = batchOps[op]
+	if !ok || json.Unmarshal(body, &req.top) != nil || json.Unmarshal(req.top["RequestItems"], &req.entries) != nil {
+		return batchRequest{}, false
+	}
+	req.reqs = make(map[string][]json.RawMessage, len(req.entries))
+	for t, e := range req.entries {
+		r, err := req.op.requests(e)
+		if err != nil {
+			return batchRequest{}, false
+		}
+		req.reqs[t] = r
+	}
+	return req, true
+}
 
 // batchSize is the number of requests (keys) in a batch; 0 for other
 // operations and bodies that do not parse.
 func batchSize(op string, body []byte) int {
-	switch op {
-	case "BatchWriteItem":
-		var in struct{ RequestItems writeItems }
-		if json.Unmarshal(body, &in) != nil {
-			return 0
-		}
-		n := 0
-		for _, reqs := range in.RequestItems {
-			n += len(reqs)
-		}
-		return n
-	case "BatchGetItem":
-		var in struct{ RequestItems getItems }
-		if json.Unmarshal(body, &in) != nil {
-			return 0
-		}
-		n := 0
-		for _, t := range in.RequestItems {
-			var keys []json.RawMessage
-			_ = json.Unmarshal(t["Keys"], &keys)
-			n += len(keys)
-		}
-		return n
+	req, _ := parseBatch(op, body)
+	return req.size()
+}
+
+func (req batchRequest) size() int {
+	n := 0
+	for _, r := range req.reqs {
+		n += len(r)
 	}
-	return 0
+	return n
 }
 
 // split cuts a batch request in two: sent keeps the first cut(n) requests,
 // held the rest, as the unprocessed member of the answer. ok is false for a
 // batch of fewer than two requests.
-func split(op string, body []byte, cut func(n int) int) (sent []byte, held map[string]any, ok bool) {
-	n := batchSize(op, body)
-	if n < 2 {
+func split(op string, body []byte, cut func(n int) int) (sent []byte, held map[string]json.RawMessage, ok bool) {
+	req, ok := parseBatch(op, body)
+	n := req.size()
+	if !ok || n < 2 {
 		return nil, nil, false
 	}
 	keep := cut(n)
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(body, &top); err != nil {
-		return nil, nil, false
+	out := map[string]json.RawMessage{}
+	held = map[string]json.RawMessage{}
+	for _, t := range slices.Sorted(maps.Keys(req.entries)) {
+		r := req.reqs[t]
+		k := min(keep, len(r))
+		keep -= k
+		if k > 0 {
+			out[t] = req.op.withRequests(req.entries[t], r[:k])
+		}
+		if k < len(r) {
+			held[t] = req.op.withRequests(req.entries[t], r[k:])
+		}
 	}
-	held = map[string]any{}
-	switch op {
-	case "BatchWriteItem":
-		var items writeItems
-		if json.Unmarshal(top["RequestItems"], &items) != nil {
-			return nil, nil, false
-		}
-		out := writeItems{}
-		for _, t := range slices.Sorted(maps.Keys(items)) {
-			reqs := items[t]
-			k := min(keep, len(reqs))
-			keep -= k
-			if k > 0 {
-				out[t] = reqs[:k]
-			}
-			if k < len(reqs) {
-				held[t] = reqs[k:]
-			}
-		}
-		top["RequestItems"] = mustJSON(out)
-	case "BatchGetItem":
-		var items getItems
-		if json.Unmarshal(top["RequestItems"], &items) != nil {
-			return nil, nil, false
-		}
-		out := getItems{}
-		for _, t := range slices.Sorted(maps.Keys(items)) {
-			var keys []json.RawMessage
-			_ = json.Unmarshal(items[t]["Keys"], &keys)
-			k := min(keep, len(keys))
-			keep -= k
-			if k > 0 {
-				out[t] = withKeys(items[t], keys[:k])
-			}
-			if k < len(keys) {
-				held[t] = withKeys(items[t], keys[k:])
-			}
-		}
-		top["RequestItems"] = mustJSON(out)
-	default:
-		return nil, nil, false
-	}
-	return mustJSON(top), held, true
+	req.top["RequestItems"] = mustJSON(out)
+	return mustJSON(req.top), held, true
 }
 
 // merge adds held to the unprocessed member of the engine's answer.
-func merge(op string, body []byte, held map[string]any) ([]byte, error) {
+func merge(op string, body []byte, held map[string]json.RawMessage) ([]byte, error) {
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(body, &top); err != nil {
 		return nil, fmt.Errorf("faultproxy: %s answer: %w", op, err)
 	}
-	switch op {
-	case "BatchWriteItem":
-		un := writeItems{}
-		if raw, ok := top["UnprocessedItems"]; ok {
-			if err := json.Unmarshal(raw, &un); err != nil {
-				return nil, fmt.Errorf("faultproxy: UnprocessedItems: %w", err)
-			}
-		}
-		for t, reqs := range held {
-			un[t] = append(un[t], reqs.([]json.RawMessage)...)
-		}
-		top["UnprocessedItems"] = mustJSON(un)
-	case "BatchGetItem":
-		un := getItems{}
-		if raw, ok := top["UnprocessedKeys"]; ok {
-			if err := json.Unmarshal(raw, &un); err != nil {
-				return nil, fmt.Errorf("faultproxy: UnprocessedKeys: %w", err)
-			}
-		}
-		for t, h := range held {
-			h := h.(map[string]json.RawMessage)
-			if un[t] == nil {
-				un[t] = h
-				continue
-			}
-			var a, b []json.RawMessage
-			_ = json.Unmarshal(un[t]["Keys"], &a)
-			_ = json.Unmarshal(h["Keys"], &b)
-			un[t] = withKeys(un[t], append(a, b...))
-		}
-		top["UnprocessedKeys"] = mustJSON(un)
+	b, ok := batchOps[op]
+	if !ok {
+		return mustJSON(top), nil
 	}
+	un := map[string]json.RawMessage{}
+	if raw, ok := top[b.unprocessed]; ok {
+		if err := json.Unmarshal(raw, &un); err != nil {
+			return nil, fmt.Errorf("faultproxy: %s: %w", b.unprocessed, err)
+		}
+	}
+	for t, h := range held {
+		if un[t] == nil {
+			un[t] = h
+			continue
+		}
+		left, err := b.requests(un[t])
+		if err != nil {
+			return nil, fmt.Errorf("faultproxy: %s: %w", b.unprocessed, err)
+		}
+		more, _ := b.requests(h) // made by split
+		un[t] = b.withRequests(un[t], append(left, more...))
+	}
+	top[b.unprocessed] = mustJSON(un)
 	return mustJSON(top), nil
-}
-
-// withKeys is a BatchGetItem table entry with other keys.
-func withKeys(t map[string]json.RawMessage, keys []json.RawMessage) map[string]json.RawMessage {
-	out := make(map[string]json.RawMessage, len(t))
-	for k, v := range t {
-		out[k] = v
-	}
-	out["Keys"] = mustJSON(keys)
-	return out
 }
 
 // mustJSON marshals values that came from json.Unmarshal, which cannot fail.

@@ -130,7 +130,7 @@ func New(target string, cfg Config) (*Proxy, error) {
 // plan is what the proxy does to one request, carried to modifyResponse.
 type plan struct {
 	fault Fault
-	held  map[string]any // the batch part answered unprocessed
+	held  map[string]json.RawMessage // the batch part answered unprocessed
 	op    string
 }
 
