@@ -28,7 +28,7 @@
 //
 // File (file.go) appends each transaction's changes to the active log and
 // to the active overlay; a checkpoint (checkpoint.go) writes a full log's
-// overlay (Options.CheckpointBytes, 8 MiB by default) into bbolt in the
+// overlay (Options.CheckpointBytes, 16 MiB by default) into bbolt in the
 // background, in transactions that each hold a bounded amount of pages in
 // memory, and retires the log by giving it a new epoch, and Close
 // checkpoints everything, so after a clean exit the bbolt file alone is
