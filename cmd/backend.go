@@ -32,6 +32,8 @@ type backend struct {
 	// exclusive: nobody else can write through it while this process runs
 	// (the embedded engine in process: it holds the data file's lock).
 	exclusive bool
+	// engine notes whether a server at a URL answers as adjl's engine.
+	engine *engineHint
 }
 
 // Region and credentials adjl uses where none are configured, for the
@@ -196,10 +198,11 @@ func openURL(ctx context.Context, endpoint, region, profile string, getenv func(
 	if cfg.Region == "" {
 		cfg.Region = fallbackRegion
 	}
-	clientOpts = append([]func(*dynamodb.Options){func(o *dynamodb.Options) { o.BaseEndpoint = aws.String(endpoint) }}, clientOpts...)
+	hint := &engineHint{}
+	clientOpts = append([]func(*dynamodb.Options){func(o *dynamodb.Options) { o.BaseEndpoint = aws.String(endpoint) }, hint.clientOption}, clientOpts...)
 	client := dynamodb.NewFromConfig(cfg, clientOpts...)
 	ep := strings.TrimRight(endpoint, "/")
-	return &backend{api: client, describe: ep, where: "the server at " + ep}, nil
+	return &backend{api: client, describe: ep, where: "the server at " + ep, engine: hint}, nil
 }
 
 func envValue(getenv func(string) (string, bool), name string) string {

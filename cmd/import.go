@@ -247,16 +247,16 @@ func (a *app) importRun(c *cobra.Command, name, file string, o importOpts) error
 
 // recountSettings tune counter recounts for the backend. On DynamoDB, GSI1
 // is updated asynchronously: reverse-side counts are repeated until two a
-// second apart agree. On the embedded engine counter fixes go 100 to a
-// TransactWriteItems, one disk commit instead of 100; elsewhere one
-// UpdateItem each, in parallel: a transactional write costs twice the
-// capacity on DynamoDB, and moto copies every table it holds for each
-// transaction (seconds per request).
-func (a *app) recountSettings() (settle time.Duration, batch bool) {
+// second apart agree. On adjl's engine (in process, or `adjl local serve`,
+// known by its answers) counter fixes go 100 to a TransactWriteItems, one
+// disk commit instead of 100; elsewhere one UpdateItem each, in parallel: a
+// transactional write costs twice the capacity on DynamoDB, and moto copies
+// every table it holds for each transaction (seconds per request).
+func (a *app) recountSettings() (settle time.Duration, batch func() bool) {
 	if a.set.Endpoint == "aws" {
 		settle = time.Second
 	}
-	return settle, a.set.Endpoint == "local"
+	return settle, func() bool { return a.set.Endpoint == "local" || a.be != nil && a.be.isEngine() }
 }
 
 // hintedError adds a hint to an error without changing its exit code.

@@ -2,12 +2,16 @@ package cmd
 
 import (
 	"bytes"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/adjl/adjl/local"
 	"github.com/adjl/adjl/ops"
 )
 
@@ -88,4 +92,56 @@ func TestImportJournalResumesOnlyTheSameImport(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(journalDir, key[:32]+".journal")); !os.IsNotExist(err) {
 		t.Fatalf("a finished import left its journal: %v", err)
 	}
+}
+
+// TestImportBatchesCounterFixesOnAdjlsEngine: through a server at a URL, an
+// import writes its counters 100 to a TransactWriteItems when the server has
+// answered as adjl's engine (`adjl local serve`), and one UpdateItem each on
+// any other server (here the same engine with its header removed).
+func TestImportBatchesCounterFixesOnAdjlsEngine(t *testing.T) {
+	isolate(t)
+	school := example(t, "school.yaml")
+	csv := writeFile(t, filepath.Join(t.TempDir(), "e.csv"), "from,to\na1,c1\na1,c2\na2,c1\n")
+	for _, engine := range []bool{true, false} {
+		e, err := local.Open("", local.Options{InMemory: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if !engine {
+				w = headerDropper{w}
+			}
+			e.ServeHTTP(w, r)
+		}))
+		if r := adjl(t, runOpts{}, "--schema", school, "--endpoint", srv.URL, "table", "create"); r.code != 0 {
+			t.Fatalf("table create: %s", r.err)
+		}
+		r := adjl(t, runOpts{}, "--schema", school, "--endpoint", srv.URL, "import", "enrollment", csv, "--quiet", "-o", "json")
+		srv.Close()
+		e.Close()
+		if r.code != 0 {
+			t.Fatalf("engine=%v: exit %d: %s", engine, r.code, r.err)
+		}
+		var rep struct{ Requests map[string]int }
+		if err := json.Unmarshal([]byte(r.out), &rep); err != nil {
+			t.Fatalf("engine=%v: %v\n%s", engine, err, r.out)
+		}
+		if engine && (rep.Requests["TransactWriteItems"] != 1 || rep.Requests["UpdateItem"] != 0) ||
+			!engine && (rep.Requests["TransactWriteItems"] != 0 || rep.Requests["UpdateItem"] != 4) {
+			t.Errorf("engine=%v: requests %v", engine, rep.Requests)
+		}
+	}
+}
+
+// headerDropper answers without local.EngineHeader, as another server does.
+type headerDropper struct{ http.ResponseWriter }
+
+func (h headerDropper) WriteHeader(code int) {
+	h.Header().Del(local.EngineHeader)
+	h.ResponseWriter.WriteHeader(code)
+}
+
+func (h headerDropper) Write(b []byte) (int, error) {
+	h.Header().Del(local.EngineHeader)
+	return h.ResponseWriter.Write(b)
 }

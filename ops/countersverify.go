@@ -24,8 +24,9 @@ type VerifyOptions struct {
 	Workers  int              // concurrent recounts (default Options.Parallel)
 	// IndexSettle: see recountOptions.settle.
 	IndexSettle time.Duration
-	// BatchFixes: see recountOptions.batch.
-	BatchFixes bool
+	// BatchFixes, when set, says as the counters are written whether
+	// recountOptions.batch holds (it may depend on answers seen so far).
+	BatchFixes func() bool
 	// Progress, when set, is called after every Scan page and recount group.
 	Progress func(VerifyProgress)
 }
@@ -136,7 +137,7 @@ func (s *Store) VerifyCounters(ctx context.Context, opt VerifyOptions) (*VerifyR
 		}
 	}
 	rep.Wrong, err = s.recount(ctx, suspects, recountOptions{
-		fix: opt.Repair, workers: opt.Workers, settle: opt.IndexSettle, stats: stats, batch: opt.BatchFixes,
+		fix: opt.Repair, workers: opt.Workers, settle: opt.IndexSettle, stats: stats, batch: opt.BatchFixes != nil && opt.BatchFixes(),
 		progress: func(done int) {
 			if opt.Progress != nil {
 				pmu.Lock()

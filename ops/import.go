@@ -73,8 +73,9 @@ type ImportOptions struct {
 	RetryFor time.Duration
 	// IndexSettle: see recountOptions.settle (AWS, whose index lags).
 	IndexSettle time.Duration
-	// BatchFixes: see recountOptions.batch.
-	BatchFixes bool
+	// BatchFixes, when set, says as the counters are written whether
+	// recountOptions.batch holds (it may depend on answers seen so far).
+	BatchFixes func() bool
 	// Exclusive says that nobody else writes the table while the import
 	// runs: the embedded engine in this process (it holds the data file),
 	// or the user's word. Counters are then written by putting their items

@@ -36,7 +36,7 @@ func BenchmarkImportEdges(b *testing.B) {
 		sc := school()
 		st, _ := engineStore(b, sc, nil)
 		b.StartTimer()
-		rep, err := st.Import(ctx, sc.Relations[0], nil, benchEdges(n), ImportOptions{BatchFixes: true, ExpectedRows: n})
+		rep, err := st.Import(ctx, sc.Relations[0], nil, benchEdges(n), ImportOptions{BatchFixes: always, ExpectedRows: n})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -47,7 +47,7 @@ func (im *importer) recount(ctx context.Context) error {
 	}
 	var pmu sync.Mutex
 	res, err := im.s.recount(ctx, targets, recountOptions{
-		fix: true, workers: im.opt.Workers, settle: im.opt.IndexSettle, stats: im.stats, giveUp: im.opt.RetryFor, batch: im.opt.BatchFixes,
+		fix: true, workers: im.opt.Workers, settle: im.opt.IndexSettle, stats: im.stats, giveUp: im.opt.RetryFor, batch: im.opt.BatchFixes != nil && im.opt.BatchFixes(),
 		exclusive: im.opt.Exclusive,
 		progress: func(done int) {
 			if im.opt.Progress != nil {

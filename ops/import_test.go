@@ -95,7 +95,7 @@ func TestImportEdgesMakesCountersExact(t *testing.T) {
 		edgeRow("STU#a91", "CRS#bio1", map[string]any{"grade": "C"}),
 		edgeRow("STU#b02", "CRS#bio1", nil),
 		edgeRow("STU#a91", "CRS#bio1", map[string]any{"grade": "B+"}), // a repeat: the last row wins
-	), ImportOptions{ChunkRows: 2, BatchFixes: true})
+	), ImportOptions{ChunkRows: 2, BatchFixes: always})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -372,7 +372,7 @@ func testVerifyAndRepair(t *testing.T, batch bool) {
 	}
 	eq(t, "wrong", strings.Join(got, "\n"), strings.Join(want, "\n"))
 
-	vr, err = st.VerifyCounters(ctx, VerifyOptions{Repair: true, BatchFixes: batch})
+	vr, err = st.VerifyCounters(ctx, VerifyOptions{Repair: true, BatchFixes: func() bool { return batch }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -438,7 +438,7 @@ func testRepairWhileOthersLink(t *testing.T, batch bool) {
 		for i := range targets {
 			setAttr(t, api, "social", fmt.Sprintf("TARGET#t%d", i), fmt.Sprintf("TARGET#t%d", i), "followerCount", num("1000"))
 		}
-		_, err := st.VerifyCounters(ctx, VerifyOptions{Repair: true, BatchFixes: batch})
+		_, err := st.VerifyCounters(ctx, VerifyOptions{Repair: true, BatchFixes: func() bool { return batch }})
 		close(stop)
 		wg.Wait()
 		close(errs)
@@ -449,7 +449,7 @@ func testRepairWhileOthersLink(t *testing.T, batch bool) {
 		switch {
 		case errors.As(err, &gaveUp):
 			t.Logf("round %d: %v", round, err)
-			if _, err := st.VerifyCounters(ctx, VerifyOptions{Repair: true, BatchFixes: batch}); err != nil {
+			if _, err := st.VerifyCounters(ctx, VerifyOptions{Repair: true, BatchFixes: func() bool { return batch }}); err != nil {
 				t.Fatal(err)
 			}
 		case err != nil:
@@ -627,3 +627,6 @@ func TestImportIntoFreshRelationReadsNoCounter(t *testing.T) {
 		eq(t, fmt.Sprint("drift=", drift, " created"), rep.Created, 3)
 	}
 }
+
+// always is a BatchFixes that always batches.
+func always() bool { return true }

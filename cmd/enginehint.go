@@ -1,0 +1,36 @@
+package cmd
+
+import (
+	"context"
+	"sync/atomic"
+
+	"github.com/adjl/adjl/local"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/smithy-go/middleware"
+	smithyhttp "github.com/aws/smithy-go/transport/http"
+)
+
+// engineHint notes whether a server at a URL answers as adjl's engine (its
+// answers carry local.EngineHeader): `adjl local serve`. Nothing is sent to
+// find out; the answers the command gets anyway tell.
+type engineHint struct{ seen atomic.Bool }
+
+func (h *engineHint) clientOption(o *dynamodb.Options) {
+	o.APIOptions = append(o.APIOptions, func(st *middleware.Stack) error {
+		return st.Deserialize.Add(middleware.DeserializeMiddlewareFunc("adjl/engine-hint", h.handle), middleware.After)
+	})
+}
+
+func (h *engineHint) handle(ctx context.Context, in middleware.DeserializeInput, next middleware.DeserializeHandler) (middleware.DeserializeOutput, middleware.Metadata, error) {
+	out, md, err := next.HandleDeserialize(ctx, in)
+	if r, ok := out.RawResponse.(*smithyhttp.Response); ok && r.Header.Get(local.EngineHeader) != "" {
+		h.seen.Store(true)
+	}
+	return out, md, err
+}
+
+// isEngine reports whether the backend is adjl's engine: in this process,
+// or a server that has answered as one.
+func (b *backend) isEngine() bool {
+	return b.data != "" || b.engine != nil && b.engine.seen.Load()
+}
