@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/adjl/adjl/internal/plainjson"
 	"github.com/adjl/adjl/ops"
 )
 
@@ -32,7 +33,7 @@ func (e *explainer) explain(r ops.Request) {
 		fmt.Fprintf(e.w, "# %s: cannot render request: %v\n", r.Operation, err)
 		return
 	}
-	compact, _ := marshalNoEscape(body)
+	compact, _ := plainjson.Marshal(body)
 	if e.count > 1 {
 		fmt.Fprintln(e.w)
 	}

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/adjl/adjl/internal/plainjson"
 )
 
 // printer renders command results in the format chosen once from -o, so
@@ -71,7 +73,7 @@ func cell(v any) string {
 	case []byte:
 		return base64.StdEncoding.EncodeToString(t)
 	}
-	b, err := marshalNoEscape(v)
+	b, err := plainjson.Marshal(v)
 	if err != nil {
 		return fmt.Sprint(v)
 	}
@@ -134,7 +136,7 @@ func (p *jsonPrinter) endList(next string) error {
 		closing = "\n  ]"
 	}
 	if next != "" {
-		n, _ := marshalNoEscape(next)
+		n, _ := plainjson.Marshal(next)
 		closing += ",\n  \"next\": " + string(n)
 	}
 	_, err := io.WriteString(p.w, closing+"\n}\n")
@@ -168,7 +170,7 @@ func (p *ndjsonPrinter) row(rec orderedObject) error { return p.line(rec) }
 func (p *ndjsonPrinter) endList(string) error        { return nil }
 
 func (p *ndjsonPrinter) line(v any) error {
-	b, err := marshalNoEscape(v)
+	b, err := plainjson.Marshal(v)
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/adjl/adjl/internal/plainjson"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
@@ -36,7 +37,7 @@ func (o orderedObject) MarshalJSON() ([]byte, error) {
 		}
 		b.Write(k)
 		b.WriteByte(':')
-		v, err := marshalNoEscape(f.Value)
+		v, err := plainjson.Marshal(f.Value)
 		if err != nil {
 			return nil, err
 		}
@@ -54,18 +55,6 @@ func (o orderedObject) get(name string) (any, bool) {
 		}
 	}
 	return nil, false
-}
-
-// marshalNoEscape is json.Marshal without HTML escaping, so keys such as
-// "STU#a91" and expressions with "<" print as typed.
-func marshalNoEscape(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(b.Bytes(), "\n"), nil
 }
 
 var (
@@ -240,7 +229,7 @@ const prettyStep = "  "
 func writePretty(b *bytes.Buffer, v any, indent string) error {
 	switch t := v.(type) {
 	case avObject:
-		flat, err := marshalNoEscape(t)
+		flat, err := plainjson.Marshal(t)
 		if err != nil {
 			return err
 		}
@@ -251,7 +240,7 @@ func writePretty(b *bytes.Buffer, v any, indent string) error {
 		return writePretty(b, orderedObject(t), indent)
 	case orderedObject:
 		return writeBlock(b, "{", "}", len(t), indent, func(i int, inner string) error {
-			k, _ := marshalNoEscape(t[i].Name)
+			k, _ := plainjson.Marshal(t[i].Name)
 			b.Write(k)
 			b.WriteString(": ")
 			return writePretty(b, t[i].Value, inner)

@@ -47,6 +47,19 @@ func rowAttrs(m map[string]any) []rowfile.Attr {
 }
 
 // counter reads a counter the way `adjl get` shows it ("" when absent).
+// wantSchoolCounters checks the enrollment counter of each student
+// (courseCount) and course (studentCount) key; label prefixes each check.
+func wantSchoolCounters(t *testing.T, label string, st *Store, want map[string]string) {
+	t.Helper()
+	for key, n := range want {
+		name := "courseCount"
+		if strings.HasPrefix(key, "CRS#") {
+			name = "studentCount"
+		}
+		eq(t, label+key, counter(t, st, key, name), n)
+	}
+}
+
 func counter(t *testing.T, st *Store, key, name string) string {
 	t.Helper()
 	it, err := st.GetEntity(ctx, key, true)
@@ -241,13 +254,7 @@ func TestImportIntoFreshRelationCountsFromTheFile(t *testing.T) {
 	}
 	eq(t, "fresh", fmt.Sprint(fresh), "[true]")
 	eq(t, "count queries", rep.Requests["Query"], int64(2))
-	for key, want := range map[string]string{"STU#a1": "2", "STU#a2": "1", "STU#a3": "1", "CRS#c1": "1", "CRS#c2": "2", "CRS#c3": "1"} {
-		name := "courseCount"
-		if strings.HasPrefix(key, "CRS#") {
-			name = "studentCount"
-		}
-		eq(t, key, counter(t, st, key, name), want)
-	}
+	wantSchoolCounters(t, "", st, map[string]string{"STU#a1": "2", "STU#a2": "1", "STU#a3": "1", "CRS#c1": "1", "CRS#c2": "2", "CRS#c3": "1"})
 	eq(t, "created", rep.Created, 4)
 	// Once it has edges, the next import counts everything with Queries.
 	fresh = nil
@@ -617,13 +624,7 @@ func TestImportIntoFreshRelationReadsNoCounter(t *testing.T) {
 		reads := map[bool]int64{false: 0, true: 1}[drift] // c2 only, once its condition failed
 		eq(t, fmt.Sprint("drift=", drift, " reads"), rep.Requests["BatchGetItem"], reads)
 		eq(t, fmt.Sprint("drift=", drift, " count queries"), rep.Requests["Query"], reads)
-		for key, want := range map[string]string{"STU#a1": "2", "STU#a2": "1", "CRS#c1": "1", "CRS#c2": "2"} {
-			name := "courseCount"
-			if strings.HasPrefix(key, "CRS#") {
-				name = "studentCount"
-			}
-			eq(t, fmt.Sprint("drift=", drift, " ", key), counter(t, st, key, name), want)
-		}
+		wantSchoolCounters(t, fmt.Sprint("drift=", drift, " "), st, map[string]string{"STU#a1": "2", "STU#a2": "1", "CRS#c1": "1", "CRS#c2": "2"})
 		eq(t, fmt.Sprint("drift=", drift, " created"), rep.Created, 3)
 	}
 }
