@@ -31,12 +31,8 @@ type counterTarget struct {
 	name   string
 	shards int
 	entity string // the type a side item created by a fix gets
-	// trusted: while the counter is absent or 0, known is its count,
-	// without a Query (an import into a relation that had no edge, see
-	// Import). An unsharded trusted counter that is not put whole is not
-	// even read: its fix is conditioned on the counter being absent, and
-	// one that is there after all fails the condition and is read and
-	// counted then (fixOne).
+	// trusted: while the counter reads 0, known is its count, without a
+	// Query (an import into a relation that had no edge, see Import).
 	trusted bool
 	known   int64
 	// put: no other writer can write the item meanwhile, and no other
@@ -58,9 +54,6 @@ func counterTargetOf(rel *schema.Relation, end schema.End, key string) (counterT
 	}
 	return counterTarget{rel: rel, end: end, key: key, name: name, shards: shards, entity: entity}, true
 }
-
-// unread reports whether t is fixed without reading it first (see trusted).
-func (t counterTarget) unread() bool { return t.trusted && t.shards <= 1 && !t.put }
 
 // parts are the items that hold the counter: the side item, or every shard
 // item and then the side item (which may still hold a value from before the
@@ -195,18 +188,9 @@ func (s *Store) recount(ctx context.Context, targets []counterTarget, opt recoun
 // recountGroup handles up to recountGroup counters: one read of their
 // items, one count each, one transaction of fixes.
 func (s *Store) recountGroup(ctx context.Context, group []counterTarget, opt recountOptions) ([]CounterResult, error) {
-	var read []counterTarget
-	for _, t := range group {
-		if !t.unread() {
-			read = append(read, t)
-		}
-	}
-	items := map[[2]string]Item{}
-	if len(read) > 0 {
-		var err error
-		if items, err = s.readCounterItems(ctx, read, opt); err != nil {
-			return nil, err
-		}
+	items, err := s.readCounterItems(ctx, group, opt)
+	if err != nil {
+		return nil, err
 	}
 	var out []CounterResult
 	var fixes []pendingFix
@@ -236,6 +220,6 @@ func (s *Store) recountGroup(ctx context.Context, group []counterTarget, opt rec
 			return out, err
 		}
 	}
-	err := s.applyFixes(ctx, fixes, opt, done)
+	err = s.applyFixes(ctx, fixes, opt, done)
 	return out, err
 }

@@ -601,33 +601,5 @@ func TestImportExclusiveKeepsBothCountersOfAnItem(t *testing.T) {
 	}
 }
 
-// TestImportIntoFreshRelationReadsNoCounter: into a relation that had no
-// edge, a counter the file alone decides is written without being read or
-// counted; one that is there after all (a drifted 99) fails its condition
-// and is read, counted and corrected then.
-func TestImportIntoFreshRelationReadsNoCounter(t *testing.T) {
-	sc := school()
-	rel := sc.Relations[0]
-	for _, drift := range []bool{false, true} {
-		st, api := engineStore(t, sc, nil)
-		if drift {
-			setAttr(t, api, "school", "CRS#c2", "CRS#c2", "studentCount", num("99"))
-		}
-		rep, err := st.Import(ctx, rel, nil, rows(
-			edgeRow("STU#a1", "CRS#c1", nil),
-			edgeRow("STU#a1", "CRS#c2", nil),
-			edgeRow("STU#a2", "CRS#c2", nil),
-		), ImportOptions{Fresh: FreshYes})
-		if err != nil {
-			t.Fatal(err)
-		}
-		reads := map[bool]int64{false: 0, true: 1}[drift] // c2 only, once its condition failed
-		eq(t, fmt.Sprint("drift=", drift, " reads"), rep.Requests["BatchGetItem"], reads)
-		eq(t, fmt.Sprint("drift=", drift, " count queries"), rep.Requests["Query"], reads)
-		wantSchoolCounters(t, fmt.Sprint("drift=", drift, " "), st, map[string]string{"STU#a1": "2", "STU#a2": "1", "CRS#c1": "1", "CRS#c2": "2"})
-		eq(t, fmt.Sprint("drift=", drift, " created"), rep.Created, 3)
-	}
-}
-
 // always is a BatchFixes that always batches.
 func always() bool { return true }

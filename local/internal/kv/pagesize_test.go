@@ -11,18 +11,23 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// TestPageSizeCrashRecovery: an old 4 KiB-page file and a new file
-// both recover a crash from the logs (records spanning checkpoints, values
-// larger than a page), keep their page size, and still open when their
-// first meta page is damaged (bbolt must find the second meta at 64 KiB).
+// TestPageSizeCrashRecovery: files made with the page sizes of earlier
+// versions (4 KiB, then 64 KiB) and a new file all recover a crash from the
+// logs (records spanning checkpoints, values larger than a page), keep their
+// page size, and still open when their first meta page is damaged (bbolt
+// must find the second meta one page in).
 func TestPageSizeCrashRecovery(t *testing.T) {
-	for _, old := range []bool{true, false} {
-		t.Run(fmt.Sprintf("old=%v", old), func(t *testing.T) {
+	for _, oldPage := range []int{4096, 64 << 10, 0} {
+		name := "new"
+		if oldPage != 0 {
+			name = fmt.Sprintf("old %d-byte pages", oldPage)
+		}
+		t.Run(name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "data.db")
 			wantPage := dataPageSize
-			if old {
-				wantPage = 4096
-				db, err := bolt.Open(path, 0o600, &bolt.Options{PageSize: 4096})
+			if oldPage != 0 {
+				wantPage = oldPage
+				db, err := bolt.Open(path, 0o600, &bolt.Options{PageSize: oldPage})
 				if err != nil {
 					t.Fatal(err)
 				}
