@@ -83,3 +83,19 @@ func TestBatchExecuteStatementReads(t *testing.T) {
 		t.Errorf("ConsumedCapacity = %s", got)
 	}
 }
+
+// A statement member of the wrong JSON type is named by its path of request
+// members, as ExecuteTransaction names it: the Go struct that reads it is
+// not part of the message.
+func TestBatchExecuteStatementWrongTypeNamesMember(t *testing.T) {
+	e := partiqlEngine(t)
+	for _, c := range []struct{ op, body, msg string }{
+		{"BatchExecuteStatement", `{"Statements":[{"Statement":5}]}`, "Unexpected value type in payload for field Statements.Statement"},
+		{"BatchExecuteStatement", `{"Statements":[{"Statement":"SELECT * FROM tbl","Parameters":{}}]}`, "Unexpected value type in payload for field Statements.Parameters"},
+		{"BatchExecuteStatement", `{"Statements":[{"Statement":"SELECT * FROM tbl","ReturnValuesOnConditionCheckFailure":1}]}`, "Unexpected value type in payload for field Statements.ReturnValuesOnConditionCheckFailure"},
+		{"ExecuteTransaction", `{"TransactStatements":[{"Statement":5}]}`, "Unexpected value type in payload for field TransactStatements.Statement"},
+	} {
+		_, ae := call(t, e, c.op, c.body)
+		wantAPIErr(t, c.body, ae, errSerialization, c.msg)
+	}
+}
