@@ -358,3 +358,19 @@ func TestExplainCreateShowsSettingsRequests(t *testing.T) {
 	}
 	eq(t, "explained", strings.Join(ops, ","), "DescribeTable,CreateTable,DescribeTable,PutItem,GetItem,UpdateTimeToLive,UpdateContinuousBackups")
 }
+
+// Explain sends nothing, so a Store that only explains needs no backend:
+// the item requests are explained without touching the API.
+func TestExplainItemRequestsNeedNoBackend(t *testing.T) {
+	var ops []string
+	st := New(nil, school(), Options{Explain: func(r Request) { ops = append(ops, r.Operation) }})
+	if _, err := st.GetEntity(ctx, "STU#a", false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.DeleteEntity(ctx, "STU#a", false); err != nil {
+		t.Fatal(err)
+	}
+	if len(ops) == 0 || ops[0] != "GetItem" {
+		t.Errorf("explained %v, want GetItem first", ops)
+	}
+}
