@@ -11,9 +11,19 @@ import (
 // maxBatchStatements is BatchExecuteStatement's limit.
 const maxBatchStatements = 25
 
+// batchStatementIn spells out parameterizedStatement's members instead of
+// embedding it: encoding/json names a member of an embedded struct in a
+// type error with the struct's type name (Statements.parameterizedStatement
+// .Statement), and DynamoDB's message names Statements.Statement.
 type batchStatementIn struct {
-	parameterizedStatement
-	ConsistentRead bool
+	Statement                           *string
+	Parameters                          []attr.Value
+	ReturnValuesOnConditionCheckFailure string
+	ConsistentRead                      bool
+}
+
+func (s batchStatementIn) statement() parameterizedStatement {
+	return parameterizedStatement{s.Statement, s.Parameters, s.ReturnValuesOnConditionCheckFailure}
 }
 
 type batchExecuteStatementIn struct {

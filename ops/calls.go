@@ -63,12 +63,14 @@ func (s *Store) reportAnswered(op string, err error) {
 // answer says was consumed (or, for an error the backend answered, that the
 // request was sent) and classifies the error. A wrapper adds what is its
 // own: asking for capacity in its input type, and reading it from its output.
-func funnel[In, Out any](ctx context.Context, s *Store, op string, send func(context.Context, *In, ...func(*dynamodb.Options)) (*Out, error), in *In, consumed func(*Out) []*types.ConsumedCapacity) (*Out, error) {
+// send is a method expression (API.GetItem), so that the API is touched only
+// when the request is really sent: an explaining Store may have none.
+func funnel[In, Out any](ctx context.Context, s *Store, op string, send func(API, context.Context, *In, ...func(*dynamodb.Options)) (*Out, error), in *In, consumed func(*Out) []*types.ConsumedCapacity) (*Out, error) {
 	if s.explaining() {
 		s.explain(op, in)
 		return new(Out), nil
 	}
-	out, err := send(ctx, in)
+	out, err := send(s.api, ctx, in)
 	if err != nil {
 		s.reportAnswered(op, err)
 		return nil, s.classify(err)
@@ -79,35 +81,35 @@ func funnel[In, Out any](ctx context.Context, s *Store, op string, send func(con
 
 func (s *Store) getItem(ctx context.Context, in *dynamodb.GetItemInput) (*dynamodb.GetItemOutput, error) {
 	in.ReturnConsumedCapacity = s.rcc()
-	return funnel(ctx, s, "GetItem", s.api.GetItem, in, func(out *dynamodb.GetItemOutput) []*types.ConsumedCapacity {
+	return funnel(ctx, s, "GetItem", API.GetItem, in, func(out *dynamodb.GetItemOutput) []*types.ConsumedCapacity {
 		return []*types.ConsumedCapacity{out.ConsumedCapacity}
 	})
 }
 
 func (s *Store) putItem(ctx context.Context, in *dynamodb.PutItemInput) (*dynamodb.PutItemOutput, error) {
 	in.ReturnConsumedCapacity = s.rcc()
-	return funnel(ctx, s, "PutItem", s.api.PutItem, in, func(out *dynamodb.PutItemOutput) []*types.ConsumedCapacity {
+	return funnel(ctx, s, "PutItem", API.PutItem, in, func(out *dynamodb.PutItemOutput) []*types.ConsumedCapacity {
 		return []*types.ConsumedCapacity{out.ConsumedCapacity}
 	})
 }
 
 func (s *Store) updateItem(ctx context.Context, in *dynamodb.UpdateItemInput) (*dynamodb.UpdateItemOutput, error) {
 	in.ReturnConsumedCapacity = s.rcc()
-	return funnel(ctx, s, "UpdateItem", s.api.UpdateItem, in, func(out *dynamodb.UpdateItemOutput) []*types.ConsumedCapacity {
+	return funnel(ctx, s, "UpdateItem", API.UpdateItem, in, func(out *dynamodb.UpdateItemOutput) []*types.ConsumedCapacity {
 		return []*types.ConsumedCapacity{out.ConsumedCapacity}
 	})
 }
 
 func (s *Store) deleteItem(ctx context.Context, in *dynamodb.DeleteItemInput) (*dynamodb.DeleteItemOutput, error) {
 	in.ReturnConsumedCapacity = s.rcc()
-	return funnel(ctx, s, "DeleteItem", s.api.DeleteItem, in, func(out *dynamodb.DeleteItemOutput) []*types.ConsumedCapacity {
+	return funnel(ctx, s, "DeleteItem", API.DeleteItem, in, func(out *dynamodb.DeleteItemOutput) []*types.ConsumedCapacity {
 		return []*types.ConsumedCapacity{out.ConsumedCapacity}
 	})
 }
 
 func (s *Store) query(ctx context.Context, in *dynamodb.QueryInput) (*dynamodb.QueryOutput, error) {
 	in.ReturnConsumedCapacity = s.rcc()
-	return funnel(ctx, s, "Query", s.api.Query, in, func(out *dynamodb.QueryOutput) []*types.ConsumedCapacity {
+	return funnel(ctx, s, "Query", API.Query, in, func(out *dynamodb.QueryOutput) []*types.ConsumedCapacity {
 		return []*types.ConsumedCapacity{out.ConsumedCapacity}
 	})
 }
@@ -122,11 +124,11 @@ func (s *Store) query(ctx context.Context, in *dynamodb.QueryInput) (*dynamodb.Q
 // after a cancellation is a new request.
 func (s *Store) transact(ctx context.Context, in *dynamodb.TransactWriteItemsInput) (*dynamodb.TransactWriteItemsOutput, error) {
 	in.ReturnConsumedCapacity = s.rcc()
-	send := func(ctx context.Context, in *dynamodb.TransactWriteItemsInput, opts ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
+	send := func(api API, ctx context.Context, in *dynamodb.TransactWriteItemsInput, opts ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
 		if in.ClientRequestToken == nil {
 			in.ClientRequestToken = aws.String(rand.Text())
 		}
-		return s.api.TransactWriteItems(ctx, in, opts...)
+		return api.TransactWriteItems(ctx, in, opts...)
 	}
 	return funnel(ctx, s, "TransactWriteItems", send, in, func(out *dynamodb.TransactWriteItemsOutput) []*types.ConsumedCapacity {
 		return ccList(out.ConsumedCapacity)
