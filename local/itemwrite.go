@@ -91,11 +91,10 @@ type updateMap = map[string]attributeUpdate
 // checkedWrite is an item write that passed the checks DynamoDB makes
 // before it looks the table up: its condition and update are parsed.
 type checkedWrite struct {
-	t         *table
-	wantCC    bool
-	cond      condFn
-	ex        *exprs
-	legacyUpd bool // the update comes from AttributeUpdates
+	t      *table
+	wantCC bool
+	cond   condFn
+	ex     *exprs
 }
 
 // checkWrite validates an item write in DynamoDB's order — the members'

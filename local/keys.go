@@ -29,14 +29,6 @@ func (t *table) keyItem(it attr.Item) attr.Item {
 	return k
 }
 
-// requestKey is keyFromKey for a request's Key member, which must be set.
-func (t *table) requestKey(key attr.Item) (primaryKey, error) {
-	if key == nil {
-		return primaryKey{}, validationf("1 validation error detected: Value null at 'key' failed to satisfy constraint: Member must not be null")
-	}
-	return t.keyFromKey(key)
-}
-
 // keyFromKey validates a Key parameter (GetItem, DeleteItem, UpdateItem,
 // BatchGet, ...): exactly the key attributes, of the declared types.
 func (t *table) keyFromKey(k attr.Item) (primaryKey, error) {
