@@ -38,10 +38,31 @@ func (s *Store) PutEntityRemoving(ctx context.Context, e *schema.Entity, id stri
 	if err != nil {
 		return "", err
 	}
-	// The attributes to SET, in order: the layout's own, then the user's.
+	upd, want, sets := s.entityUpdate(e, key, names, values, remove)
+	if sets == 0 {
+		return s.putBareEntity(ctx, key)
+	}
+	in, err := s.entityUpdateInput(key, upd)
+	if err != nil {
+		return "", err
+	}
+	out, err := s.updateItem(ctx, in)
+	switch {
+	case err != nil:
+		return "", fmt.Errorf("put %s: %w", key, err)
+	case s.explaining():
+		return "", nil
+	}
+	return putOutcome(out.Attributes, want, remove), nil
+}
+
+// entityUpdate is the update of an entity put: SET, in order, the layout's
+// index keys and type (where it has them) and the named attributes, and
+// REMOVE the attributes in remove. want is what it sets, sets how many.
+func (s *Store) entityUpdate(e *schema.Entity, key string, names []string, values Item, remove []string) (upd expression.UpdateBuilder, want Item, sets int) {
 	l := s.layout
 	var set []string
-	want := Item{}
+	want = Item{}
 	if l.WritesIndexKeys() {
 		set = append(set, l.IndexPK, l.IndexSK)
 		want[l.IndexPK], want[l.IndexSK] = str(key), str(key)
@@ -54,30 +75,25 @@ func (s *Store) PutEntityRemoving(ctx context.Context, e *schema.Entity, id stri
 		set = append(set, n)
 		want[n] = values[n]
 	}
-	if len(set) == 0 {
-		return s.putBareEntity(ctx, key)
-	}
-	var upd expression.UpdateBuilder
 	for _, n := range set {
 		upd = upd.Set(expression.NameNoDotSplit(n), expression.Value(want[n]))
 	}
 	for _, n := range remove {
 		upd = upd.Remove(expression.NameNoDotSplit(n))
 	}
+	return upd, want, len(set)
+}
+
+// entityUpdateInput is the UpdateItem of upd on key's entity item, asking
+// for the old item (putOutcome reads it).
+func (s *Store) entityUpdateInput(key string, upd expression.UpdateBuilder) (*dynamodb.UpdateItemInput, error) {
 	ex, err := expression.NewBuilder().WithUpdate(upd).Build()
 	if err != nil {
-		return "", fmt.Errorf("build entity update: %w", err)
+		return nil, fmt.Errorf("build entity update: %w", err)
 	}
 	in := s.updateInput(key, key, ex)
 	in.ReturnValues = types.ReturnValueAllOld
-	out, err := s.updateItem(ctx, in)
-	switch {
-	case err != nil:
-		return "", fmt.Errorf("put %s: %w", key, err)
-	case s.explaining():
-		return "", nil
-	}
-	return putOutcome(out.Attributes, want, remove), nil
+	return in, nil
 }
 
 // putOutcome is what an entity put did, from the item's old attributes (an

@@ -13,9 +13,6 @@ import (
 
 	"github.com/adjl/adjl/rowfile"
 	"github.com/adjl/adjl/schema"
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"golang.org/x/sync/errgroup"
 )
@@ -402,65 +399,34 @@ func (im *importer) putEntityRow(ctx context.Context, row rowfile.Row) (Outcome,
 	if err != nil {
 		return "", fmt.Errorf("line %d: %w", row.Line, err)
 	}
-	// The entity item as put writes it: the layout's index keys and type
-	// (when it has them), the row's attributes, and the declared attributes
-	// the row leaves out removed.
-	l := im.s.layout
-	want := Item{}
-	var upd expression.UpdateBuilder
-	actions := 0
-	set := func(n string, v types.AttributeValue) {
-		want[n] = v
-		upd = upd.Set(expression.NameNoDotSplit(n), expression.Value(v))
-		actions++
-	}
-	if l.WritesIndexKeys() {
-		set(l.IndexPK, str(key))
-		set(l.IndexSK, str(key))
-	}
-	if l.Type != "" {
-		set(l.Type, str(e.Name))
-	}
-	for _, n := range names {
-		set(n, values[n])
-	}
+	// The entity item as put writes it, with the declared attributes the
+	// row leaves out removed.
 	var removed []string
 	for _, a := range e.Attributes {
 		if _, ok := values[a.Name]; !ok {
-			upd = upd.Remove(expression.NameNoDotSplit(a.Name))
 			removed = append(removed, a.Name)
-			actions++
 		}
 	}
-	if actions == 0 {
+	upd, want, sets := im.s.entityUpdate(e, key, names, values, removed)
+	if sets+len(removed) == 0 {
 		// Nothing to write but the key (inverted layout, no attributes).
 		out, err := im.s.putBareEntity(ctx, key)
 		im.stats.add(reqUpdate)
 		return out, err
 	}
-	ex, err := expression.NewBuilder().WithUpdate(upd).Build()
+	in, err := im.s.entityUpdateInput(key, upd)
 	if err != nil {
-		return "", fmt.Errorf("build entity update: %w", err)
-	}
-	in := &dynamodb.UpdateItemInput{
-		TableName: aws.String(im.s.schema.Table.Name), Key: im.s.keyOf(key, key),
-		UpdateExpression: ex.Update(), ExpressionAttributeNames: ex.Names(), ExpressionAttributeValues: ex.Values(),
-		ReturnValues: types.ReturnValueAllOld,
+		return "", err
 	}
 	r := newBackoff(im.opt.RetryFor)
 	for {
 		out, err := im.s.updateItem(ctx, in)
 		im.stats.add(reqUpdate)
 		if err == nil {
-			switch {
-			case im.s.explaining():
+			if im.s.explaining() {
 				return "", nil
-			case len(out.Attributes) == 0:
-				return Created, nil
-			case unchangedBy(out.Attributes, want) && !hasAny(out.Attributes, removed):
-				return Unchanged, nil
 			}
-			return Updated, nil
+			return putOutcome(out.Attributes, want, removed), nil
 		}
 		if !retryable(err) {
 			return "", fmt.Errorf("import %s: put %s (line %d): %w", e.Name, key, row.Line, err)
@@ -469,15 +435,6 @@ func (im *importer) putEntityRow(ctx context.Context, row rowfile.Row) (Outcome,
 			return "", fmt.Errorf("import %s: put %s (line %d): %w", e.Name, key, row.Line, werr)
 		}
 	}
-}
-
-func hasAny(it Item, names []string) bool {
-	for _, n := range names {
-		if _, ok := it[n]; ok {
-			return true
-		}
-	}
-	return false
 }
 
 // rowsDone counts written rows and their chunks.
