@@ -4,15 +4,14 @@ import (
 	"context"
 	"sync/atomic"
 
-	"github.com/adjl/adjl/local"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/smithy-go/middleware"
 	smithyhttp "github.com/aws/smithy-go/transport/http"
 )
 
-// engineHint notes whether a server at a URL answers as adjl's engine (its
-// answers carry local.EngineHeader): `adjl local serve`. Nothing is sent to
-// find out; the answers the command gets anyway tell.
+// engineHint notes whether a server at a URL is `adjl local serve`, adjl's
+// engine: every answer of one carries servePIDHeader. Nothing is sent to find
+// out; the answers the command gets anyway tell.
 type engineHint struct{ seen atomic.Bool }
 
 func (h *engineHint) clientOption(o *dynamodb.Options) {
@@ -23,7 +22,7 @@ func (h *engineHint) clientOption(o *dynamodb.Options) {
 
 func (h *engineHint) handle(ctx context.Context, in middleware.DeserializeInput, next middleware.DeserializeHandler) (middleware.DeserializeOutput, middleware.Metadata, error) {
 	out, md, err := next.HandleDeserialize(ctx, in)
-	if r, ok := out.RawResponse.(*smithyhttp.Response); ok && r.Header.Get(local.EngineHeader) != "" {
+	if r, ok := out.RawResponse.(*smithyhttp.Response); ok && r.Header.Get(servePIDHeader) != "" {
 		h.seen.Store(true)
 	}
 	return out, md, err

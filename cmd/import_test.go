@@ -96,8 +96,9 @@ func TestImportJournalResumesOnlyTheSameImport(t *testing.T) {
 
 // TestImportBatchesCounterFixesOnAdjlsEngine: through a server at a URL, an
 // import writes its counters 100 to a TransactWriteItems when the server has
-// answered as adjl's engine (`adjl local serve`), and one UpdateItem each on
-// any other server (here the same engine with its header removed).
+// answered as `adjl local serve` (the engine behind withServePID, as serve
+// runs it), and one UpdateItem each on any other server (here the same
+// engine served bare).
 func TestImportBatchesCounterFixesOnAdjlsEngine(t *testing.T) {
 	isolate(t)
 	school := example(t, "school.yaml")
@@ -107,12 +108,11 @@ func TestImportBatchesCounterFixesOnAdjlsEngine(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if !engine {
-				w = headerDropper{w}
-			}
-			e.ServeHTTP(w, r)
-		}))
+		var h http.Handler = e
+		if engine {
+			h = withServePID(e)
+		}
+		srv := httptest.NewServer(h)
 		if r := adjl(t, runOpts{}, "--schema", school, "--endpoint", srv.URL, "table", "create"); r.code != 0 {
 			t.Fatalf("table create: %s", r.err)
 		}
@@ -131,17 +131,4 @@ func TestImportBatchesCounterFixesOnAdjlsEngine(t *testing.T) {
 			t.Errorf("engine=%v: requests %v", engine, rep.Requests)
 		}
 	}
-}
-
-// headerDropper answers without local.EngineHeader, as another server does.
-type headerDropper struct{ http.ResponseWriter }
-
-func (h headerDropper) WriteHeader(code int) {
-	h.Header().Del(local.EngineHeader)
-	h.ResponseWriter.WriteHeader(code)
-}
-
-func (h headerDropper) Write(b []byte) (int, error) {
-	h.Header().Del(local.EngineHeader)
-	return h.ResponseWriter.Write(b)
 }

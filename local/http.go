@@ -186,13 +186,6 @@ func (e *Engine) isClosed() bool {
 	return e.closed
 }
 
-// EngineHeader is set on every answer of the engine, so that a client can
-// tell adjl's engine from other servers (adjl sends counter fixes 100 to a
-// transaction to it, one disk commit each). DynamoDB's clients ignore it.
-const EngineHeader = "X-Adjl-Engine"
-
-var engineHeaderValue = []string{"1"}
-
 // writeBody sends a JSON response with DynamoDB's headers: the CRC32 of the
 // bytes on the wire (which the SDK validates) and gzip when the client asked.
 func writeBody(w http.ResponseWriter, r *http.Request, status int, body []byte) {
@@ -200,7 +193,6 @@ func writeBody(w http.ResponseWriter, r *http.Request, status int, body []byte) 
 	h := w.Header()
 	h["Content-Type"] = jsonContentType
 	h["X-Amzn-Requestid"] = []string{requestID()}
-	h[EngineHeader] = engineHeaderValue
 	if len(body) > 1024 && acceptsGzip(r.Header.Get("Accept-Encoding")) {
 		var zb bytes.Buffer
 		zw := gzip.NewWriter(&zb)
