@@ -28,8 +28,6 @@ func (h *engineHint) handle(ctx context.Context, in middleware.DeserializeInput,
 	return out, md, err
 }
 
-// isEngine reports whether the backend is adjl's engine: in this process,
-// or a server that has answered as one.
-func (b *backend) isEngine() bool {
-	return b.data != "" || b.engine != nil && b.engine.seen.Load()
-}
+// servedByAdjl reports whether the backend is a server at a URL that has
+// answered as `adjl local serve`.
+func (b *backend) servedByAdjl() bool { return b.engine != nil && b.engine.seen.Load() }

@@ -256,7 +256,7 @@ func (a *app) recountSettings() (settle time.Duration, batch func() bool) {
 	if a.set.Endpoint == "aws" {
 		settle = time.Second
 	}
-	return settle, func() bool { return a.set.Endpoint == "local" || a.be != nil && a.be.isEngine() }
+	return settle, func() bool { return a.set.Endpoint == "local" || a.be != nil && a.be.servedByAdjl() }
 }
 
 // hintedError adds a hint to an error without changing its exit code.
