@@ -23,8 +23,7 @@ func TestBatchExecuteStatementRefusals(t *testing.T) {
 		{batch(`SELECT * FROM tbl WHERE pk = 'a' AND sk = 'b'`, `DELETE FROM tbl WHERE pk = 'a' AND sk = 'b'`), "Read and write requests together in the same batch is not supported."},
 		{batch(`UPDATE tbl SET v = 1 WHERE pk = 'a' AND sk = 'b'`, `DELETE FROM tbl WHERE sk = 'b' AND pk = 'a'`), "Provided list of item keys contains duplicates"},
 	} {
-		_, ae := call(t, e, "BatchExecuteStatement", c.body)
-		wantAPIErr(t, c.body, ae, errValidation, c.msg)
+		wantRefused(t, e, "BatchExecuteStatement", c.body, errValidation, c.msg)
 	}
 	wantNoItem(t, e, "0", "x", "a refused batch")
 }
@@ -95,7 +94,6 @@ func TestBatchExecuteStatementWrongTypeNamesMember(t *testing.T) {
 		{"BatchExecuteStatement", `{"Statements":[{"Statement":"SELECT * FROM tbl","ReturnValuesOnConditionCheckFailure":1}]}`, "Unexpected value type in payload for field Statements.ReturnValuesOnConditionCheckFailure"},
 		{"ExecuteTransaction", `{"TransactStatements":[{"Statement":5}]}`, "Unexpected value type in payload for field TransactStatements.Statement"},
 	} {
-		_, ae := call(t, e, c.op, c.body)
-		wantAPIErr(t, c.body, ae, errSerialization, c.msg)
+		wantRefused(t, e, c.op, c.body, errSerialization, c.msg)
 	}
 }

@@ -96,6 +96,14 @@ func wantAPIErr(t *testing.T, what string, ae *apiError, typ, msg string) {
 	}
 }
 
+// wantRefused sends body to op and fails unless it is refused with
+// exception typ and message msg.
+func wantRefused(t *testing.T, e *Engine, op, body, typ, msg string) {
+	t.Helper()
+	_, ae := call(t, e, op, body)
+	wantAPIErr(t, body, ae, typ, msg)
+}
+
 // wantNoItem fails unless tbl holds no item with key pk, sk; what names
 // the refused request that must not have written it.
 func wantNoItem(t *testing.T, e *Engine, pk, sk, what string) {
@@ -151,8 +159,7 @@ func TestExecuteStatementValidation(t *testing.T) {
 		{statement(`INSERT INTO tbl VALUE {'pk': 'a', 'sk': 1}`), errValidation, "One or more parameter values were invalid: Type mismatch for key sk expected: S actual: N"},
 		{statement(`INSERT INTO tbl VALUE {'pk': 'a', 'sk': 'b', 'gpk': 1}`), errValidation, "One or more parameter values were invalid: Type mismatch for Index Key gpk Expected: S Actual: N IndexName: gsi"},
 	} {
-		_, ae := call(t, e, "ExecuteStatement", c.body)
-		wantAPIErr(t, c.body, ae, c.typ, c.msg)
+		wantRefused(t, e, "ExecuteStatement", c.body, c.typ, c.msg)
 	}
 }
 

@@ -59,8 +59,7 @@ func TestExecuteTransactionRefusals(t *testing.T) {
 		{`{"ClientRequestToken":"` + strings.Repeat("x", 37) + `","TransactStatements":[{"Statement":"DELETE FROM tbl WHERE pk = 'a' AND sk = '1'"}]}`,
 			"1 validation error detected: Value '" + strings.Repeat("x", 37) + "' at 'clientRequestToken' failed to satisfy constraint: Member must have length less than or equal to 36"},
 	} {
-		_, ae := call(t, e, "ExecuteTransaction", c.body)
-		wantAPIErr(t, c.body, ae, errValidation, c.msg)
+		wantRefused(t, e, "ExecuteTransaction", c.body, errValidation, c.msg)
 	}
 	wantNoItem(t, e, "b", "1", "a refused transaction")
 }
