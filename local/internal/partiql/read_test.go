@@ -46,6 +46,20 @@ func describe(t *testing.T, rd *Read) string {
 	return strings.Join(parts, " | ")
 }
 
+// wantPlan fails unless src plans on sc into the read that describe
+// renders as plan.
+func wantPlan(t *testing.T, src string, sc Schema, plan string) {
+	t.Helper()
+	rd, err := parseRead(t, src, sc)
+	if err != nil {
+		t.Errorf("%s: %v", src, err)
+		return
+	}
+	if got := describe(t, rd); got != plan {
+		t.Errorf("%s:\n got  %s\n want %s", src, got, plan)
+	}
+}
+
 // A SELECT is a Query when every alternative of its WHERE fixes the
 // partition key by equality, a Scan otherwise, as DynamoDB's planner
 // decides (recorded against AWS by public conformance suites).
@@ -79,27 +93,14 @@ func TestPlanSelectQueryOrScan(t *testing.T) {
 		if c.where != "" {
 			src += ` WHERE ` + c.where
 		}
-		rd, err := parseRead(t, src, composite)
-		if err != nil {
-			t.Errorf("%s: %v", c.where, err)
-			continue
-		}
-		if got := describe(t, rd); got != c.plan {
-			t.Errorf("%s:\n got  %s\n want %s", c.where, got, c.plan)
-		}
+		wantPlan(t, src, composite, c.plan)
 	}
 }
 
 // begins_with on the sort key is a key condition of a string sort key.
 func TestPlanSelectBeginsWith(t *testing.T) {
 	sc := Schema{Hash: "pk", Range: "sk", HashKind: attr.S, RangeKind: attr.S}
-	rd, err := parseRead(t, `SELECT * FROM tbl WHERE pk = 'a' AND begins_with(sk, 'x#')`, sc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := describe(t, rd); got != "pk='a':begins_with 'x#'" {
-		t.Errorf("plan = %s", got)
-	}
+	wantPlan(t, `SELECT * FROM tbl WHERE pk = 'a' AND begins_with(sk, 'x#')`, sc, "pk='a':begins_with 'x#'")
 }
 
 func TestPlanSelectOrderBy(t *testing.T) {
@@ -110,14 +111,7 @@ func TestPlanSelectOrderBy(t *testing.T) {
 		{`SELECT * FROM tbl WHERE pk IN ['c', 'a'] ORDER BY pk, sk DESC`, "pk='a' | pk='c' | desc"},
 		{`SELECT * FROM tbl WHERE pk = 'a' AND (sk > 5 OR sk < 2) ORDER BY sk`, "pk='a':sk<2 | pk='a':sk>5"},
 	} {
-		rd, err := parseRead(t, c.src, composite)
-		if err != nil {
-			t.Errorf("%s: %v", c.src, err)
-			continue
-		}
-		if got := describe(t, rd); got != c.plan {
-			t.Errorf("%s:\n got  %s\n want %s", c.src, got, c.plan)
-		}
+		wantPlan(t, c.src, composite, c.plan)
 	}
 }
 
