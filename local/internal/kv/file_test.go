@@ -35,6 +35,26 @@ func openTestFile(t testing.TB, path string, opt Options) *File {
 	return kv
 }
 
+// updateOrAbort runs ops in an Update of db that rolls back when abort is
+// set, and reports whether it committed; a transaction that should commit
+// and fails fails rt.
+func updateOrAbort(rt *rapid.T, db DB, abort bool, ops func(tx Tx)) bool {
+	err := db.Update(func(tx Tx) error {
+		ops(tx)
+		if abort {
+			return errors.New("abort")
+		}
+		return nil
+	})
+	if abort {
+		return false
+	}
+	if err != nil {
+		rt.Fatal(err)
+	}
+	return true
+}
+
 // walModel is what the store should hold: bucket -> key -> value.
 type walModel map[string]map[string]string
 
@@ -91,7 +111,7 @@ func TestWALMatchesModel(t *testing.T) {
 			abort := rapid.IntRange(0, 7).Draw(rt, "abort") == 0
 			next := model.clone()
 			ops := rapid.IntRange(1, 6).Draw(rt, "ops")
-			err := kv.Update(func(tx Tx) error {
+			committed := updateOrAbort(rt, kv, abort, func(tx Tx) {
 				for i := 0; i < ops; i++ {
 					name := rapid.SampledFrom(buckets).Draw(rt, "bucket")
 					b := tx.Bucket([]byte(name))
@@ -129,15 +149,8 @@ func TestWALMatchesModel(t *testing.T) {
 						delete(next[name], k)
 					}
 				}
-				if abort {
-					return errors.New("abort")
-				}
-				return nil
 			})
-			if !abort {
-				if err != nil {
-					rt.Fatal(err)
-				}
+			if committed {
 				model = next
 			}
 			checkWAL(rt, kv, buckets, model, keyGen)

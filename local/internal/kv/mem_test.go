@@ -2,7 +2,6 @@ package kv
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -28,7 +27,7 @@ func TestMemKVMatchesSortedMap(t *testing.T) {
 			abort := rapid.IntRange(0, 9).Draw(rt, "abort") == 0
 			staged := map[string]*string{}
 			ops := rapid.IntRange(1, 5).Draw(rt, "ops")
-			err := kv.Update(func(tx Tx) error {
+			committed := updateOrAbort(rt, kv, abort, func(tx Tx) {
 				b := tx.Bucket(name)
 				for i := 0; i < ops; i++ {
 					k := keyGen.Draw(rt, "k")
@@ -41,15 +40,8 @@ func TestMemKVMatchesSortedMap(t *testing.T) {
 						staged[k] = nil
 					}
 				}
-				if abort {
-					return errors.New("abort")
-				}
-				return nil
 			})
-			if !abort {
-				if err != nil {
-					rt.Fatal(err)
-				}
+			if committed {
 				for k, v := range staged {
 					if v == nil {
 						delete(model, k)
