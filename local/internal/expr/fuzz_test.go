@@ -19,11 +19,19 @@ func fuzzItem(t *testing.T) attr.Item {
 	 "m":{"M":{"a":{"N":"1"}}},"ss":{"SS":["a","b"]},"ns":{"NS":["1","2"]}}`)
 }
 
-// isExprError reports whether err is an *Error with a message, the only
-// refusal a parser or Bind may return.
-func isExprError(err error) bool {
+// refused reports whether err refuses s, failing t unless it is an *Error
+// with a message, the only refusal a parser or Bind may return; fn names
+// the call that returned err.
+func refused(t *testing.T, fn, s string, err error) bool {
+	t.Helper()
+	if err == nil {
+		return false
+	}
 	var e *Error
-	return errors.As(err, &e) && e.Msg != ""
+	if !errors.As(err, &e) || e.Msg == "" {
+		t.Fatalf("%s(%q) returned %T %v, want *Error", fn, s, err, err)
+	}
+	return true
 }
 
 // isApplyError reports whether err is one an update's Apply may return: an
@@ -44,10 +52,7 @@ func FuzzParseCondition(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		c, err := ParseCondition(s, fuzzEnv(t))
-		if err != nil {
-			if !isExprError(err) {
-				t.Fatalf("ParseCondition(%q) returned %T %v, want *Error", s, err, err)
-			}
+		if refused(t, "ParseCondition", s, err) {
 			if _, kerr := ParseKeyCondition(s, fuzzEnv(t)); kerr == nil {
 				t.Fatalf("key condition parsed where condition failed: %q", s)
 			}
@@ -75,10 +80,7 @@ func FuzzParseUpdate(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		u, err := ParseUpdate(s, fuzzEnv(t))
-		if err != nil {
-			if !isExprError(err) {
-				t.Fatalf("ParseUpdate(%q) returned %T %v, want *Error", s, err, err)
-			}
+		if refused(t, "ParseUpdate", s, err) {
 			return
 		}
 		it := fuzzItem(t)
@@ -123,10 +125,7 @@ func FuzzParseKeyCondition(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		kc, err := ParseKeyCondition(s, fuzzEnv(t))
-		if err != nil {
-			if !isExprError(err) {
-				t.Fatalf("ParseKeyCondition(%q) returned %T %v, want *Error", s, err, err)
-			}
+		if refused(t, "ParseKeyCondition", s, err) {
 			return
 		}
 		if len(kc.Conds) == 0 {
@@ -143,10 +142,7 @@ func FuzzParseKeyCondition(f *testing.F) {
 		}
 		for _, keys := range [][2]string{{"name", "status"}, {"name", ""}, {"n", "name"}} {
 			k := *kc
-			if err := k.Bind(keys[0], keys[1]); err != nil {
-				if !isExprError(err) {
-					t.Fatalf("Bind(%q) returned %T %v, want *Error", s, err, err)
-				}
+			if err := k.Bind(keys[0], keys[1]); refused(t, "Bind", s, err) {
 				continue
 			}
 			if k.Partition.Name != keys[0] || k.Partition.Op != EQ {
