@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/adjl/adjl/ops"
+	"github.com/adjl/adjl/schema"
 	"github.com/spf13/cobra"
 )
 
@@ -90,19 +91,21 @@ and @@ starts a value with a literal @). Prints "created", "updated" or
 	}
 	c.Flags().StringArrayVar(&sets, "set", nil, "attribute `name=value` (repeatable; name=@FILE reads the value from a file, @- from stdin, @@ is a literal @)")
 	c.Flags().StringArrayVar(&unsets, "unset", nil, "remove the attribute `name` (repeatable)")
-	c.RegisterFlagCompletionFunc("set", func(c *cobra.Command, args []string, typed string) ([]string, cobra.ShellCompDirective) {
-		if len(args) == 0 || a.sch == nil || a.sch.Entity(args[0]) == nil {
-			return nil, cobra.ShellCompDirectiveNoFileComp
-		}
-		return setCompletion(a.sch.Entity(args[0]).Attributes)(c, args, typed)
-	})
-	c.RegisterFlagCompletionFunc("unset", func(c *cobra.Command, args []string, typed string) ([]string, cobra.ShellCompDirective) {
-		if len(args) == 0 || a.sch == nil || a.sch.Entity(args[0]) == nil {
-			return nil, cobra.ShellCompDirectiveNoFileComp
-		}
-		return unsetCompletion(a.sch.Entity(args[0]).Attributes)(c, args, typed)
-	})
+	c.RegisterFlagCompletionFunc("set", a.completeEntityAttrs(setCompletion))
+	c.RegisterFlagCompletionFunc("unset", a.completeEntityAttrs(unsetCompletion))
 	return c
+}
+
+// completeEntityAttrs completes a flag of put with complete over the
+// attributes of the entity its first argument names; nothing before that
+// argument names an entity of the schema.
+func (a *app) completeEntityAttrs(complete func([]schema.Attribute) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective)) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+	return func(c *cobra.Command, args []string, typed string) ([]string, cobra.ShellCompDirective) {
+		if len(args) == 0 || a.sch == nil || a.sch.Entity(args[0]) == nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		return complete(a.sch.Entity(args[0]).Attributes)(c, args, typed)
+	}
 }
 
 func (a *app) newGetCmd() *cobra.Command {

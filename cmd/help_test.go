@@ -217,6 +217,20 @@ func TestPutSetCompletion(t *testing.T) {
 	}
 }
 
+// TestPutUnsetCompletion: put completes --unset with the named entity's
+// attribute names, and offers nothing (not even files) for an unknown entity.
+func TestPutUnsetCompletion(t *testing.T) {
+	isolate(t)
+	r := adjl(t, runOpts{}, "--schema", example(t, "school.yaml"), "__complete", "put", "course", "c1", "--unset", "")
+	if !strings.HasPrefix(r.out, "title\ncredits\n:4\n") {
+		t.Errorf("__complete put course --unset: %q", r.out)
+	}
+	r = adjl(t, runOpts{}, "--schema", example(t, "school.yaml"), "__complete", "put", "teacher", "t1", "--unset", "")
+	if !strings.HasPrefix(r.out, ":4\n") {
+		t.Errorf("__complete put teacher --unset: %q", r.out)
+	}
+}
+
 // TestRootHelpWithoutSchema: the first `adjl --help` in an empty directory
 // says why no relation verbs are listed.
 func TestRootHelpWithoutSchema(t *testing.T) {

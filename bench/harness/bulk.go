@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,6 +23,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/adjl/adjl/examples"
 	"github.com/adjl/adjl/schema"
 )
 
@@ -38,29 +40,22 @@ const (
 	bulkSection      = "Bulk import, export and counters (issue 11)"
 )
 
-// schoolSchema is examples/school.yaml with the benchmark's table name;
+// schoolSchema is examples/school.yaml under the benchmark's table name;
 // counters false drops the counters (to show what they cost).
 func schoolSchema(table string, counters bool) string {
-	c := "\n    counters: {from: courseCount, to: studentCount}"
+	text, _ := examples.Template("school")
+	s := schoolTableName.ReplaceAllLiteralString(string(text), "  name: "+table)
 	if !counters {
-		c = ""
+		s = schoolCounters.ReplaceAllLiteralString(s, "")
 	}
-	return fmt.Sprintf(`version: 1
-table:
-  name: %s
-  index: {name: GSI1, projection: ALL}
-entities:
-  student: {prefix: "STU#", attributes: {name: string}}
-  course: {prefix: "CRS#", attributes: {title: string}}
-relations:
-  enrollment:
-    from: student
-    to: course
-    edge: "ENROLL#"
-    verbs: {link: enroll, unlink: unenroll, check: enrolled, forward: courses, reverse: members}
-    attributes: {grade: string}%s
-`, table, c)
+	return s
 }
+
+// The lines of examples/school.yaml that schoolSchema rewrites.
+var (
+	schoolTableName = regexp.MustCompile(`(?m)^  name: school\b`)
+	schoolCounters  = regexp.MustCompile(`(?m)^    counters: .*\n`)
+)
 
 // bulkCourses is the number of courses in a data set of n edges: about 400
 // students each, at least 20 (a school-shaped set: 20 courses a student).
