@@ -15,35 +15,20 @@ import (
 )
 
 // The wrappers of the batch operations bulk commands send (import, export,
-// counters), in the style of calls.go: Explain, consumed capacity and error
-// classification in one place.
+// counters): through calls.go's funnel, like every other request.
 
 func (s *Store) batchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItemInput) (*dynamodb.BatchWriteItemOutput, error) {
 	in.ReturnConsumedCapacity = s.rcc()
-	if s.explaining() {
-		s.explain("BatchWriteItem", in)
-		return &dynamodb.BatchWriteItemOutput{}, nil
-	}
-	out, err := s.api.BatchWriteItem(ctx, in)
-	if err != nil {
-		return nil, s.classify(err)
-	}
-	s.report("BatchWriteItem", ccList(out.ConsumedCapacity)...)
-	return out, nil
+	return funnel(ctx, s, "BatchWriteItem", API.BatchWriteItem, in, func(out *dynamodb.BatchWriteItemOutput) []*types.ConsumedCapacity {
+		return ccList(out.ConsumedCapacity)
+	})
 }
 
 func (s *Store) batchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInput) (*dynamodb.BatchGetItemOutput, error) {
 	in.ReturnConsumedCapacity = s.rcc()
-	if s.explaining() {
-		s.explain("BatchGetItem", in)
-		return &dynamodb.BatchGetItemOutput{}, nil
-	}
-	out, err := s.api.BatchGetItem(ctx, in)
-	if err != nil {
-		return nil, s.classify(err)
-	}
-	s.report("BatchGetItem", ccList(out.ConsumedCapacity)...)
-	return out, nil
+	return funnel(ctx, s, "BatchGetItem", API.BatchGetItem, in, func(out *dynamodb.BatchGetItemOutput) []*types.ConsumedCapacity {
+		return ccList(out.ConsumedCapacity)
+	})
 }
 
 func ccList(cc []types.ConsumedCapacity) []*types.ConsumedCapacity {

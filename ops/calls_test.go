@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
@@ -20,5 +21,27 @@ func TestCapacityCountsRefusedRequests(t *testing.T) {
 		eq(t, "link", must[Outcome](t)(first(st.Link(ctx, rel, "a91", "math204", nil))), Created)
 		eq(t, "repeat", must[Outcome](t)(first(st.Link(ctx, rel, "a91", "math204", nil))), Unchanged)
 		eq(t, "requests", strings.Join(got, ","), "TransactWriteItems,TransactWriteItems,TransactWriteItems")
+	})
+}
+
+// TestCapacityCountsRefusedBatchRequests: a BatchWriteItem or BatchGetItem
+// the backend refuses (here, for a table that does not exist) was sent too,
+// and --capacity counts it like any other refused request.
+func TestCapacityCountsRefusedBatchRequests(t *testing.T) {
+	eachStore(t, school, func(t *testing.T, st *Store) {
+		var got []string
+		st.opt.Capacity = func(op string, _ []types.ConsumedCapacity) { got = append(got, op) }
+		key := map[string]types.AttributeValue{"PK": str("STU#a91"), "SK": str("STU#a91")}
+		if _, err := st.batchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{
+			"no-such-table": {{PutRequest: &types.PutRequest{Item: key}}},
+		}}); err == nil {
+			t.Fatal("BatchWriteItem into a missing table succeeded")
+		}
+		if _, err := st.batchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{
+			"no-such-table": {Keys: []map[string]types.AttributeValue{key}},
+		}}); err == nil {
+			t.Fatal("BatchGetItem from a missing table succeeded")
+		}
+		eq(t, "requests", strings.Join(got, ","), "BatchWriteItem,BatchGetItem")
 	})
 }
