@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/adjl/adjl/rowfile"
+	"github.com/adjl/adjl/schema"
 )
 
 // benchEdges is edge i of a school-shaped data set: student i/20 takes 20
@@ -73,4 +74,18 @@ func BenchmarkVerifyCounters(b *testing.B) {
 	}
 	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "edges/s")
 	b.ReportMetric(float64(reqs), "requests")
+}
+
+// BenchmarkCounterFixActions builds the actions of one counter fix, as a
+// recount does once per counter that differs.
+func BenchmarkCounterFixActions(b *testing.B) {
+	sc := school()
+	st, _ := engineStore(b, sc, nil)
+	t, _ := counterTargetOf(sc.Relations[0], schema.FromEnd, "STU#a91")
+	f := pendingFix{t: t, st: counterState{parts: []counterPart{{pk: "STU#a91", sk: "STU#a91"}}}, actual: 20}
+	for b.Loop() {
+		if acts := st.fixActions(f); len(acts) != 1 {
+			b.Fatalf("%d actions", len(acts))
+		}
+	}
 }
