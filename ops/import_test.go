@@ -603,3 +603,23 @@ func TestImportExclusiveKeepsBothCountersOfAnItem(t *testing.T) {
 
 // always is a BatchFixes that always batches.
 func always() bool { return true }
+
+// TestRepairKeepsTheTypeAnItemHas: a counter fix gives the type attribute
+// only to an item that has none (as a link's counter update does), so a
+// repair leaves the type an adopted table's item already records.
+func TestRepairKeepsTheTypeAnItemHas(t *testing.T) {
+	eachFixMode(t, func(t *testing.T, batch bool) {
+		sc := school()
+		rel := sc.Relations[0]
+		st, api := engineStore(t, sc, nil)
+		must[Outcome](t)(first(st.Link(ctx, rel, "a91", "math204", nil)))
+		setAttr(t, api, "school", "CRS#math204", "CRS#math204", "type", str("Course"))
+		setAttr(t, api, "school", "CRS#math204", "CRS#math204", "studentCount", num("7"))
+		vr := must[*VerifyReport](t)(st.VerifyCounters(ctx, VerifyOptions{Repair: true, BatchFixes: func() bool { return batch }}))
+		if len(vr.Wrong) != 1 || !vr.Wrong[0].Fixed {
+			t.Fatalf("repair: %+v", vr.Wrong)
+		}
+		eq(t, "math204", itemString(getItem(t, api, "school", "CRS#math204", "CRS#math204")),
+			`ADJL#shards#enrollment=1 GSI1PK="CRS#math204" GSI1SK="CRS#math204" PK="CRS#math204" SK="CRS#math204" studentCount=1 type="Course"`)
+	})
+}
