@@ -1,9 +1,11 @@
 package ops
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/adjl/adjl/rowfile"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
@@ -44,4 +46,35 @@ func TestCapacityCountsRefusedBatchRequests(t *testing.T) {
 		}
 		eq(t, "requests", strings.Join(got, ","), "BatchWriteItem,BatchGetItem")
 	})
+}
+
+// TestCapacityCountsEveryBatchWriteAttempt: an import's BatchWriteItem
+// retries (after unprocessed items, after throttling) are requests sent, so
+// --capacity counts each one, those the backend did not process (throttled,
+// or every item unprocessed) without capacity.
+func TestCapacityCountsEveryBatchWriteAttempt(t *testing.T) {
+	sc := school()
+	rel := sc.Relations[0]
+	var flaky *flakyAPI
+	st, _ := engineStore(t, sc, func(a API) API { flaky = &flakyAPI{API: a}; return flaky })
+	var reported, unreported int64
+	st.opt.Capacity = func(op string, cc []types.ConsumedCapacity) {
+		switch {
+		case op != "BatchWriteItem":
+		case len(cc) == 0:
+			unreported++
+		default:
+			reported++
+		}
+	}
+	var rs []rowfile.Row
+	for i := range 60 {
+		rs = append(rs, edgeRow(fmt.Sprintf("STU#s%02d", i), "CRS#c1", nil))
+	}
+	must[*ImportReport](t)(st.Import(ctx, rel, nil, rows(rs...), ImportOptions{Workers: 2}))
+	calls := flaky.calls.Load()
+	eq(t, "BatchWriteItem requests counted", reported+unreported, calls)
+	// flakyAPI sends every third call; the others come back with every item
+	// unprocessed or throttled, neither with capacity.
+	eq(t, "with capacity", reported, calls/3)
 }
