@@ -27,7 +27,7 @@ import (
 	"github.com/adjl/adjl/schema"
 )
 
-// Issue 11 targets.
+// The bulk-data targets (README "Loading data").
 const (
 	bulkCIEdges      = 2_000
 	bulkCIRatio      = 20     // import of bulkCIEdges < 20 × one `adjl enroll`
@@ -37,13 +37,16 @@ const (
 	bulkStudentEdges = 20     // courses per student in the generated data set
 	bulkCourseSize   = 400    // students per course in the generated data set
 	bulkWorkers      = 8      // the import's default writers, and the raw loop's
-	bulkSection      = "Bulk import, export and counters (issue 11)"
+	bulkSection      = "Bulk import, export and counters"
 )
 
 // schoolSchema is examples/school.yaml under the benchmark's table name;
 // counters false drops the counters (to show what they cost).
 func schoolSchema(table string, counters bool) string {
-	text, _ := examples.Template("school")
+	text, ok := examples.Template("school")
+	if !ok {
+		panic("examples: no school template") // embedded at build time
+	}
 	s := schoolTableName.ReplaceAllLiteralString(string(text), "  name: "+table)
 	if !counters {
 		s = schoolCounters.ReplaceAllLiteralString(s, "")
@@ -184,7 +187,7 @@ func requestsOf(out map[string]any) string {
 	return fmt.Sprintf("%s requests (%s)", thousands(total), strings.Join(parts, ", "))
 }
 
-// benchBulk measures issue 11's targets with the built adjl: a CI-sized
+// benchBulk measures the bulk-data targets with the built adjl: a CI-sized
 // import against one enroll, a large import into the embedded data file
 // (rate and peak RSS), counters verify over it, and imports into HTTP
 // endpoints against a raw parallel BatchWriteItem loop.
