@@ -275,3 +275,32 @@ func TestStdinCopyIsUnlinkedAtOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestRejectsFileEndsEveryLineWithANewline: the rejected lines are copied
+// one per line, the last too, when the input's last line has no line end.
+func TestRejectsFileEndsEveryLineWithANewline(t *testing.T) {
+	isolate(t)
+	school := example(t, "school.yaml")
+	dir := t.TempDir()
+	if r := adjl(t, runOpts{dir: dir}, "--schema", school, "table", "create"); r.code != 0 {
+		t.Fatalf("table create: %s", r.err)
+	}
+	for name, in := range map[string]string{
+		"e.ndjson": `{"from":"a1","to":"c1"}` + "\n" + `{"from":"CRS#x","to":"c1"}` + "\r\n" + `{"to":"c1"}`,
+		"e.csv":    "from,to\r\na1,c1\r\nCRS#x,c1\r\n,c1",
+	} {
+		writeFile(t, filepath.Join(dir, name), in)
+		r := adjl(t, runOpts{dir: dir}, "--schema", school, "import", "enrollment", name, "--skip-invalid", "--rejects", "r-"+name, "--quiet")
+		if r.code != ExitRejected {
+			t.Fatalf("%s: exit %d: %s", name, r.code, r.err)
+		}
+		got, _ := os.ReadFile(filepath.Join(dir, "r-"+name))
+		want := `{"from":"CRS#x","to":"c1"}` + "\n" + `{"to":"c1"}` + "\n"
+		if name == "e.csv" {
+			want = "from,to\nCRS#x,c1\n,c1\n"
+		}
+		if string(got) != want {
+			t.Errorf("%s: rejects %q, want %q", name, got, want)
+		}
+	}
+}
