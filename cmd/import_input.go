@@ -182,6 +182,12 @@ func (a *app) checkInput(in *importInput, t rowfile.Target, o importOpts) (*chec
 		}
 		var le *rowfile.LineError
 		if err != nil && (!errors.As(err, &le) || le.Fatal) {
+			if rejects != nil {
+				// A file that cannot be imported has no rejects: a partial
+				// list would read as the whole of them.
+				rejects.Close()
+				os.Remove(o.rejects)
+			}
 			return nil, lineErr(err)
 		}
 		if err != nil {
