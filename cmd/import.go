@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/adjl/adjl/ops"
@@ -41,13 +43,18 @@ func (a *app) newImportCmd() *cobra.Command {
 or an entity (one item per row: id,<attributes>). CSV needs a header line and
 may quote fields as RFC 4180 does; NDJSON is one object per line
 ({"from":"STU#a91","to":"CRS#math204","grade":"A"}). The format comes from the
-extension (.csv, .ndjson, .jsonl) or --format; FILE - (or none) reads stdin.
+extension (.csv, .ndjson, .jsonl) or --format (which wins over the extension,
+with a note). FILE - (or none) reads stdin: NDJSON when its first character
+that is not blank is {, else CSV, unless --format says.
 Keys may be bare or prefixed and are checked as the relation verbs check them;
 values are typed by the schema.
 
 The whole file is checked first: every bad line is printed as FILE:LINE:
 message and the import exits 2 with nothing written. --skip-invalid imports
-the good lines instead, writes the bad ones to --rejects FILE and exits 8.
+the good lines instead, writes the bad ones to --rejects FILE (as they are
+in the input, so the file can be fixed and imported again) and exits 8.
+--rejects must not be the input file. A quote left open to the end of a CSV
+file is refused even with --skip-invalid: the lines after it are one field.
 
 Edges are written with BatchWriteItem, 25 to a request, by --workers writers;
 throttled or unprocessed writes are retried with backoff. A row is the edge:
@@ -59,13 +66,15 @@ whatever they held before.
 
 An interrupted import (Ctrl-C, a kill, a lost connection) can be run again:
 with --resume it skips the rows an earlier run finished, recorded in
-.adjl/imports/; either way the result is that of one clean run.`,
+.adjl/imports/; either way the result is that of one clean run. A run that
+fails before writing a row leaves no record.`,
 		Example: withExamples(
 			"adjl import enrollment enrollments.csv",
 			"adjl import student students.ndjson",
 			"adjl import enrollment dropped.csv --unlink",
 			"adjl import enrollment big.csv --skip-invalid --rejects bad.csv",
 			"adjl import follow - --format csv --resume < follows.csv",
+			"adjl export enrollment | adjl import enrollment -",
 		),
 		Args: func(c *cobra.Command, args []string) error {
 			switch {
@@ -119,8 +128,11 @@ func (a *app) importRun(c *cobra.Command, name, file string, o importOpts) error
 	if err != nil {
 		return err
 	}
-	if in.temp {
-		defer os.Remove(in.path)
+	defer in.close()
+	if o.rejects != "" {
+		if err := rejectsNotInput(o.rejects, in); err != nil {
+			return err
+		}
 	}
 	start := time.Now()
 	res, err := a.checkInput(in, t, o)
@@ -149,12 +161,7 @@ func (a *app) importRun(c *cobra.Command, name, file string, o importOpts) error
 	}
 	var journal *importJournal
 	if !a.explaining() {
-		if journal, err = createJournal(key, importChunkRows); err != nil {
-			// The import itself does not need it: a rerun is still exact.
-			fmt.Fprintf(a.io.ErrOut, "note: %v; a rerun after an interruption will write every row again\n", err)
-		}
-	}
-	if journal != nil {
+		journal = newJournal(key, importChunkRows)
 		if prev.fresh != ops.FreshUnknown {
 			journal.freshness(prev.fresh == ops.FreshYes)
 		}
@@ -170,9 +177,6 @@ func (a *app) importRun(c *cobra.Command, name, file string, o importOpts) error
 		return err
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err == nil && !in.temp && (fi.Size() != in.size || !fi.ModTime().Equal(in.mtime)) {
-		return &usageError{err: fmt.Errorf("%s changed while it was being checked; nothing was written", in.name)}
-	}
 	r, err := rowfile.NewReader(f, in.name, in.format, t)
 	if err != nil {
 		return lineErr(err)
@@ -224,15 +228,33 @@ func (a *app) importRun(c *cobra.Command, name, file string, o importOpts) error
 	}
 	rep, err := st.Import(ctx, rel, ent, src, opt)
 	prog.finish()
+	// Rows were written when this run or an earlier one acknowledged some:
+	// only then is there anything for --resume to skip.
+	wrote := skip > 0 || rep != nil && rep.Written > 0
 	if journal != nil {
-		journal.close(err == nil)
+		switch {
+		case err == nil:
+			journal.close(journalFinished)
+		case wrote:
+			journal.close(journalInterrupted)
+		default:
+			journal.close(journalUnused)
+		}
+		if journal.err != nil {
+			fmt.Fprintf(a.notes(), "note: %v; a rerun after an interruption will write every row again\n", journal.err)
+		}
 	}
 	if err != nil || a.explaining() {
-		if err != nil && journal != nil && !errors.Is(err, context.Canceled) {
+		resumable := journal != nil && journal.err == nil && wrote
+		if err != nil && resumable && !errors.Is(err, context.Canceled) {
 			err = withHint(err, "run the same command with --resume to finish it")
 		}
 		if errors.Is(err, context.Canceled) {
-			fmt.Fprintln(a.io.ErrOut, "import interrupted; run the same command with --resume to finish it")
+			if resumable {
+				fmt.Fprintln(a.io.ErrOut, "import interrupted; run the same command with --resume to finish it")
+			} else {
+				fmt.Fprintln(a.io.ErrOut, "import interrupted before any row was written")
+			}
 		}
 		return err
 	}
@@ -243,6 +265,32 @@ func (a *app) importRun(c *cobra.Command, name, file string, o importOpts) error
 		return &statusError{code: ExitRejected}
 	}
 	return nil
+}
+
+// rejectsNotInput refuses a --rejects path that is the input file, by
+// another name or a link too: opening it for writing would empty the input.
+func rejectsNotInput(rejects string, in *importInput) error {
+	rs, err := os.Stat(rejects)
+	if err != nil {
+		return nil // not there yet: not the input
+	}
+	is, err := in.stat()
+	if err != nil || !os.SameFile(rs, is) {
+		return nil
+	}
+	what := "the input file"
+	if rejects != in.name {
+		what = "the input file " + in.name
+	}
+	return &usageError{err: fmt.Errorf("--rejects %s is %s; writing the rejected lines there would overwrite it; nothing was written", rejects, what),
+		hint: "give --rejects another path, such as " + rejectsSuggestion(in.name)}
+}
+
+// rejectsSuggestion is a rejects file name next to the input: x.csv gives
+// x.rejects.csv.
+func rejectsSuggestion(input string) string {
+	ext := filepath.Ext(input)
+	return strings.TrimSuffix(input, ext) + ".rejects" + ext
 }
 
 // recountSettings tune counter recounts for the backend. On DynamoDB, GSI1
@@ -280,7 +328,10 @@ func (a *app) printImport(t rowfile.Target, in *importInput, rep *ops.ImportRepo
 	}
 	if a.set.Output != "table" {
 		rec := orderedObject{{"name", t.Name()}, {"file", in.name}, {"unlink", o.unlink},
-			{"rows", rep.Rows}, {"skipped", rep.Skipped}, {"written", rep.Written}}
+			{"rows", rep.Rows}, {"skipped", rep.Skipped}, {"written", rep.Written},
+			// resumed: written is this run's; a relation's created/unchanged
+			// (deleted/absent) cover the earlier run's rows too.
+			{"resumed", rep.Skipped > 0}}
 		if t.Relation != nil {
 			if rep.Created >= 0 {
 				k1, k2 := "created", "unchanged"
@@ -305,21 +356,26 @@ func (a *app) printImport(t rowfile.Target, in *importInput, rep *ops.ImportRepo
 	}
 	fmt.Fprintf(w, "%s %s from %s: %s %s in %s (%s rows/s)\n", verb, t.Name(), in.name, commas(int64(rep.Rows)), plural(rep.Rows, "row", "rows"),
 		took.Round(time.Millisecond), commas(int64(rate)))
+	// After a resume, written is this run's; new and already there come
+	// from the counters, which the earlier run had not updated yet.
+	thisRun, bothRuns := "", ""
 	if rep.Skipped > 0 {
 		fmt.Fprintf(w, "resumed: %s rows an earlier run had written were skipped\n", commas(int64(rep.Skipped)))
+		thisRun, bothRuns = " (this run)", " (both runs)"
 	}
 	switch {
 	case t.Entity != nil:
 		fmt.Fprintf(w, "items: %s written: %s created, %s updated, %s unchanged\n", commas(int64(rep.Written)),
 			commas(int64(rep.Created)), commas(int64(rep.Updated)), commas(int64(rep.Unchanged)))
 	case o.unlink && rep.Created >= 0:
-		fmt.Fprintf(w, "edges: %s deleted, %s absent\n", commas(int64(rep.Created)), commas(int64(rep.Unchanged)))
+		fmt.Fprintf(w, "edges: %s deleted, %s absent%s\n", commas(int64(rep.Created)), commas(int64(rep.Unchanged)), bothRuns)
 	case o.unlink:
-		fmt.Fprintf(w, "edges: %s deletes sent\n", commas(int64(rep.Written)))
+		fmt.Fprintf(w, "edges: %s deletes sent%s\n", commas(int64(rep.Written)), thisRun)
 	case rep.Created >= 0:
-		fmt.Fprintf(w, "edges: %s written: %s new, %s already there\n", commas(int64(rep.Written)), commas(int64(rep.Created)), commas(int64(rep.Unchanged)))
+		fmt.Fprintf(w, "edges: %s written%s: %s new, %s already there%s\n", commas(int64(rep.Written)), thisRun,
+			commas(int64(rep.Created)), commas(int64(rep.Unchanged)), bothRuns)
 	default:
-		fmt.Fprintf(w, "edges: %s written\n", commas(int64(rep.Written)))
+		fmt.Fprintf(w, "edges: %s written%s\n", commas(int64(rep.Written)), thisRun)
 	}
 	if t.Relation != nil && rep.Counters > 0 {
 		fmt.Fprintf(w, "counters: %s recounted, %s corrected\n", commas(int64(rep.Counters)), commas(int64(corrected)))

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -15,54 +16,80 @@ import (
 )
 
 // importInput is the file an import reads twice: once to check every line,
-// once to write. Standard input is copied to a temporary file first.
+// once to write. Standard input is copied to a temporary file first, which
+// is unlinked at once where the system allows it (kept open), so that even
+// a kill -9 leaves no copy behind.
 type importInput struct {
 	name   string // as errors quote it
-	path   string
+	path   string // the file; for stdin's copy, "" once unlinked
 	format rowfile.Format
-	temp   bool
+	temp   *os.File // stdin's copy
 	size   int64
 	mtime  time.Time
 }
 
-func (in *importInput) open() (*os.File, error) {
+// open opens the input for one pass; a file that has changed since it was
+// first looked at (size or time) is refused, the check being of other bytes.
+func (in *importInput) open() (io.ReadCloser, error) {
+	if in.temp != nil {
+		return io.NopCloser(io.NewSectionReader(in.temp, 0, in.size)), nil
+	}
 	f, err := os.Open(in.path)
 	if err != nil {
 		return nil, &usageError{err: fmt.Errorf("cannot read %s: %w", in.name, unwrapPath(err))}
 	}
+	if fi, err := f.Stat(); err == nil && (fi.Size() != in.size || !fi.ModTime().Equal(in.mtime)) {
+		f.Close()
+		return nil, &usageError{err: fmt.Errorf("%s changed while it was being checked; nothing was written", in.name)}
+	}
 	return f, nil
+}
+
+// close lets go of stdin's copy.
+func (in *importInput) close() {
+	if in.temp != nil {
+		in.temp.Close()
+		if in.path != "" {
+			os.Remove(in.path)
+		}
+	}
+}
+
+// stat is the input file's identity, to compare with --rejects.
+func (in *importInput) stat() (os.FileInfo, error) {
+	if in.temp != nil {
+		return in.temp.Stat()
+	}
+	return os.Stat(in.path)
 }
 
 func (a *app) importInputOf(c *cobra.Command, file, format string) (*importInput, error) {
 	in := &importInput{name: file, path: file}
-	if format != "" {
+	ext, extOK := rowfile.FormatOf(file)
+	switch {
+	case format != "":
 		f, err := rowfile.ParseFormat(format)
 		if err != nil {
 			return nil, usagef(c, "--format: %v", err)
 		}
 		in.format = f
-	} else if f, ok := rowfile.FormatOf(file); ok {
-		in.format = f
-	} else if file == "-" {
-		return nil, usagef(c, "give --format csv or --format ndjson to read stdin")
-	} else {
+		if extOK && ext != f && file != "-" {
+			// --format is how a misnamed file is read: a note, not a refusal.
+			fmt.Fprintf(a.notes(), "note: reading %s as %s (--format %s), although its name says %s\n", file, formatWord(f), format, formatWord(ext))
+		}
+	case extOK:
+		in.format = ext
+	case file != "-":
 		return nil, usagef(c, "cannot tell the format of %s from its name: give --format csv or --format ndjson", file)
 	}
 	if file == "-" {
-		in.name = "stdin"
-		tmp, err := os.CreateTemp("", "adjl-import-*")
-		if err != nil {
-			return nil, fmt.Errorf("spool stdin: %w", err)
+		if err := in.spool(a.io.In); err != nil {
+			return nil, err
 		}
-		in.path, in.temp = tmp.Name(), true
-		_, err = io.Copy(tmp, a.io.In)
-		if cerr := tmp.Close(); err == nil {
-			err = cerr
+		if in.format == "" {
+			in.format = sniffFormat(io.NewSectionReader(in.temp, 0, in.size))
 		}
-		if err != nil {
-			os.Remove(in.path)
-			return nil, fmt.Errorf("spool stdin: %w", err)
-		}
+		return in, nil
 	}
 	st, err := os.Stat(in.path)
 	if err != nil {
@@ -73,6 +100,47 @@ func (a *app) importInputOf(c *cobra.Command, file, format string) (*importInput
 	}
 	in.size, in.mtime = st.Size(), st.ModTime()
 	return in, nil
+}
+
+// spool copies stdin to a temporary file, unlinked at once when the system
+// allows (an open file cannot be removed on some), else removed by close.
+func (in *importInput) spool(r io.Reader) error {
+	in.name = "stdin"
+	tmp, err := os.CreateTemp("", "adjl-import-*")
+	if err != nil {
+		return fmt.Errorf("spool stdin: %w", err)
+	}
+	in.temp, in.path = tmp, tmp.Name()
+	if os.Remove(in.path) == nil {
+		in.path = ""
+	}
+	n, err := io.Copy(tmp, r)
+	if err != nil {
+		in.close()
+		return fmt.Errorf("spool stdin: %w", err)
+	}
+	in.size = n
+	return nil
+}
+
+// sniffFormat tells the format of stdin given without --format by its
+// first byte that is not blank (after a byte-order mark): '{' is NDJSON,
+// anything else CSV, which is what adjl export writes without -o.
+func sniffFormat(r io.Reader) rowfile.Format {
+	b := make([]byte, 4096)
+	n, _ := io.ReadFull(r, b)
+	b = bytes.TrimLeft(bytes.TrimPrefix(b[:n], []byte("\ufeff")), " \t\r\n")
+	if len(b) > 0 && b[0] == '{' {
+		return rowfile.NDJSON
+	}
+	return rowfile.CSV
+}
+
+func formatWord(f rowfile.Format) string {
+	if f == rowfile.CSV {
+		return "CSV"
+	}
+	return "NDJSON"
 }
 
 // checkResult is what the checking pass found.
@@ -114,6 +182,12 @@ func (a *app) checkInput(in *importInput, t rowfile.Target, o importOpts) (*chec
 		}
 		var le *rowfile.LineError
 		if err != nil && (!errors.As(err, &le) || le.Fatal) {
+			if rejects != nil {
+				// A file that cannot be imported has no rejects: a partial
+				// list would read as the whole of them.
+				rejects.Close()
+				os.Remove(o.rejects)
+			}
 			return nil, lineErr(err)
 		}
 		if err != nil {

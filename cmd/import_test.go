@@ -3,16 +3,20 @@ package cmd
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/adjl/adjl/local"
 	"github.com/adjl/adjl/ops"
+	"github.com/adjl/adjl/rowfile"
 )
 
 func TestProgressPrintsAPlainLineEveryFewSeconds(t *testing.T) {
@@ -56,14 +60,14 @@ func TestImportJournalResumesOnlyTheSameImport(t *testing.T) {
 	if st := readJournal(key, 1000); st.found {
 		t.Fatal("a journal where there is none")
 	}
-	j, err := createJournal(key, 1000)
-	if err != nil {
-		t.Fatal(err)
-	}
+	j := newJournal(key, 1000)
 	j.freshness(true)
 	j.done(3)
 	j.done(4)
-	j.close(false)
+	j.close(journalInterrupted)
+	if j.err != nil {
+		t.Fatal(j.err)
+	}
 	// A kill can tear the last line.
 	f, _ := os.OpenFile(journalPath(key), os.O_APPEND|os.O_WRONLY, 0)
 	f.WriteString("done 9")
@@ -87,10 +91,45 @@ func TestImportJournalResumesOnlyTheSameImport(t *testing.T) {
 	if st := readJournal(other, 1000); st.found {
 		t.Fatal("a journal naming another key was used")
 	}
-	j, _ = createJournal(key, 1000)
-	j.close(true)
+	j = newJournal(key, 1000)
+	j.done(1)
+	j.close(journalFinished)
 	if _, err := os.Stat(filepath.Join(journalDir, key[:32]+".journal")); !os.IsNotExist(err) {
 		t.Fatalf("a finished import left its journal: %v", err)
+	}
+}
+
+// TestImportJournalOfARunThatWroteNothingLeavesNothing: a journal is made
+// when something is recorded, and a run that wrote no row removes it with
+// the directories it made, but not a directory that was there already.
+func TestImportJournalOfARunThatWroteNothingLeavesNothing(t *testing.T) {
+	t.Chdir(t.TempDir())
+	key := strings.Repeat("cd", 32)
+	j := newJournal(key, 1000)
+	j.close(journalUnused)
+	if _, err := os.Stat(".adjl"); !os.IsNotExist(err) {
+		t.Fatalf("a journal that recorded nothing made .adjl: %v", err)
+	}
+	j = newJournal(key, 1000)
+	j.freshness(true)
+	if _, err := os.Stat(journalPath(key)); err != nil {
+		t.Fatalf("no journal after a record: %v", err)
+	}
+	j.close(journalUnused)
+	if _, err := os.Stat(".adjl"); !os.IsNotExist(err) {
+		t.Fatalf("an unused journal left .adjl: %v", err)
+	}
+	if err := os.MkdirAll(filepath.Join(".adjl", "keep"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	j = newJournal(key, 1000)
+	j.freshness(false)
+	j.close(journalUnused)
+	if _, err := os.Stat(journalDir); !os.IsNotExist(err) {
+		t.Fatalf("an unused journal left %s: %v", journalDir, err)
+	}
+	if _, err := os.Stat(filepath.Join(".adjl", "keep")); err != nil {
+		t.Fatalf("a directory that was there went: %v", err)
 	}
 }
 
@@ -129,6 +168,139 @@ func TestImportBatchesCounterFixesOnAdjlsEngine(t *testing.T) {
 		if engine && (rep.Requests["TransactWriteItems"] != 1 || rep.Requests["UpdateItem"] != 0) ||
 			!engine && (rep.Requests["TransactWriteItems"] != 0 || rep.Requests["UpdateItem"] != 4) {
 			t.Errorf("engine=%v: requests %v", engine, rep.Requests)
+		}
+	}
+}
+
+// TestImportResumeTellsWhatEachRunCounted: an import whose writes start
+// failing after its first chunk keeps its journal and says --resume; the
+// resumed run's summary says written is this run's and new covers both. An
+// import that fails before writing anything (no table) leaves no journal and
+// no .adjl directory, and does not say --resume.
+func TestImportResumeTellsWhatEachRunCounted(t *testing.T) {
+	isolate(t)
+	school := example(t, "school.yaml")
+	var b strings.Builder
+	b.WriteString("from,to\n")
+	for i := range 2500 {
+		fmt.Fprintf(&b, "s%d,c%d\n", i, i%7)
+	}
+	csv := writeFile(t, filepath.Join(t.TempDir(), "e.csv"), b.String())
+	e, err := local.Open("", local.Options{InMemory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	var batches, failAfter atomic.Int64
+	failAfter.Store(-1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.Header.Get("X-Amz-Target"), ".BatchWriteItem") {
+			if n := batches.Add(1); failAfter.Load() >= 0 && n > failAfter.Load() {
+				w.Header().Set("Content-Type", "application/x-amz-json-1.0")
+				w.WriteHeader(http.StatusBadRequest)
+				io.WriteString(w, `{"__type":"com.amazonaws.dynamodb.v20120810#ValidationException","message":"refused by the test"}`)
+				return
+			}
+		}
+		e.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	run := func(args ...string) result {
+		return adjl(t, runOpts{dir: dir}, append([]string{"--schema", school, "--endpoint", srv.URL}, args...)...)
+	}
+
+	r := run("import", "enrollment", csv, "--quiet")
+	if r.code == 0 || strings.Contains(r.err, "--resume") {
+		t.Fatalf("no table: exit %d, stderr:\n%s", r.code, r.err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".adjl")); !os.IsNotExist(err) {
+		t.Fatalf("an import that wrote nothing left .adjl: %v", err)
+	}
+
+	if r := run("table", "create"); r.code != 0 {
+		t.Fatalf("table create: %s", r.err)
+	}
+	failAfter.Store(1000/25 + 5) // the first chunk, then refusals
+	r = run("import", "enrollment", csv, "--quiet", "--workers", "1")
+	if r.code == 0 || !strings.Contains(r.err, "hint: run the same command with --resume to finish it") {
+		t.Fatalf("interrupted: exit %d, stderr:\n%s", r.code, r.err)
+	}
+	failAfter.Store(-1)
+	r = run("import", "enrollment", csv, "--quiet", "--resume")
+	if r.code != 0 {
+		t.Fatalf("resume: exit %d: %s", r.code, r.err)
+	}
+	for _, want := range []string{
+		"resumed: 1,000 rows an earlier run had written were skipped\n",
+		"edges: 1,500 written (this run): 2,500 new, 0 already there (both runs)\n",
+	} {
+		if !strings.Contains(r.out, want) {
+			t.Errorf("summary lacks %q:\n%s", want, r.out)
+		}
+	}
+}
+
+// TestStdinCopyIsUnlinkedAtOnce: the copy of stdin an import reads twice has
+// no name while the import runs, so that a kill -9 leaves nothing behind;
+// without --format, its first byte tells NDJSON from CSV.
+func TestStdinCopyIsUnlinkedAtOnce(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	for in, want := range map[string]rowfile.Format{
+		"from,to\na,b\n":               rowfile.CSV,
+		"\ufeff\n  {\"from\":\"a\"}\n": rowfile.NDJSON,
+		"":                             rowfile.CSV,
+	} {
+		a := &app{io: &IOStreams{In: strings.NewReader(in)}}
+		got, err := a.importInputOf(nil, "-", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if left, _ := os.ReadDir(tmp); len(left) != 0 {
+			t.Errorf("stdin's copy has a name while the import runs: %v", left)
+		}
+		if got.format != want {
+			t.Errorf("%q read as %s, want %s", in, got.format, want)
+		}
+		f, err := got.open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(f)
+		f.Close()
+		got.close()
+		if string(b) != in {
+			t.Errorf("read back %q, want %q", b, in)
+		}
+	}
+}
+
+// TestRejectsFileEndsEveryLineWithANewline: the rejected lines are copied
+// one per line, the last too, when the input's last line has no line end.
+func TestRejectsFileEndsEveryLineWithANewline(t *testing.T) {
+	isolate(t)
+	school := example(t, "school.yaml")
+	dir := t.TempDir()
+	if r := adjl(t, runOpts{dir: dir}, "--schema", school, "table", "create"); r.code != 0 {
+		t.Fatalf("table create: %s", r.err)
+	}
+	for name, in := range map[string]string{
+		"e.ndjson": `{"from":"a1","to":"c1"}` + "\n" + `{"from":"CRS#x","to":"c1"}` + "\r\n" + `{"to":"c1"}`,
+		"e.csv":    "from,to\r\na1,c1\r\nCRS#x,c1\r\n,c1",
+	} {
+		writeFile(t, filepath.Join(dir, name), in)
+		r := adjl(t, runOpts{dir: dir}, "--schema", school, "import", "enrollment", name, "--skip-invalid", "--rejects", "r-"+name, "--quiet")
+		if r.code != ExitRejected {
+			t.Fatalf("%s: exit %d: %s", name, r.code, r.err)
+		}
+		got, _ := os.ReadFile(filepath.Join(dir, "r-"+name))
+		want := `{"from":"CRS#x","to":"c1"}` + "\n" + `{"to":"c1"}` + "\n"
+		if name == "e.csv" {
+			want = "from,to\nCRS#x,c1\n,c1\n"
+		}
+		if string(got) != want {
+			t.Errorf("%s: rejects %q, want %q", name, got, want)
 		}
 	}
 }

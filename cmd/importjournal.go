@@ -2,7 +2,9 @@ package cmd
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -25,8 +27,11 @@ const journalMagic = "adjl import journal 1"
 // are appended as chunks complete; a torn last line (a kill mid-write) is
 // ignored, which at worst makes a resume write one chunk again.
 type importJournal struct {
-	path string
-	f    *os.File
+	path, key string
+	chunkRows int
+	f         *os.File // nil until the first record
+	made      []string // directories create made, innermost first
+	err       error    // why the journal could not be created
 }
 
 func journalPath(key string) string { return filepath.Join(journalDir, key[:32]+".journal") }
@@ -76,40 +81,81 @@ func readJournal(key string, chunkRows int) journalState {
 	return st
 }
 
-// createJournal starts a journal for key (replacing any earlier one).
-func createJournal(key string, chunkRows int) (*importJournal, error) {
-	if err := os.MkdirAll(journalDir, 0o700); err != nil {
-		return nil, fmt.Errorf("create import journal: %w", err)
+// newJournal is the journal of the import named by key, replacing any
+// earlier one. Nothing is on disk until it records something, so an import
+// that fails before it begins leaves no file and no directory behind.
+func newJournal(key string, chunkRows int) *importJournal {
+	return &importJournal{path: journalPath(key), key: key, chunkRows: chunkRows}
+}
+
+// create makes the journal file, and the directories it is in, noting the
+// directories it made.
+func (j *importJournal) create() error {
+	for d := filepath.Dir(j.path); d != "." && d != string(filepath.Separator); d = filepath.Dir(d) {
+		if _, err := os.Stat(d); !errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		j.made = append(j.made, d)
 	}
-	path := journalPath(key)
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
+	if err := os.MkdirAll(filepath.Dir(j.path), 0o700); err != nil {
+		return fmt.Errorf("create import journal: %w", err)
+	}
+	f, err := os.OpenFile(j.path, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
 	if err != nil {
-		return nil, fmt.Errorf("create import journal: %w", err)
+		return fmt.Errorf("create import journal: %w", err)
 	}
-	if _, err := fmt.Fprintf(f, "%s\nkey %s\nchunk-rows %d\n", journalMagic, key, chunkRows); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("write import journal %s: %w", path, err)
+	j.f = f
+	if _, err := fmt.Fprintf(f, "%s\nkey %s\nchunk-rows %d\n", journalMagic, j.key, j.chunkRows); err != nil {
+		return fmt.Errorf("write import journal %s: %w", j.path, err)
 	}
-	return &importJournal{path: path, f: f}, nil
+	return nil
+}
+
+// record appends a line, creating the journal first. A journal that cannot
+// be created is noted once (err) and the import goes on: it does not need
+// it, a rerun is still exact.
+func (j *importJournal) record(format string, args ...any) {
+	if j.f == nil && j.err == nil {
+		j.err = j.create()
+	}
+	if j.f != nil {
+		fmt.Fprintf(j.f, format, args...)
+	}
 }
 
 // done records that the first n chunks are written. A kill loses nothing
 // the kernel was handed; a failed write only makes a resume redo chunks.
-func (j *importJournal) done(n int) {
-	fmt.Fprintf(j.f, "done %d\n", n)
-}
+func (j *importJournal) done(n int) { j.record("done %d\n", n) }
 
 // freshness records whether the relation had edges before the first run:
 // a resumed run cannot tell any more, its first run's edges being there.
-func (j *importJournal) freshness(fresh bool) {
-	fmt.Fprintf(j.f, "fresh %t\n", fresh)
-}
+func (j *importJournal) freshness(fresh bool) { j.record("fresh %t\n", fresh) }
 
-// close ends the journal; with finished the import is complete and the
-// journal is removed.
-func (j *importJournal) close(finished bool) {
-	j.f.Close()
-	if finished {
+// journalEnd is how an import run ended, for its journal.
+type journalEnd int
+
+const (
+	// journalFinished: the import is complete; the journal goes.
+	journalFinished journalEnd = iota
+	// journalUnused: the run failed before anything was written, by it or
+	// by an earlier run; the journal goes with the directories it made.
+	journalUnused
+	// journalInterrupted: rows were written; the journal stays for --resume.
+	journalInterrupted
+)
+
+// close ends the journal.
+func (j *importJournal) close(end journalEnd) {
+	if j.f != nil {
+		j.f.Close()
+	}
+	switch end {
+	case journalFinished:
 		os.Remove(j.path)
+	case journalUnused:
+		os.Remove(j.path)
+		for _, d := range j.made {
+			os.Remove(d) // only if empty: another import may have put its journal there
+		}
 	}
 }

@@ -42,6 +42,8 @@ func NewReader(r io.Reader, name string, format Format, t Target) (Reader, error
 // per row. Quoted fields may hold commas, quotes ("") and line breaks.
 type csvReader struct {
 	r    *csv.Reader
+	src  *recorder
+	off  int64 // input offset where the next record starts
 	name string
 	t    Target
 	cols []string
@@ -51,7 +53,8 @@ type csvReader struct {
 }
 
 func newCSVReader(r io.Reader, name string, t Target) (*csvReader, error) {
-	cr := csv.NewReader(bufio.NewReaderSize(r, 64<<10))
+	src := &recorder{r: r}
+	cr := csv.NewReader(bufio.NewReaderSize(src, 64<<10))
 	cr.FieldsPerRecord = -1 // checked here, with a better message
 	cr.ReuseRecord = true
 	head, err := cr.Read()
@@ -71,7 +74,8 @@ func newCSVReader(r io.Reader, name string, t Target) (*csvReader, error) {
 	if msg := checkHeader(t, head); msg != "" {
 		return nil, &LineError{File: name, Line: 1, Msg: msg, Fatal: true}
 	}
-	c := &csvReader{r: cr, name: name, t: t, cols: head}
+	c := &csvReader{r: cr, src: src, off: cr.InputOffset(), name: name, t: t, cols: head}
+	src.forget(c.off)
 	for _, k := range exampleHeader(t) {
 		c.at = append(c.at, slices.Index(head, k))
 	}
@@ -124,31 +128,110 @@ func kindWord(t Target) string {
 }
 
 func (c *csvReader) Next() (Row, error) {
+	start := c.off
 	rec, err := c.r.Read()
+	c.off = c.r.InputOffset()
 	if errors.Is(err, io.EOF) {
 		return Row{}, io.EOF
 	}
+	defer c.src.forget(c.off)
 	if err != nil {
 		var pe *csv.ParseError
-		if errors.As(err, &pe) {
-			return Row{}, csvError(c.name, err, false)
+		if !errors.As(err, &pe) {
+			return Row{}, &LineError{File: c.name, Line: c.line(), Msg: err.Error(), Fatal: true}
 		}
-		return Row{}, &LineError{File: c.name, Line: c.line(), Msg: err.Error(), Fatal: true}
+		le := csvError(c.name, err, false)
+		le.Raw = c.raw(start)
+		if errors.Is(pe.Err, csv.ErrQuote) && pe.Line > pe.StartLine && c.src.eof && c.off == c.src.n {
+			// Every line after the quote went into one field: the rows
+			// there are neither imported nor rejects, so stop.
+			n := pe.Line - pe.StartLine
+			le.Fatal = true
+			le.Msg = fmt.Sprintf(`a quoted field opened on this line is never closed: it takes in the rest of the file, lines %d to %d (%d %s after it); close the quote, and double a quote inside a field ("a ""b"" c")`,
+				pe.StartLine, pe.Line, n, plural(n, "line", "lines"))
+		} else {
+			le.Msg += spanNote(le.Line, le.Raw)
+		}
+		return Row{}, le
 	}
 	line, _ := c.r.FieldPos(0)
 	if len(rec) != len(c.cols) {
 		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
 			return c.Next() // a line of blanks
 		}
-		return Row{}, &LineError{File: c.name, Line: line, Raw: encodeCSV(rec),
-			Msg: fmt.Sprintf("%d fields, but the header has %d (%s); quote a value that holds a comma", len(rec), len(c.cols), strings.Join(c.cols, ","))}
+		raw := c.raw(start)
+		return Row{}, &LineError{File: c.name, Line: line, Raw: raw,
+			Msg: fmt.Sprintf("%d fields, but the header has %d (%s); quote a value that holds a comma", len(rec), len(c.cols), strings.Join(c.cols, ",")) + spanNote(line, raw)}
 	}
 	c.rec = rec
 	row, msg := c.t.row(line, c.cell)
 	if msg != "" {
-		return Row{}, &LineError{File: c.name, Line: line, Msg: msg, Raw: encodeCSV(rec)}
+		raw := c.raw(start)
+		return Row{}, &LineError{File: c.name, Line: line, Msg: msg + spanNote(line, raw), Raw: raw}
 	}
 	return row, nil
+}
+
+// raw is the text of the record that began at input offset start, as it is
+// in the file, without the blank lines before it and its line end.
+func (c *csvReader) raw(start int64) string {
+	b := c.src.bytes(start, c.off)
+	for len(b) > 0 && (b[0] == '\n' || b[0] == '\r' && len(b) > 1 && b[1] == '\n') {
+		b = b[1:]
+	}
+	b = bytes.TrimSuffix(b, []byte("\n"))
+	b = bytes.TrimSuffix(b, []byte("\r"))
+	return string(b)
+}
+
+// spanNote tells that a bad record runs over several lines (a quoted field
+// holds line breaks), as an unbalanced quote makes it do.
+func spanNote(line int, raw string) string {
+	if n := strings.Count(raw, "\n"); n > 0 {
+		return fmt.Sprintf(" (the record runs from line %d to %d: a quoted field holds line breaks)", line, line+n)
+	}
+	return ""
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// recorder keeps the bytes read through it from offset base on, so that a
+// record's text can be cut out by its input offsets.
+type recorder struct {
+	r    io.Reader
+	buf  []byte
+	base int64 // input offset of buf[0]
+	n    int64 // bytes read
+	eof  bool  // r has returned io.EOF
+}
+
+func (t *recorder) Read(p []byte) (int, error) {
+	n, err := t.r.Read(p)
+	t.buf = append(t.buf, p[:n]...)
+	t.n += int64(n)
+	if errors.Is(err, io.EOF) {
+		t.eof = true
+	}
+	return n, err
+}
+
+// bytes are the input from offset start to end, not yet forgotten.
+func (t *recorder) bytes(start, end int64) []byte { return t.buf[start-t.base : end-t.base] }
+
+// forget lets go of the input before offset end. It moves the bytes kept
+// only once the dropped ones are at least as many, so that each byte is
+// moved at most once on average.
+func (t *recorder) forget(end int64) {
+	k := int(end - t.base)
+	if k >= 64<<10 && k >= len(t.buf)-k {
+		t.buf = t.buf[:copy(t.buf, t.buf[k:])]
+		t.base = end
+	}
 }
 
 func (c *csvReader) Header() string { return encodeCSV(c.cols) }
@@ -204,6 +287,9 @@ func (n *ndjsonReader) Next() (Row, error) {
 		line, err := n.readLine()
 		if err != nil {
 			return Row{}, err
+		}
+		if n.line == 1 {
+			line = bytes.TrimPrefix(line, []byte("\ufeff")) // a byte-order mark, as CSV allows
 		}
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue

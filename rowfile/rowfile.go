@@ -124,8 +124,8 @@ type LineError struct {
 	File string
 	Line int
 	Msg  string
-	// Raw is the row's text as read (CSV: the record re-encoded; NDJSON: the
-	// line), for a rejects file. Empty for header errors.
+	// Raw is the row's text as it is in the file, without its line end (a
+	// CSV record may span lines), for a rejects file. Empty for header errors.
 	Raw string
 	// Fatal: reading cannot go on (a bad header, an unreadable file).
 	Fatal bool
@@ -147,7 +147,11 @@ func (t Target) row(line int, cell func(i int) (v any, ok bool)) (Row, string) {
 		v, ok := cell(i)
 		s, isStr := v.(string)
 		switch {
-		case !ok || v == nil || isStr && s == "":
+		case !ok:
+			return "", fmt.Sprintf("%s is missing", col)
+		case v == nil:
+			return "", fmt.Sprintf("%s is null; give the key as a string", col)
+		case isStr && s == "":
 			return "", fmt.Sprintf("%s is empty", col)
 		case !isStr:
 			return "", fmt.Sprintf("%s must be a string key, not %s", col, jsonKind(v))
@@ -183,7 +187,7 @@ func (t Target) row(line int, cell func(i int) (v any, ok bool)) (Row, string) {
 		}
 		typed, absent, err := typedValue(a.Kind, v)
 		if err != nil {
-			return r, fmt.Sprintf("%s is a %s: %v", a.Name, a.Kind, err)
+			return r, fmt.Sprintf("%s is %s: %v", a.Name, kindNoun(a.Kind), err)
 		}
 		if absent {
 			continue
@@ -228,10 +232,10 @@ func typedValue(kind schema.AttrKind, v any) (any, bool, error) {
 			return nil, false, fmt.Errorf("got an array; only strings attributes take one")
 		}
 		var out []string
-		for _, e := range x {
+		for i, e := range x {
 			s, ok := e.(string)
 			if !ok {
-				return nil, false, fmt.Errorf("array element %s is not a string", jsonKind(e))
+				return nil, false, fmt.Errorf("element %d of the array is %s, not a string", i+1, jsonKind(e))
 			}
 			if s != "" && !slices.Contains(out, s) {
 				out = append(out, s)
@@ -243,6 +247,15 @@ func typedValue(kind schema.AttrKind, v any) (any, bool, error) {
 		return out, false, nil
 	}
 	return nil, false, fmt.Errorf("got %s", jsonKind(v))
+}
+
+// kindNoun names an attribute type for messages: "a number", "a set of
+// strings".
+func kindNoun(k schema.AttrKind) string {
+	if k == schema.KindStrings {
+		return "a set of strings"
+	}
+	return "a " + string(k)
 }
 
 func valueSize(v any) int {

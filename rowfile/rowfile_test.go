@@ -171,6 +171,9 @@ not json
 {"id":"a9"} {"id":"a10"}
 {"id":"a11","active":1}
 {"id":"a12","name":"x","name":"y"}
+{"id":"a13","tags":["x",5]}
+{"name":"no id"}
+{"id":null}
 `
 	rows, bad := readAll(t, NDJSON, Target{Entity: stu}, in)
 	if len(rows) != 1 {
@@ -185,15 +188,76 @@ not json
 		`in.ndjson:3: age is a number: got true; give a number`,
 		`in.ndjson:4: not a JSON object: invalid character 'o' in literal null (expecting 'u') (at byte 2)`,
 		`in.ndjson:5: id must be a string key, not a number`,
-		`in.ndjson:6: tags is a strings: the array has no elements; DynamoDB string sets cannot be empty`,
+		`in.ndjson:6: tags is a set of strings: the array has no elements; DynamoDB string sets cannot be empty`,
 		`in.ndjson:7: born is a date: "2010-13-40" is not a date like 2025-09-01`,
 		`in.ndjson:8: not a JSON object: got a JSON array`,
 		`in.ndjson:9: more than one JSON value on the line`,
 		`in.ndjson:10: active is a bool: got the number 1; write it as a string`,
 		`in.ndjson:11: field "name" appears twice; keep one`,
+		`in.ndjson:12: tags is a set of strings: element 2 of the array is a number, not a string`,
+		`in.ndjson:13: id is missing`,
+		`in.ndjson:14: id is null; give the key as a string`,
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("errors:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestNDJSONByteOrderMarkSkipped(t *testing.T) {
+	_, stu := school()
+	rows, bad := readAll(t, NDJSON, Target{Entity: stu}, "\ufeff{\"id\":\"a1\"}\r\n{\"id\":\"a2\"}\r\n")
+	if len(bad) != 0 || len(rows) != 2 || rows[0].ID != "STU#a1" {
+		t.Fatalf("rows %#v, errors %v", rows, bad)
+	}
+}
+
+// TestCSVRejectedRecordsKeepTheirBytes: a rejects file holds the bad
+// records as they were written, so that it can be fixed and imported again.
+func TestCSVRejectedRecordsKeepTheirBytes(t *testing.T) {
+	rel, _ := school()
+	in := "from,to,grade\r\n" +
+		"a1,c1,\xff\r\n" + // not UTF-8
+		"a2,c1,\"x\"\"y\"\r\n" +
+		"\r\n" +
+		"a3,c1,\"bad\"x\r\n" + // text after the closing quote
+		"a4,c1,\"two\r\nlines\",extra\r\n" + // too many fields, over two lines
+		"a5,c1,A" // no line end
+	rows, bad := readAll(t, CSV, Target{Relation: rel}, in)
+	if len(rows) != 2 || rows[0].From != "STU#a2" || rows[1].From != "STU#a5" {
+		t.Fatalf("rows: %#v", rows)
+	}
+	var raws, msgs []string
+	for _, e := range bad {
+		raws = append(raws, e.Raw)
+		msgs = append(msgs, e.Error())
+	}
+	wantRaw := []string{"a1,c1,\xff", `a3,c1,"bad"x`, "a4,c1,\"two\r\nlines\",extra"}
+	if !reflect.DeepEqual(raws, wantRaw) {
+		t.Errorf("raw records:\n got %q\nwant %q", raws, wantRaw)
+	}
+	if len(msgs) != 3 || !strings.HasPrefix(msgs[1], "in.csv:5: ") ||
+		!strings.HasPrefix(msgs[2], "in.csv:6: 4 fields") || !strings.HasSuffix(msgs[2], "(the record runs from line 6 to 7: a quoted field holds line breaks)") {
+		t.Errorf("messages:\n%s", strings.Join(msgs, "\n"))
+	}
+}
+
+// TestCSVQuoteOpenToTheEndIsFatal: a quote never closed takes in every line
+// after it; those rows must not vanish from both the import and the rejects.
+func TestCSVQuoteOpenToTheEndIsFatal(t *testing.T) {
+	rel, _ := school()
+	in := "from,to,grade\na1,c1,\xff\na2,c1,\"x\"\"y\"\na3,c1,\"unterminated\na4,c1,A\na5,c1,B\n"
+	rows, bad := readAll(t, CSV, Target{Relation: rel}, in)
+	if len(rows) != 1 || len(bad) != 2 || !bad[1].Fatal {
+		t.Fatalf("rows %#v, errors %v", rows, bad)
+	}
+	want := `in.csv:4: a quoted field opened on this line is never closed: it takes in the rest of the file, lines 4 to 6 (2 lines after it); close the quote, and double a quote inside a field ("a ""b"" c")`
+	if got := bad[1].Error(); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	// On the last line it takes in nothing: an ordinary bad line.
+	_, bad = readAll(t, CSV, Target{Relation: rel}, "from,to,grade\na1,c1,\"open\n")
+	if len(bad) != 1 || bad[0].Fatal || bad[0].Line != 2 || bad[0].Raw != `a1,c1,"open` {
+		t.Fatalf("errors %#v", bad)
 	}
 }
 
