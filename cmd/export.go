@@ -28,8 +28,9 @@ reshard that sends a Scan: --segments parallel segments, filtered on the
 type attribute. On DynamoDB a Scan reads, and bills, every item of the table.
 
 -o csv (the default) writes a header line and RFC 4180 quoting; a value CSV
-cannot carry back exactly (an empty string, a set element holding a comma)
-stops the export with a message naming -o ndjson, which can.`,
+cannot carry back exactly (an empty string, a CR LF line break, which CSV
+reads back as LF, a set element holding a comma) stops the export with a
+message naming -o ndjson, which can.`,
 		Example: withExamples(
 			"adjl export enrollment > enrollments.csv",
 			"adjl export student -o ndjson > students.ndjson",
