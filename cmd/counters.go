@@ -34,7 +34,6 @@ there first, so it is safe to run while others write.`,
 	}
 	for _, repair := range []bool{false, true} {
 		var segments int
-		var quiet bool
 		verb, short := "verify", "Compare every stored counter with its edges (exit 0 all exact, 1 with a table of those that are not)"
 		if repair {
 			verb, short = "repair", "Set every wrong counter to its count, with conditional writes (safe while others write)"
@@ -62,7 +61,7 @@ there first, so it is safe to run while others write.`,
 				if err != nil {
 					return err
 				}
-				prog := a.newProgress(quiet)
+				prog := a.newProgress(a.set.Quiet)
 				prog.phase("scan", "items", -1)
 				phase := "scan"
 				opt.Progress = func(p ops.VerifyProgress) {
@@ -86,7 +85,6 @@ there first, so it is safe to run while others write.`,
 			},
 		}
 		sub.Flags().IntVar(&segments, "segments", 4, "parallel Scan segments (1 to 64)")
-		sub.Flags().BoolVar(&quiet, "quiet", false, "no progress on stderr")
 		c.AddCommand(sub)
 	}
 	return c

@@ -14,7 +14,6 @@ import (
 
 func (a *app) newExportCmd() *cobra.Command {
 	var segments int
-	var quiet bool
 	c := &cobra.Command{
 		Use:     "export NAME [-o csv|ndjson]",
 		GroupID: "data",
@@ -74,7 +73,7 @@ declare are left out, with a warning on stderr naming them.`,
 			if err != nil {
 				return err
 			}
-			prog := a.newProgress(quiet)
+			prog := a.newProgress(a.set.Quiet)
 			prog.phase("export "+t.Name(), "rows", -1)
 			start := time.Now()
 			rep, err := st.Export(c.Context(), t, ops.ExportOptions{Segments: segments, Progress: func(rows, _ int64) { prog.set(rows) }}, w.Write)
@@ -96,7 +95,7 @@ declare are left out, with a warning on stderr naming them.`,
 			if rep.UndeclaredRows > 0 {
 				fmt.Fprintf(a.io.ErrOut, "adjl: warning: %s\n", undeclaredWarning(t, rep))
 			}
-			if !quiet {
+			if !a.set.Quiet {
 				fmt.Fprintf(a.io.ErrOut, "exported %s %s of %s in %s (%s items scanned, %s Scan %s)\n",
 					commas(rep.Rows), plural(int(rep.Rows), "row", "rows"), t.Name(), time.Since(start).Round(time.Millisecond),
 					commas(rep.Scanned), commas(rep.Requests), plural(int(rep.Requests), "request", "requests"))
@@ -105,7 +104,6 @@ declare are left out, with a warning on stderr naming them.`,
 		},
 	}
 	c.Flags().IntVar(&segments, "segments", 4, "parallel Scan segments (1 to 64)")
-	c.Flags().BoolVar(&quiet, "quiet", false, "no progress or summary on stderr")
 	return c
 }
 
