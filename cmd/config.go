@@ -44,7 +44,7 @@ func addGlobalFlags(fs *pflag.FlagSet) {
 	fs.Bool("capacity", false, "print consumed capacity per operation on stderr")
 	fs.Bool("verbose", false, "say which backend is used")
 	fs.Bool("debug", false, "log each request on stderr: operation, table, index, key condition, latency, capacity, retries")
-	fs.BoolP("quiet", "q", false, "no hints, notes, warnings or progress on stderr (errors and data stay)")
+	fs.BoolP("quiet", "q", false, "no hints, notes, progress or summaries on stderr (errors, warnings and data stay)")
 	fs.Bool("no-color", false, "no colour, even on a terminal (also NO_COLOR)")
 	fs.String("config", "", "config `FILE` (default ./.adjl/config.yaml, then $XDG_CONFIG_HOME/adjl/config.yaml)")
 }

@@ -11,9 +11,21 @@ import (
 // (so `test "$(adjl members CRS#c007 --count)" = 28` works in a script), or
 // {"count": N} with -o json, ndjson or yaml.
 func (a *app) countRun(ctx context.Context, l *listArgs) error {
-	for name, set := range map[string]bool{"cursor": l.opts.cursor != "", "with-entity": l.opts.withEntity} {
-		if set {
-			return usagef(a.cmd, "--count cannot be combined with --%s: it counts the whole list", name)
+	// A list flag a count would ignore is refused rather than ignored: the
+	// user asked for something the number does not give.
+	o := l.opts
+	for _, f := range []struct {
+		set        bool
+		name, more string
+	}{
+		{o.cursor != "", "cursor", "it counts the whole list"},
+		{o.limit != 0, "limit", "it counts the whole list, not a page"},
+		{o.all, "all", "it counts every page already"},
+		{o.withEntity, "with-entity", "it prints the number of edges alone"},
+		{o.desc, "desc", "a count has no order"},
+	} {
+		if f.set {
+			return usagef(a.cmd, "--count cannot be combined with --%s: %s", f.name, f.more)
 		}
 	}
 	st, err := a.storeFor(ctx)

@@ -34,7 +34,6 @@ there first, so it is safe to run while others write.`,
 	}
 	for _, repair := range []bool{false, true} {
 		var segments int
-		var quiet bool
 		verb, short := "verify", "Compare every stored counter with its edges (exit 0 all exact, 1 with a table of those that are not)"
 		if repair {
 			verb, short = "repair", "Set every wrong counter to its count, with conditional writes (safe while others write)"
@@ -62,7 +61,7 @@ there first, so it is safe to run while others write.`,
 				if err != nil {
 					return err
 				}
-				prog := a.newProgress(quiet)
+				prog := a.newProgress(a.set.Quiet)
 				prog.phase("scan", "items", -1)
 				phase := "scan"
 				opt.Progress = func(p ops.VerifyProgress) {
@@ -86,7 +85,6 @@ there first, so it is safe to run while others write.`,
 			},
 		}
 		sub.Flags().IntVar(&segments, "segments", 4, "parallel Scan segments (1 to 64)")
-		sub.Flags().BoolVar(&quiet, "quiet", false, "no progress on stderr")
 		c.AddCommand(sub)
 	}
 	return c
@@ -100,7 +98,13 @@ func (a *app) printCounterReport(rep *ops.VerifyReport, repair bool, took time.D
 	if a.set.Output != "table" {
 		wrong := make([]any, len(rep.Wrong))
 		for i, w := range rep.Wrong {
-			rec := orderedObject{{"relation", w.Relation}, {"entity", w.Key}, {"counter", w.Counter}, {"stored", w.Stored}, {"actual", w.Actual}}
+			rec := orderedObject{{"relation", w.Relation}, {"entity", w.Key}, {"counter", w.Counter}, {"stored", w.Stored}}
+			if w.StoredValue != "" {
+				// stored stays a number (the sum of the parts that are);
+				// the text says what is there instead.
+				rec = append(rec, field{"storedValue", w.StoredValue}, field{"storedProblem", w.StoredProblem})
+			}
+			rec = append(rec, field{"actual", w.Actual})
 			if repair {
 				rec = append(rec, field{"fixed", w.Fixed})
 			}
@@ -122,7 +126,7 @@ func (a *app) printCounterReport(rep *ops.VerifyReport, repair bool, took time.D
 				if i == countersShown {
 					break
 				}
-				row := []string{c.Key, c.Counter, strconv.FormatInt(c.Stored, 10), strconv.FormatInt(c.Actual, 10)}
+				row := []string{c.Key, c.Counter, storedCell(c), strconv.FormatInt(c.Actual, 10)}
 				if repair {
 					row = append(row, strconv.FormatBool(c.Fixed))
 				}
@@ -151,3 +155,20 @@ func (a *app) printCounterReport(rep *ops.VerifyReport, repair bool, took time.D
 	}
 	return nil
 }
+
+// storedCell is a wrong counter's stored value in the table: the number, or
+// what is stored instead and why it is no count ("10.5 (not a whole
+// number)"), its text cut to storedShown characters.
+func storedCell(c ops.CounterResult) string {
+	if c.StoredValue == "" {
+		return strconv.FormatInt(c.Stored, 10)
+	}
+	v := c.StoredValue
+	if r := []rune(v); len(r) > storedShown {
+		v = string(r[:storedShown]) + "..."
+	}
+	return fmt.Sprintf("%s (%s)", v, c.StoredProblem)
+}
+
+// storedShown bounds the stored text of a counter in the table.
+const storedShown = 40

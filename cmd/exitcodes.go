@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/adjl/adjl/ops"
+	"github.com/adjl/adjl/rowfile"
 	"github.com/adjl/adjl/schema"
 )
 
@@ -16,7 +17,9 @@ import (
 //	 0    success; check verb: linked                     -
 //	 1    check verb: not linked; get/delete: not found;  ops.ErrItemNotFound (ops.MissingEntityError), silent status
 //	      link requiring entities: one is missing
-//	 2    usage or input error (nothing was sent)         usageError, schema.KeyError, schema.InputError, ops.InputError
+//	 2    usage or input error (nothing was written);     usageError, schema.KeyError, schema.InputError, ops.InputError,
+//	      export: a value it cannot write (stdout         rowfile.CellError
+//	      incomplete)
 //	 3    invalid schema file                             schema.IsInvalid
 //	 4    table missing or different from the schema      ops.TableNotFoundError, ops.TableMismatchError
 //	 5    conditional conflict; table deletion-protected  ops.HasEdgesError, ops.ConflictError, ops.TableProtectedError
@@ -68,6 +71,7 @@ func ExitCode(err error) int {
 		noCreds   *credentialsError
 		dataFile  *dataFileError
 		rejected  *ops.RejectedError
+		cell      *rowfile.CellError
 	)
 	switch {
 	case errors.As(err, &status):
@@ -77,7 +81,7 @@ func ExitCode(err error) int {
 	case schema.IsInvalid(err):
 		return ExitSchema
 	case errors.As(err, &usage), errors.As(err, &noSchema), errors.As(err, &keyErr),
-		errors.As(err, &inErr), errors.As(err, &opsIn), errors.As(err, &rejected):
+		errors.As(err, &inErr), errors.As(err, &opsIn), errors.As(err, &rejected), errors.As(err, &cell):
 		return ExitUsage
 	case errors.Is(err, ops.ErrItemNotFound):
 		return ExitFalse

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/adjl/adjl/ops"
+	"github.com/adjl/adjl/rowfile"
 	"github.com/adjl/adjl/schema"
 )
 
@@ -37,6 +38,7 @@ func TestExitCodeTable(t *testing.T) {
 		{"locked", &lockedError{err: errors.New("locked")}, ExitUnreachable},
 		{"throttled", &ops.ThrottledError{Err: errors.New("slow down")}, ExitThrottled},
 		{"rejected by the backend", &ops.RejectedError{Err: errors.New("ValidationException")}, ExitUsage},
+		{"export: a value CSV cannot carry", withHint(fmt.Errorf("export enrollment: %w", &rowfile.CellError{Row: "STU#a", Msg: "m"}), "h"), ExitUsage},
 		// ops classifies every backend error: a raw one reaching cmd is a bug.
 		{"unclassified backend error", apiError("ThrottlingException", "x"), ExitInternal},
 		{"interrupted", fmt.Errorf("query: %w", context.Canceled), ExitInterrupted},

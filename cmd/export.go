@@ -1,8 +1,10 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/adjl/adjl/ops"
@@ -12,7 +14,6 @@ import (
 
 func (a *app) newExportCmd() *cobra.Command {
 	var segments int
-	var quiet bool
 	c := &cobra.Command{
 		Use:     "export NAME [-o csv|ndjson]",
 		GroupID: "data",
@@ -28,8 +29,11 @@ reshard that sends a Scan: --segments parallel segments, filtered on the
 type attribute. On DynamoDB a Scan reads, and bills, every item of the table.
 
 -o csv (the default) writes a header line and RFC 4180 quoting; a value CSV
-cannot carry back exactly (an empty string, a set element holding a comma)
-stops the export with a message naming -o ndjson, which can.`,
+cannot carry back exactly (an empty string, a CR LF line break, which CSV
+reads back as LF, a set element holding a comma) stops the export with a
+message naming -o ndjson, which can. A stopped export exits 2; the rows
+before it are on stdout, an incomplete file. Attributes the schema does not
+declare are left out, with a warning on stderr naming them.`,
 		Example: withExamples(
 			"adjl export enrollment > enrollments.csv",
 			"adjl export student -o ndjson > students.ndjson",
@@ -69,18 +73,29 @@ stops the export with a message naming -o ndjson, which can.`,
 			if err != nil {
 				return err
 			}
-			prog := a.newProgress(quiet)
+			prog := a.newProgress(a.set.Quiet)
 			prog.phase("export "+t.Name(), "rows", -1)
 			start := time.Now()
 			rep, err := st.Export(c.Context(), t, ops.ExportOptions{Segments: segments, Progress: func(rows, _ int64) { prog.set(rows) }}, w.Write)
 			prog.finish()
-			if ferr := w.Flush(); err == nil {
-				err = ferr
+			// An export that fails before its first row writes nothing
+			// (not even the CSV header, still buffered); one that fails
+			// later ends its output with the last whole row.
+			if err == nil || rep != nil && rep.Rows > 0 {
+				if ferr := w.Flush(); err == nil {
+					err = ferr
+				}
 			}
-			if err != nil || a.explaining() {
-				return err
+			if err != nil {
+				return exportError(t, format, rep, err)
 			}
-			if !quiet {
+			if a.explaining() {
+				return nil
+			}
+			if rep.UndeclaredRows > 0 {
+				fmt.Fprintf(a.io.ErrOut, "adjl: warning: %s\n", undeclaredWarning(t, rep))
+			}
+			if !a.set.Quiet {
 				fmt.Fprintf(a.io.ErrOut, "exported %s %s of %s in %s (%s items scanned, %s Scan %s)\n",
 					commas(rep.Rows), plural(int(rep.Rows), "row", "rows"), t.Name(), time.Since(start).Round(time.Millisecond),
 					commas(rep.Scanned), commas(rep.Requests), plural(int(rep.Requests), "request", "requests"))
@@ -89,6 +104,53 @@ stops the export with a message naming -o ndjson, which can.`,
 		},
 	}
 	c.Flags().IntVar(&segments, "segments", 4, "parallel Scan segments (1 to 64)")
-	c.Flags().BoolVar(&quiet, "quiet", false, "no progress or summary on stderr")
 	return c
+}
+
+// exportError explains an export that stopped: a value the format cannot
+// carry or a stored value not of its declared type is an input error (exit
+// 2), whose hint says that stdout, which rows stream to, is incomplete.
+func exportError(t rowfile.Target, format rowfile.Format, rep *ops.ExportReport, err error) error {
+	var cell *rowfile.CellError
+	var bad *ops.InputError
+	switch {
+	case errors.As(err, &cell):
+		err = fmt.Errorf("export %s: %w", t.Name(), err)
+	case errors.As(err, &bad):
+	default:
+		return err
+	}
+	rows := int64(0)
+	if rep != nil {
+		rows = rep.Rows
+	}
+	if rows == 0 {
+		return withHint(err, "the export stopped before its first row: nothing was written to stdout")
+	}
+	what := fmt.Sprintf("the %s %s before it", commas(rows), plural(int(rows), "row", "rows"))
+	if format == rowfile.CSV {
+		what = "the header and " + what
+	}
+	return withHint(err, fmt.Sprintf("the export stopped there: stdout holds only %s, an incomplete file", what))
+}
+
+// undeclaredWarning says which attributes the schema does not declare an
+// export left out, and what importing its file would do without them: a
+// row is the whole edge, so an import replaces an edge without them; an
+// entity row updates the item's declared attributes, so only an import into
+// another table loses them.
+func undeclaredWarning(t rowfile.Target, rep *ops.ExportReport) string {
+	const shown = 10
+	names := rep.Undeclared
+	list := strings.Join(names[:min(len(names), shown)], ", ")
+	if len(names) > shown {
+		list += fmt.Sprintf(" and %d more", len(names)-shown)
+	}
+	n := commas(rep.UndeclaredRows)
+	if t.Relation != nil {
+		return fmt.Sprintf("%s %s of %s %s attributes the schema does not declare (%s); the export left them out, and importing this file would replace those edges without them (declare them in the schema to export them)",
+			n, plural(int(rep.UndeclaredRows), "edge", "edges"), t.Name(), plural(int(rep.UndeclaredRows), "holds", "hold"), list)
+	}
+	return fmt.Sprintf("%s %s of %s %s attributes the schema does not declare (%s); the export left them out, and importing this file into another table would not recreate them (declare them in the schema to export them)",
+		n, plural(int(rep.UndeclaredRows), "item", "items"), t.Name(), plural(int(rep.UndeclaredRows), "holds", "hold"), list)
 }

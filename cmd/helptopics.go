@@ -16,7 +16,7 @@ var exitCodeDocs = []struct {
 }{
 	{ExitOK, "success; a check verb found the edge", "adjl enrolled STU#a91 CRS#math204"},
 	{ExitFalse, "a check verb found no edge; get/delete found no item; a link requiring entities found one missing; table plan --exit-code or verify found a difference", "adjl get STU#nobody"},
-	{ExitUsage, "usage or input error: bad argument, flag, key, --set value or cursor; nothing was sent", "adjl enroll CRS#math204 STU#a91"},
+	{ExitUsage, "usage or input error: bad argument, flag, key, --set value or cursor (nothing was sent); a stored value export cannot write as asked (stdout then holds an incomplete file)", "adjl enroll CRS#math204 STU#a91"},
 	{ExitSchema, "invalid schema file (each problem is printed as file:line:col)", "adjl --schema broken.yaml schema validate"},
 	{ExitTable, "table missing, or different from the schema", "adjl members CRS#math204 (before adjl table create)"},
 	{ExitConflict, "conditional conflict: the entity still has edges, a transaction conflicted, or the table has deletion protection", "adjl delete STU#a91 (without --cascade)"},

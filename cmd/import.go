@@ -27,7 +27,6 @@ type importOpts struct {
 	skipInvalid bool
 	rejects     string
 	resume      bool
-	quiet       bool
 	workers     int
 	maxErrors   int
 	exclusive   bool
@@ -100,7 +99,6 @@ fails before writing a row leaves no record.`,
 	f.BoolVar(&o.skipInvalid, "skip-invalid", false, "import the valid lines and reject the others (exit 8)")
 	f.StringVar(&o.rejects, "rejects", "", "with --skip-invalid, write the rejected lines to `FILE` (CSV keeps the header)")
 	f.BoolVar(&o.resume, "resume", false, "skip the rows an interrupted run of the same import already wrote")
-	f.BoolVar(&o.quiet, "quiet", false, "no progress on stderr")
 	f.IntVar(&o.workers, "workers", 8, "concurrent writers")
 	f.IntVar(&o.maxErrors, "max-errors", 100, "bad lines printed at most (all are counted)")
 	f.BoolVar(&o.exclusive, "exclusive", false, "nobody else writes the table meanwhile: write counters 25 to a request, unconditionally")
@@ -191,7 +189,7 @@ func (a *app) importRun(c *cobra.Command, name, file string, o importOpts) error
 			return row, err
 		}
 	}
-	prog := a.newProgress(o.quiet)
+	prog := a.newProgress(a.set.Quiet)
 	what := "import " + t.Name()
 	if o.unlink {
 		what = "unlink " + t.Name()

@@ -6,7 +6,8 @@ import "io"
 // --quiet. What --quiet leaves on stderr: errors (with their hint line),
 // warnings, and what --verbose, --debug and --capacity ask for. What it
 // drops: the next-page command of a list, progress (applying: ..., reshard
-// counts, waiting for a locked data file, local engine stopped), notes
+// counts, waiting for a locked data file, local engine stopped, the bars and
+// lines of import, export and counters), export's summary line, notes
 // (note: ...), dry-run reminders, verify's summary line, and the try:/next:
 // suggestions local serve and init print after their output.
 func (a *app) notes() io.Writer {

@@ -117,12 +117,20 @@ func formatItem(ts *testscript.TestScript, it map[string]types.AttributeValue, s
 }
 
 // setAttr writes one attribute of a stored item directly, bypassing adjl,
-// to make the drift `adjl counters verify` must find:
+// to make the drift `adjl counters verify` must find, or an item adjl's
+// schema does not describe (-s writes a string instead of a number):
 //
-//	set-attr PK SK NAME NUMBER
+//	set-attr [-s] PK SK NAME VALUE
 func setAttr(ts *testscript.TestScript, neg bool, args []string, b backend) {
-	if neg || len(args) != 4 {
-		ts.Fatalf("usage: set-attr PK SK NAME NUMBER")
+	var v types.AttributeValue
+	if len(args) == 5 && args[0] == "-s" {
+		args = args[1:]
+		v = &types.AttributeValueMemberS{Value: args[3]}
+	} else if len(args) == 4 {
+		v = &types.AttributeValueMemberN{Value: args[3]}
+	}
+	if neg || v == nil {
+		ts.Fatalf("usage: set-attr [-s] PK SK NAME VALUE")
 	}
 	s := scriptSchema(ts)
 	api, closeAPI := openBackend(ts, b)
@@ -132,7 +140,7 @@ func setAttr(ts *testscript.TestScript, neg bool, args []string, b backend) {
 		Key:                       map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: args[0]}, "SK": &types.AttributeValueMemberS{Value: args[1]}},
 		UpdateExpression:          aws.String("SET #n = :v"),
 		ExpressionAttributeNames:  map[string]string{"#n": args[2]},
-		ExpressionAttributeValues: map[string]types.AttributeValue{":v": &types.AttributeValueMemberN{Value: args[3]}},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":v": v},
 	})
 	ts.Check(err)
 }

@@ -2,7 +2,10 @@ package ops
 
 import (
 	"context"
+	"errors"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -78,30 +81,59 @@ type counterPart struct {
 // counterState is a counter as read: its parts and their sum.
 type counterState struct {
 	parts []counterPart
-	total int64
-	bad   bool // a part is not an integer number: always rewritten
+	total int64 // the sum of the parts that are whole numbers
+	bad   bool  // a part is not an integer number: always rewritten
+	// value and problem, when bad: see CounterResult.
+	value, problem string
 }
 
 func stateOf(t counterTarget, items map[[2]string]Item) counterState {
 	var st counterState
+	var texts, problems []string
 	for _, k := range t.parts() {
 		p := counterPart{pk: k[0], sk: k[1]}
 		if v, ok := items[k][t.name]; ok {
 			p.raw = v
-			n, isN := v.(*types.AttributeValueMemberN)
-			var i int64
-			var err error
-			if isN {
-				i, err = strconv.ParseInt(n.Value, 10, 64)
-			}
-			if !isN || err != nil {
+			text, problem := storedNumber(v)
+			if problem == "" {
+				i, _ := strconv.ParseInt(text, 10, 64)
+				st.total += i
+			} else {
 				st.bad = true
+				if !slices.Contains(problems, problem) {
+					problems = append(problems, problem)
+				}
 			}
-			st.total += i
+			texts = append(texts, text)
 		}
 		st.parts = append(st.parts, p)
 	}
+	if st.bad {
+		st.value, st.problem = strings.Join(texts, " + "), strings.Join(problems, "; ")
+	}
 	return st
+}
+
+// storedNumber is a stored counter part as text, and what makes it no
+// counter ("" when it is a whole number that fits an int64).
+func storedNumber(v types.AttributeValue) (text, problem string) {
+	switch x := v.(type) {
+	case *types.AttributeValueMemberN:
+		_, err := strconv.ParseInt(x.Value, 10, 64)
+		switch {
+		case err == nil:
+			return x.Value, ""
+		case errors.Is(err, strconv.ErrRange):
+			return x.Value, "out of range"
+		}
+		return x.Value, "not a whole number"
+	case *types.AttributeValueMemberS:
+		return x.Value, "a string, not a number"
+	case *types.AttributeValueMemberBOOL:
+		return strconv.FormatBool(x.Value), "a boolean, not a number"
+	}
+	t := avType(v)
+	return t, "a " + t + ", not a number"
 }
 
 // CounterResult is one counter whose stored value differed from its edges.
@@ -109,9 +141,13 @@ type CounterResult struct {
 	Relation string
 	Key      string
 	Counter  string
-	Stored   int64 // the sum of its items as first read; 0 when absent
+	Stored   int64 // the sum of its items' whole numbers as first read; 0 when absent
 	Actual   int64 // the edges counted
 	Fixed    bool  // it now holds Actual (by this run's write, or another's)
+	// StoredValue is set when a part of the counter is not a whole number:
+	// the parts as stored, as text ("x", "10.5", "3 + x" over shards), and
+	// StoredProblem says what is wrong with them ("not a whole number").
+	StoredValue, StoredProblem string
 }
 
 // recountOptions tune recount.
@@ -206,7 +242,8 @@ func (s *Store) recountGroup(ctx context.Context, group []counterTarget, opt rec
 		if actual == st.total && !st.bad {
 			continue
 		}
-		out = append(out, CounterResult{Relation: t.rel.Name, Key: t.key, Counter: t.name, Stored: st.total, Actual: actual})
+		out = append(out, CounterResult{Relation: t.rel.Name, Key: t.key, Counter: t.name, Stored: st.total, Actual: actual,
+			StoredValue: st.value, StoredProblem: st.problem})
 		fixes = append(fixes, pendingFix{t: t, st: st, actual: actual, res: len(out) - 1})
 	}
 	if !opt.fix || len(fixes) == 0 || s.explaining() {

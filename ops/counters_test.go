@@ -224,3 +224,54 @@ func TestCounterShardsProperty(t *testing.T) {
 		}
 	})
 }
+
+// TestVerifyShowsStoredCountersThatAreNotWholeNumbers: a counter part that
+// is no whole number is reported as stored, with what is wrong with it;
+// Stored sums the parts that are numbers, and a repair keeps the text.
+func TestVerifyShowsStoredCountersThatAreNotWholeNumbers(t *testing.T) {
+	sc := socialCounterShards(1, 4)
+	rel := sc.Relations[0]
+	st, api := engineStore(t, sc, nil)
+	for _, f := range []string{"ann", "ben", "cid", "dee"} {
+		must[Outcome](t)(first(st.Link(ctx, rel, f, "bob", nil)))
+	}
+	must[Outcome](t)(first(st.Link(ctx, rel, "ann", "eve", nil)))
+	setAttr(t, api, "social", "ACTOR#ann", "ACTOR#ann", "followingCount", num("10.5"))
+	setAttr(t, api, "social", "ACTOR#ben", "ACTOR#ben", "followingCount", &types.AttributeValueMemberS{Value: "x"})
+	setAttr(t, api, "social", "ACTOR#cid", "ACTOR#cid", "followingCount", num("99999999999999999999"))
+	setAttr(t, api, "social", "ACTOR#dee", "ACTOR#dee", "followingCount", &types.AttributeValueMemberBOOL{Value: true})
+	shard := schema.CounterSK("followerCount", rel.CounterShard(schema.ToEnd, "ACTOR#ben"))
+	setAttr(t, api, "social", "TARGET#bob", shard, "followerCount", &types.AttributeValueMemberS{Value: "1"})
+	want := []string{
+		"ACTOR#ann followingCount 0 10.5 (not a whole number) 2",
+		"ACTOR#ben followingCount 0 x (a string, not a number) 1",
+		"ACTOR#cid followingCount 0 99999999999999999999 (out of range) 1",
+		"ACTOR#dee followingCount 0 true (a boolean, not a number) 1",
+		// bob's four shards hold a 1 each, one of them the string "1".
+		"TARGET#bob followerCount 3 1 + 1 + 1 + 1 (a string, not a number) 4",
+	}
+	for _, repair := range []bool{false, true} {
+		vr, err := st.VerifyCounters(ctx, VerifyOptions{Repair: repair})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, w := range vr.Wrong {
+			got = append(got, fmt.Sprintf("%s %s %d %s (%s) %d", w.Key, w.Counter, w.Stored, w.StoredValue, w.StoredProblem, w.Actual))
+			if repair != w.Fixed {
+				t.Errorf("repair=%t: %+v", repair, w)
+			}
+		}
+		if len(got) != len(want) {
+			t.Fatalf("repair=%t: got\n%s", repair, strings.Join(got, "\n"))
+		}
+		for i := range want {
+			eq(t, fmt.Sprintf("repair=%t", repair), got[i], want[i])
+		}
+		// bob's shards, in shard order: the three links' 1s and the string "1".
+	}
+	vr, err := st.VerifyCounters(ctx, VerifyOptions{})
+	if err != nil || len(vr.Wrong) != 0 {
+		t.Fatalf("after repair: %+v %v", vr.Wrong, err)
+	}
+}

@@ -55,7 +55,7 @@ func (s *Store) putCounters(ctx context.Context, fixes []pendingFix, items map[[
 		}
 	}
 	for _, f := range fixes {
-		done(f, CounterResult{Relation: f.t.rel.Name, Key: f.t.key, Counter: f.t.name, Stored: f.st.total, Actual: f.actual, Fixed: true})
+		done(f, f.fixed())
 	}
 	return nil
 }
@@ -66,6 +66,12 @@ type pendingFix struct {
 	st     counterState
 	actual int64
 	res    int // index of its CounterResult
+}
+
+// fixed is f's result once its count is written.
+func (f pendingFix) fixed() CounterResult {
+	return CounterResult{Relation: f.t.rel.Name, Key: f.t.key, Counter: f.t.name, Stored: f.st.total, Actual: f.actual, Fixed: true,
+		StoredValue: f.st.value, StoredProblem: f.st.problem}
 }
 
 // fixActions are the transaction actions that set f's counter to its count
@@ -157,7 +163,7 @@ func (s *Store) applyFixes(ctx context.Context, fixes []pendingFix, opt recountO
 				again = append(again, f)
 				continue
 			}
-			done(f, CounterResult{Relation: f.t.rel.Name, Key: f.t.key, Counter: f.t.name, Stored: f.st.total, Actual: f.actual, Fixed: true})
+			done(f, f.fixed())
 		}
 		fixes = nil
 	}
@@ -192,7 +198,7 @@ func (s *Store) applyFixes(ctx context.Context, fixes []pendingFix, opt recountO
 				again = append(again, f)
 				continue
 			}
-			done(f, CounterResult{Relation: f.t.rel.Name, Key: f.t.key, Counter: f.t.name, Stored: f.st.total, Actual: f.actual, Fixed: true})
+			done(f, f.fixed())
 		}
 		fixes = fixes[n:]
 	}
@@ -290,7 +296,7 @@ func (s *Store) fixOne(ctx context.Context, f pendingFix, opt recountOptions) (C
 	// Stored stays the value first read: a fix whose answer was lost after
 	// it applied fails its condition when retried and then reads its own
 	// count, and the import derives the edges it made from Actual - Stored.
-	res := CounterResult{Relation: f.t.rel.Name, Key: f.t.key, Counter: f.t.name, Stored: f.st.total}
+	res := CounterResult{Relation: f.t.rel.Name, Key: f.t.key, Counter: f.t.name, Stored: f.st.total, StoredValue: f.st.value, StoredProblem: f.st.problem}
 	f.t.trusted = false // its condition failed: someone else writes it
 	for range fixAttempts {
 		items, err := s.readCounterItems(ctx, []counterTarget{f.t}, opt)

@@ -3,6 +3,8 @@ package ops
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 
@@ -27,6 +29,11 @@ type ExportReport struct {
 	Rows     int64 // rows emitted
 	Scanned  int64 // items the Scan returned (after its type filter)
 	Requests int64 // Scan pages
+	// UndeclaredRows are the rows whose item holds attributes the schema
+	// does not declare (written around adjl), which rows leave out;
+	// Undeclared are those attributes' names, sorted.
+	UndeclaredRows int64
+	Undeclared     []string
 }
 
 // Export emits every edge of t.Relation, or every item of t.Entity, as the
@@ -54,6 +61,8 @@ func (s *Store) Export(ctx context.Context, t rowfile.Target, opt ExportOptions,
 	}
 	rep := &ExportReport{}
 	stats := &counterStats{}
+	known := s.exportKnown(t)
+	undeclared := map[string]bool{}
 	var mu sync.Mutex
 	err = s.scanSegments(ctx, in, opt.Segments, stats, func(page []Item) error {
 		mu.Lock()
@@ -71,6 +80,15 @@ func (s *Store) Export(ctx context.Context, t rowfile.Target, opt ExportOptions,
 				return err
 			}
 			rep.Rows++
+			extra := false
+			for name := range it {
+				if !known[name] && !schema.IsReservedAttribute(name) {
+					undeclared[name], extra = true, true
+				}
+			}
+			if extra {
+				rep.UndeclaredRows++
+			}
 		}
 		if opt.Progress != nil {
 			opt.Progress(rep.Rows, rep.Scanned)
@@ -78,7 +96,33 @@ func (s *Store) Export(ctx context.Context, t rowfile.Target, opt ExportOptions,
 		return nil
 	})
 	rep.Requests = stats.get(reqScan)
+	rep.Undeclared = slices.Sorted(maps.Keys(undeclared))
 	return rep, err
+}
+
+// exportKnown are the attribute names an item of t may hold that are not
+// undeclared: the layout's keys and type, t's declared attributes, and on
+// an entity item the counters relations keep there (export leaves them out
+// because import recounts them). adjl's reserved attributes (shard stamps)
+// are known by their prefix.
+func (s *Store) exportKnown(t rowfile.Target) map[string]bool {
+	known := map[string]bool{}
+	for _, n := range s.layout.Reserved() {
+		known[n] = true
+	}
+	for _, a := range t.Attributes() {
+		known[a.Name] = true
+	}
+	if t.Entity != nil {
+		for _, r := range s.schema.Relations {
+			for _, end := range []schema.End{schema.FromEnd, schema.ToEnd} {
+				if name, _ := r.Counter(end); name != "" {
+					known[name] = true
+				}
+			}
+		}
+	}
+	return known
 }
 
 // exportRow turns an item into a row; ok is false for an item of the type
@@ -104,7 +148,7 @@ func (s *Store) exportRow(t rowfile.Target, it Item) (rowfile.Row, bool, error) 
 		}
 		v, err := typedOf(a.Kind, av)
 		if err != nil {
-			return row, false, fmt.Errorf("export %s: item %s %s: attribute %s: %w", t.Name(), pk, sk, a.Name, err)
+			return row, false, &InputError{Msg: fmt.Sprintf("export %s: item %s %s: attribute %s: %v", t.Name(), pk, sk, a.Name, err)}
 		}
 		row.Attrs = append(row.Attrs, rowfile.Attr{Name: a.Name, Value: v})
 	}

@@ -26,7 +26,8 @@ type Writer struct {
 	rec    []string
 }
 
-// NewWriter starts a file of format on w; a CSV file gets its header now.
+// NewWriter starts a file of format on w; a CSV file gets its header now
+// (buffered: nothing reaches w before Flush or 64 KB of rows).
 func NewWriter(w io.Writer, format Format, t Target) (*Writer, error) {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	out := &Writer{t: t, format: format, w: bw, cols: exampleHeader(t)}
@@ -44,9 +45,20 @@ func NewWriter(w io.Writer, format Format, t Target) (*Writer, error) {
 	return out, nil
 }
 
+// CellError is a value the CSV writer refuses because reading the file back
+// would not give that value; NDJSON carries it.
+type CellError struct {
+	Row string // "STU#a91" or "STU#a91 -> CRS#math204"
+	Msg string
+}
+
+func (e *CellError) Error() string {
+	return fmt.Sprintf("%s: %s; export with -o ndjson, which keeps it", e.Row, e.Msg)
+}
+
 // Write writes one row. A value CSV cannot carry so that it reads back the
-// same (an empty string, a set element holding a comma or edge spaces) is
-// an error that names NDJSON, which can.
+// same (an empty string, a CR LF line break, a set element holding a comma
+// or edge spaces) is a *CellError, and nothing of the row is written.
 func (w *Writer) Write(r Row) error {
 	if w.format == NDJSON {
 		return w.writeJSON(r)
@@ -58,9 +70,9 @@ func (w *Writer) Write(r Row) error {
 	copy(w.rec, keys)
 	for i, a := range w.t.Attributes() {
 		v, _ := r.Attr(a.Name)
-		cell, err := csvCell(a, v)
-		if err != nil {
-			return fmt.Errorf("%s: %w; export with -o ndjson, which keeps it", rowName(r, w.t), err)
+		cell, msg := csvCell(a, v)
+		if msg != "" {
+			return &CellError{Row: rowName(r, w.t), Msg: msg}
 		}
 		w.rec[len(keys)+i] = cell
 	}
@@ -74,33 +86,40 @@ func rowName(r Row, t Target) string {
 	return r.ID
 }
 
-func csvCell(a schema.Attribute, v any) (string, error) {
+// csvCell is the cell of v, or msg says why no cell reads back as v. CSV
+// readers (Go's among them) read a CR LF inside a quoted field as LF, so a
+// value holding one would come back changed; a lone CR or LF, quotes and
+// edge spaces of a string come back as written.
+func csvCell(a schema.Attribute, v any) (cell, msg string) {
 	switch x := v.(type) {
 	case nil:
-		return "", nil
+		return "", ""
 	case string:
-		if x == "" {
-			return "", fmt.Errorf("attribute %s is an empty string, which a CSV cell cannot tell from no value", a.Name)
+		switch {
+		case x == "":
+			return "", fmt.Sprintf("attribute %s is an empty string, which a CSV cell cannot tell from no value", a.Name)
+		case strings.Contains(x, "\r\n"):
+			return "", fmt.Sprintf("attribute %s holds a CR LF line break, which CSV reads back as LF", a.Name)
 		}
-		return x, nil
+		return x, ""
 	case schema.Number:
-		return string(x), nil
+		return string(x), ""
 	case bool:
 		if x {
-			return "true", nil
+			return "true", ""
 		}
-		return "false", nil
+		return "false", ""
 	case []string:
 		for _, e := range x {
-			if strings.Contains(e, ",") || strings.TrimSpace(e) != e || e == "" {
-				return "", fmt.Errorf("set %s has the element %q, which a comma-separated cell cannot carry", a.Name, e)
+			if strings.Contains(e, ",") || strings.Contains(e, "\r\n") || strings.TrimSpace(e) != e || e == "" {
+				return "", fmt.Sprintf("set %s has the element %q, which a comma-separated cell cannot carry", a.Name, e)
 			}
 		}
 		s := slices.Clone(x)
 		slices.Sort(s)
-		return strings.Join(s, ","), nil
+		return strings.Join(s, ","), ""
 	}
-	return "", fmt.Errorf("attribute %s: unsupported value %T", a.Name, v)
+	return "", fmt.Sprintf("attribute %s: unsupported value %T", a.Name, v)
 }
 
 func (w *Writer) writeJSON(r Row) error {

@@ -92,6 +92,10 @@ func ParseValue(kind AttrKind, value string) (any, error) {
 	return parseValue(kind, value)
 }
 
+// boolSpellings are the other spellings of a bool value ParseValue reads
+// (strconv.ParseBool's, after trimming spaces).
+const boolSpellings = "1, t, T, TRUE, True, 0, f, F, FALSE and False"
+
 func parseValue(kind AttrKind, value string) (any, error) {
 	switch kind {
 	case KindString:
@@ -101,7 +105,7 @@ func parseValue(kind AttrKind, value string) (any, error) {
 	case KindBool:
 		b, err := strconv.ParseBool(strings.TrimSpace(value))
 		if err != nil {
-			return nil, fmt.Errorf("%q is not true or false", shortKey(value))
+			return nil, fmt.Errorf("%q is not a boolean: give true or false (%s are read too)", shortKey(value), boolSpellings)
 		}
 		return b, nil
 	case KindDate:

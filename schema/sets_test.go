@@ -46,7 +46,7 @@ func TestParseSetsErrors(t *testing.T) {
 		{"credits=ten", `credits is a number: "ten" is not a number`},
 		{"credits=NaN", "is not a number"},
 		{"credits=1e126", "outside DynamoDB's number range"},
-		{"active=maybe", `"maybe" is not true or false`},
+		{"active=maybe", `active is a bool: "maybe" is not a boolean: give true or false (1, t, T, TRUE, True, 0, f, F, FALSE and False are read too)`},
 		{"on=2025-13-01", "is not a date like 2025-09-01"},
 		{"on=01/09/2025", "is not a date"},
 		{"at=2025-09-01 10:00", "is not an RFC 3339 time"},
@@ -96,5 +96,27 @@ func TestParseValueUnknownKind(t *testing.T) {
 	}
 	if v, err := ParseValue(KindBool, "false"); err != nil || v != false {
 		t.Errorf("ParseValue(bool, false) = %v, %v", v, err)
+	}
+}
+
+// TestBoolSpellingsAreThoseTheMessageNames: every spelling the error message
+// (and the README) lists is read, as the value it spells, and nothing close
+// to them is.
+func TestBoolSpellingsAreThoseTheMessageNames(t *testing.T) {
+	spellings := strings.Split(strings.ReplaceAll(boolSpellings, " and ", ", "), ", ")
+	if len(spellings) != 10 {
+		t.Fatalf("spellings %q", spellings)
+	}
+	for _, s := range append(spellings, "true", "false", " true ") {
+		v, err := ParseValue(KindBool, s)
+		want := strings.ContainsAny(strings.TrimSpace(s)[:1], "1tT")
+		if err != nil || v != want {
+			t.Errorf("%q: %v, %v (want %v)", s, v, err, want)
+		}
+	}
+	for _, s := range []string{"yes", "no", "y", "on", "2", "tRUE", ""} {
+		if _, err := ParseValue(KindBool, s); err == nil || !strings.Contains(err.Error(), boolSpellings) {
+			t.Errorf("%q: %v", s, err)
+		}
 	}
 }
