@@ -153,7 +153,7 @@ func (a *app) importRun(c *cobra.Command, name, file string, o importOpts) error
 	if !a.explaining() {
 		prev = readJournal(key, importChunkRows)
 		if prev.found && !o.resume {
-			fmt.Fprintf(a.io.ErrOut, "note: an earlier run of this import was interrupted after %s rows; starting again (--resume skips them)\n", commas(int64(min(prev.done*importChunkRows, res.rows))))
+			fmt.Fprintf(a.notes(), "note: an earlier run of this import was interrupted after %s rows; starting again (--resume skips them)\n", commas(int64(min(prev.done*importChunkRows, res.rows))))
 			prev.done = 0
 		}
 	}

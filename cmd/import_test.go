@@ -226,6 +226,12 @@ func TestImportResumeTellsWhatEachRunCounted(t *testing.T) {
 	if r.code == 0 || !strings.Contains(r.err, "hint: run the same command with --resume to finish it") {
 		t.Fatalf("interrupted: exit %d, stderr:\n%s", r.code, r.err)
 	}
+	// Run again without --resume, interrupted the same way: the note that
+	// the earlier run is not resumed is one --quiet drops.
+	failAfter.Store(batches.Load() + 1000/25 + 5)
+	if r := run("import", "enrollment", csv, "--quiet", "--workers", "1"); r.code == 0 || strings.Contains(r.err, "note:") {
+		t.Errorf("--quiet rerun: exit %d, stderr:\n%s", r.code, r.err)
+	}
 	failAfter.Store(-1)
 	r = run("import", "enrollment", csv, "--quiet", "--resume")
 	if r.code != 0 {

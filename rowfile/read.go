@@ -164,7 +164,7 @@ func (c *csvReader) Next() (Row, error) {
 			Msg: fmt.Sprintf("%d fields, but the header has %d (%s); quote a value that holds a comma", len(rec), len(c.cols), strings.Join(c.cols, ",")) + spanNote(line, raw)}
 	}
 	c.rec = rec
-	row, msg := c.t.row(line, c.cell)
+	row, msg := c.t.row(line, false, c.cell)
 	if msg != "" {
 		raw := c.raw(start)
 		return Row{}, &LineError{File: c.name, Line: line, Msg: msg + spanNote(line, raw), Raw: raw}
@@ -321,7 +321,7 @@ func (n *ndjsonReader) Next() (Row, error) {
 				return Row{}, n.bad(line, fmt.Sprintf("unknown field %q; %s %s takes %s", k, kindWord(n.t), n.t.Name(), strings.Join(known, ", ")))
 			}
 		}
-		row, msg := n.t.row(n.line, func(i int) (any, bool) {
+		row, msg := n.t.row(n.line, true, func(i int) (any, bool) {
 			v, ok := obj[known[i]]
 			return v, ok
 		})

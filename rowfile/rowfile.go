@@ -139,8 +139,8 @@ const maxItemBytes = 400 * 1024
 // row builds a Row from the cells of a row, checking keys and values. cell
 // returns the cell of known column i (see exampleHeader: the key columns,
 // then the declared attributes), a string (CSV) or a decoded JSON value
-// (NDJSON); ok is false when the file has no such column.
-func (t Target) row(line int, cell func(i int) (v any, ok bool)) (Row, string) {
+// (NDJSON, jsonCells); ok is false when the file has no such column.
+func (t Target) row(line int, jsonCells bool, cell func(i int) (v any, ok bool)) (Row, string) {
 	r := Row{Line: line}
 	size := 0
 	key := func(i int, col string, norm func(string) (string, error)) (string, string) {
@@ -183,6 +183,13 @@ func (t Target) row(line int, cell func(i int) (v any, ok bool)) (Row, string) {
 	for i, a := range attrs {
 		v, ok := cell(nkeys + i)
 		if !ok || v == nil {
+			continue
+		}
+		if s, isStr := v.(string); isStr && s == "" && jsonCells && a.Kind == schema.KindString {
+			// NDJSON tells "" from no value (null, or no field): an empty
+			// string is a value DynamoDB stores, as --set NAME= writes.
+			r.Attrs = append(r.Attrs, Attr{a.Name, ""})
+			size += len(a.Name)
 			continue
 		}
 		typed, absent, err := typedValue(a.Kind, v)

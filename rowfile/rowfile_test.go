@@ -211,6 +211,33 @@ func TestNDJSONByteOrderMarkSkipped(t *testing.T) {
 	}
 }
 
+// TestEmptyStringIsAValueInNDJSONOnly: NDJSON's "" for a string attribute
+// is the empty string (what --set NAME= stores and export -o ndjson writes),
+// while null, a missing field and an empty CSV cell are no value; "" for an
+// attribute of another type stays no value.
+func TestEmptyStringIsAValueInNDJSONOnly(t *testing.T) {
+	rel, _ := school()
+	rows, bad := readAll(t, NDJSON, Target{Relation: rel},
+		`{"from":"a1","to":"c1","grade":"","credits":""}`+"\n"+
+			`{"from":"a2","to":"c1","grade":null}`+"\n"+
+			`{"from":"a3","to":"c1"}`+"\n")
+	if len(bad) != 0 || len(rows) != 3 {
+		t.Fatalf("rows %#v, errors %v", rows, bad)
+	}
+	if got := rows[0].Attrs; len(got) != 1 || got[0] != (Attr{"grade", ""}) {
+		t.Errorf(`{"grade":"","credits":""}: attributes %#v, want grade "" only`, got)
+	}
+	for _, r := range rows[1:] {
+		if len(r.Attrs) != 0 {
+			t.Errorf("line %d: attributes %#v, want none", r.Line, r.Attrs)
+		}
+	}
+	rows, bad = readAll(t, CSV, Target{Relation: rel}, "from,to,grade,credits\na1,c1,,\n")
+	if len(bad) != 0 || len(rows) != 1 || len(rows[0].Attrs) != 0 {
+		t.Fatalf("CSV empty cells: rows %#v, errors %v", rows, bad)
+	}
+}
+
 // TestCSVRejectedRecordsKeepTheirBytes: a rejects file holds the bad
 // records as they were written, so that it can be fixed and imported again.
 func TestCSVRejectedRecordsKeepTheirBytes(t *testing.T) {
