@@ -310,3 +310,61 @@ func TestRejectsFileEndsEveryLineWithANewline(t *testing.T) {
 		}
 	}
 }
+
+// TestImportResumeThatWritesNothingKeepsTheJournal: a --resume run that
+// fails before writing a row of its own still leaves the journal of the
+// earlier run, whose rows a later --resume skips, and says --resume.
+func TestImportResumeThatWritesNothingKeepsTheJournal(t *testing.T) {
+	isolate(t)
+	school := example(t, "school.yaml")
+	var b strings.Builder
+	b.WriteString("from,to\n")
+	for i := range 2500 {
+		fmt.Fprintf(&b, "s%d,c%d\n", i, i%7)
+	}
+	csv := writeFile(t, filepath.Join(t.TempDir(), "e.csv"), b.String())
+	e, err := local.Open("", local.Options{InMemory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	var batches, failAfter atomic.Int64
+	failAfter.Store(-1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.Header.Get("X-Amz-Target"), ".BatchWriteItem") {
+			if n := batches.Add(1); failAfter.Load() >= 0 && n > failAfter.Load() {
+				w.Header().Set("Content-Type", "application/x-amz-json-1.0")
+				w.WriteHeader(http.StatusBadRequest)
+				io.WriteString(w, `{"__type":"com.amazonaws.dynamodb.v20120810#ValidationException","message":"refused by the test"}`)
+				return
+			}
+		}
+		e.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	run := func(args ...string) result {
+		return adjl(t, runOpts{dir: dir}, append([]string{"--schema", school, "--endpoint", srv.URL}, args...)...)
+	}
+	if r := run("table", "create"); r.code != 0 {
+		t.Fatalf("table create: %s", r.err)
+	}
+	failAfter.Store(1000/25 + 5) // the first chunk, then refusals
+	if r := run("import", "enrollment", csv, "--quiet", "--workers", "1"); r.code == 0 {
+		t.Fatalf("first run: exit 0")
+	}
+	// The resumed run is refused from its first batch: it writes nothing.
+	failAfter.Store(batches.Load())
+	r := run("import", "enrollment", csv, "--quiet", "--workers", "1", "--resume")
+	if r.code == 0 || !strings.Contains(r.err, "hint: run the same command with --resume to finish it") {
+		t.Errorf("resume refused at once: exit %d, stderr:\n%s", r.code, r.err)
+	}
+	if j, _ := filepath.Glob(filepath.Join(dir, journalDir, "*.journal")); len(j) != 1 {
+		t.Fatalf("journals after a resume that wrote nothing: %v", j)
+	}
+	failAfter.Store(-1)
+	r = run("import", "enrollment", csv, "--quiet", "--resume")
+	if r.code != 0 || !strings.Contains(r.out, "resumed: 1,000 rows an earlier run had written were skipped\n") {
+		t.Fatalf("resume: exit %d, stdout:\n%s\nstderr:\n%s", r.code, r.out, r.err)
+	}
+}
