@@ -226,9 +226,10 @@ func (a *app) importRun(c *cobra.Command, name, file string, o importOpts) error
 	}
 	rep, err := st.Import(ctx, rel, ent, src, opt)
 	prog.finish()
-	// Rows were written when this run or an earlier one acknowledged some:
-	// only then is there anything for --resume to skip.
-	wrote := skip > 0 || rep != nil && rep.Written > 0
+	// Rows may have been written when this run sent a write (its answer may
+	// be lost after it applied) or an earlier run wrote some: only then is
+	// there anything for a rerun to finish.
+	wrote := skip > 0 || rep != nil && rep.SentWrites()
 	if journal != nil {
 		switch {
 		case err == nil:
@@ -251,7 +252,7 @@ func (a *app) importRun(c *cobra.Command, name, file string, o importOpts) error
 			if resumable {
 				fmt.Fprintln(a.io.ErrOut, "import interrupted; run the same command with --resume to finish it")
 			} else {
-				fmt.Fprintln(a.io.ErrOut, "import interrupted before any row was written")
+				fmt.Fprintln(a.io.ErrOut, "import interrupted before it sent any write: nothing to resume")
 			}
 		}
 		return err

@@ -120,9 +120,16 @@ type ImportReport struct {
 	Updated            int // entity imports: items whose attributes changed
 	Counters           int // counters recounted
 	Fixed              []CounterResult
-	Requests           map[string]int64
+	Requests           map[string]int64 // sent, answered or not
 	// WriteTime and CounterTime are how long the two phases took.
 	WriteTime, CounterTime time.Duration
+}
+
+// SentWrites reports whether the import sent a write, acknowledged or not:
+// one whose answer was lost may have been applied, leaving edges whose
+// counters only a rerun recounts.
+func (r *ImportReport) SentWrites() bool {
+	return r.Requests["BatchWriteItem"] > 0 || r.Requests["UpdateItem"] > 0
 }
 
 // Import writes the rows of src into rel (edges) or ent (entity items);
@@ -137,6 +144,7 @@ func (s *Store) Import(ctx context.Context, rel *schema.Relation, ent *schema.En
 	}
 	im := &importer{s: s, rel: rel, ent: ent, opt: opt, stats: &counterStats{}}
 	im.rep = &ImportReport{Unlink: opt.Unlink, Created: -1, Unchanged: -1}
+	defer func() { im.rep.Requests = im.stats.snapshot() }() // a failed run's too
 	if rel != nil {
 		im.rep.Name = rel.Name
 		if err := s.checkRecordedShards(ctx, rel); err != nil {
@@ -174,7 +182,6 @@ func (s *Store) Import(ctx context.Context, rel *schema.Relation, ent *schema.En
 	} else {
 		im.rep.Unchanged = im.rep.Written - im.rep.Created - im.rep.Updated
 	}
-	im.rep.Requests = im.stats.snapshot()
 	return im.rep, nil
 }
 

@@ -128,21 +128,34 @@ func kindWord(t Target) string {
 }
 
 func (c *csvReader) Next() (Row, error) {
-	start := c.off
-	rec, err := c.r.Read()
-	c.off = c.r.InputOffset()
-	if errors.Is(err, io.EOF) {
-		return Row{}, io.EOF
+	for {
+		start := c.off
+		rec, err := c.r.Read()
+		c.off = c.r.InputOffset()
+		if errors.Is(err, io.EOF) {
+			return Row{}, io.EOF
+		}
+		row, blank, err := c.record(start, rec, err)
+		c.src.forget(c.off)
+		if !blank { // a line of blanks is skipped (in a loop: there may be millions)
+			return row, err
+		}
 	}
-	defer c.src.forget(c.off)
+}
+
+// record turns what csv.Reader read from input offset start into a row or
+// a line error; blank reports a line of blanks.
+func (c *csvReader) record(start int64, rec []string, err error) (row Row, blank bool, _ error) {
 	if err != nil {
 		var pe *csv.ParseError
 		if !errors.As(err, &pe) {
-			return Row{}, &LineError{File: c.name, Line: c.line(), Msg: err.Error(), Fatal: true}
+			return Row{}, false, &LineError{File: c.name, Line: c.line(), Msg: err.Error(), Fatal: true}
 		}
 		le := csvError(c.name, err, false)
 		le.Raw = c.raw(start)
-		if errors.Is(pe.Err, csv.ErrQuote) && pe.Line > pe.StartLine && c.src.eof && c.off == c.src.n {
+		// An odd number of quotes: one opened and never closed (a closed
+		// quote with text after it is an ordinary bad record).
+		if errors.Is(pe.Err, csv.ErrQuote) && pe.Line > pe.StartLine && c.src.eof && c.off == c.src.n && strings.Count(le.Raw, `"`)%2 == 1 {
 			// Every line after the quote went into one field: the rows
 			// there are neither imported nor rejects, so stop.
 			n := pe.Line - pe.StartLine
@@ -152,24 +165,24 @@ func (c *csvReader) Next() (Row, error) {
 		} else {
 			le.Msg += spanNote(le.Line, le.Raw)
 		}
-		return Row{}, le
+		return Row{}, false, le
 	}
 	line, _ := c.r.FieldPos(0)
 	if len(rec) != len(c.cols) {
 		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
-			return c.Next() // a line of blanks
+			return Row{}, true, nil
 		}
 		raw := c.raw(start)
-		return Row{}, &LineError{File: c.name, Line: line, Raw: raw,
+		return Row{}, false, &LineError{File: c.name, Line: line, Raw: raw,
 			Msg: fmt.Sprintf("%d fields, but the header has %d (%s); quote a value that holds a comma", len(rec), len(c.cols), strings.Join(c.cols, ",")) + spanNote(line, raw)}
 	}
 	c.rec = rec
 	row, msg := c.t.row(line, false, c.cell)
 	if msg != "" {
 		raw := c.raw(start)
-		return Row{}, &LineError{File: c.name, Line: line, Msg: msg + spanNote(line, raw), Raw: raw}
+		return Row{}, false, &LineError{File: c.name, Line: line, Msg: msg + spanNote(line, raw), Raw: raw}
 	}
-	return row, nil
+	return row, false, nil
 }
 
 // raw is the text of the record that began at input offset start, as it is
@@ -206,6 +219,7 @@ type recorder struct {
 	r    io.Reader
 	buf  []byte
 	base int64 // input offset of buf[0]
+	keep int64 // input offset of the first byte a record may still need
 	n    int64 // bytes read
 	eof  bool  // r has returned io.EOF
 }
@@ -217,20 +231,45 @@ func (t *recorder) Read(p []byte) (int, error) {
 	if errors.Is(err, io.EOF) {
 		t.eof = true
 	}
+	t.skipLineEnds()
 	return n, err
 }
 
-// bytes are the input from offset start to end, not yet forgotten.
-func (t *recorder) bytes(start, end int64) []byte { return t.buf[start-t.base : end-t.base] }
+// skipLineEnds lets go of the empty lines at the start of what is kept:
+// encoding/csv skips a run of them inside one Read, so they would all be
+// held until the record after them ends, and raw drops them anyway.
+func (t *recorder) skipLineEnds() {
+	b := t.buf[t.keep-t.base:]
+	i := 0
+	for i < len(b) {
+		if b[i] == '\n' {
+			i++
+		} else if b[i] == '\r' && i+1 < len(b) && b[i+1] == '\n' {
+			i += 2
+		} else {
+			break
+		}
+	}
+	if i > 0 {
+		t.forget(t.keep + int64(i))
+	}
+}
+
+// bytes are the input from offset start (or the first byte still kept) to
+// end.
+func (t *recorder) bytes(start, end int64) []byte {
+	return t.buf[max(start, t.base)-t.base : end-t.base]
+}
 
 // forget lets go of the input before offset end. It moves the bytes kept
 // only once the dropped ones are at least as many, so that each byte is
 // moved at most once on average.
 func (t *recorder) forget(end int64) {
-	k := int(end - t.base)
+	t.keep = max(t.keep, end)
+	k := int(t.keep - t.base)
 	if k >= 64<<10 && k >= len(t.buf)-k {
 		t.buf = t.buf[:copy(t.buf, t.buf[k:])]
-		t.base = end
+		t.base = t.keep
 	}
 }
 
