@@ -1,6 +1,10 @@
 package local
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/adjl/adjl/local/internal/attr"
+)
 
 // apiError is an error the engine reports to the client in DynamoDB's JSON
 // error shape; Type is the bare exception name the SDK maps to its types.
@@ -20,6 +24,9 @@ type apiError struct {
 	// transaction DynamoDB reports it as the action's ValidationError
 	// reason, not as the request's error.
 	cancels bool
+	// value is the attribute value error this reports, in the older value
+	// layer's words; currentLayer words it as the operation's layer does.
+	value *attr.ValidationError
 }
 
 // cancelReason is one entry of CancellationReasons, in request order.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"crypto/rand"
+	"errors"
 	"hash/crc32"
 	"io"
 	"net/http"
@@ -44,6 +45,32 @@ func decodedWith[In any](decode func([]byte, *In) error, handle func(*Engine, *I
 	}
 }
 
+// The value layers (see attr.ValidationError): PutItem, UpdateItem and
+// DeleteItem report a malformed attribute value in the current wording inside
+// the validation envelope, GetItem, BatchGetItem and Query in the current
+// wording bare, and every other operation in the older wording.
+const (
+	olderValues = iota
+	currentValues
+	currentValuesEnveloped
+)
+
+// inLayer is op reporting attribute value errors as layer words them.
+func inLayer(layer int, op opFunc) opFunc {
+	return func(e *Engine, body []byte) ([]byte, error) {
+		out, err := op(e, body)
+		var ae *apiError
+		if layer != olderValues && errors.As(err, &ae) && ae.value != nil && ae.value.Current != "" {
+			msg := ae.value.Current
+			if layer == currentValuesEnveloped {
+				msg = "1 validation error detected: " + msg
+			}
+			return nil, &apiError{Type: ae.Type, Message: msg}
+		}
+		return out, err
+	}
+}
+
 // operations is the engine's API: every DynamoDB operation it serves, by
 // its X-Amz-Target name, with the decoder of its request (the hot ones have
 // their own, in decoders.go) and the method that answers it (in the file
@@ -58,19 +85,19 @@ var operations = map[string]opFunc{
 	"UpdateTable":   decoded((*Engine).updateTable),
 
 	// Items.
-	"DeleteItem": decodedWith(decodeDeleteItem, (*Engine).deleteItem),
-	"GetItem":    decodedWith(decodeGetItem, (*Engine).getItem),
-	"PutItem":    decodedWith(decodePutItem, (*Engine).putItem),
-	"UpdateItem": decodedWith(decodeUpdateItem, (*Engine).updateItem),
+	"DeleteItem": inLayer(currentValuesEnveloped, decodedWith(decodeDeleteItem, (*Engine).deleteItem)),
+	"GetItem":    inLayer(currentValues, decodedWith(decodeGetItem, (*Engine).getItem)),
+	"PutItem":    inLayer(currentValuesEnveloped, decodedWith(decodePutItem, (*Engine).putItem)),
+	"UpdateItem": inLayer(currentValuesEnveloped, decodedWith(decodeUpdateItem, (*Engine).updateItem)),
 
 	// Reads of many items.
-	"Query": decodedWith(decodeQuery, (*Engine).query),
+	"Query": inLayer(currentValues, decodedWith(decodeQuery, (*Engine).query)),
 	"Scan":  decodedWith(decodeQuery, (*Engine).scan),
 
 	// Batches and transactions. BatchWriteItem and TransactWriteItems read
 	// their own body: BatchWriteItem's items go back to a pool when it
 	// returns, and TransactWriteItems limits the body's size.
-	"BatchGetItem":       decoded((*Engine).batchGetItem),
+	"BatchGetItem":       inLayer(currentValues, decoded((*Engine).batchGetItem)),
 	"BatchWriteItem":     (*Engine).batchWriteItem,
 	"TransactGetItems":   decoded((*Engine).transactGetItems),
 	"TransactWriteItems": (*Engine).transactWriteItems,

@@ -29,7 +29,7 @@ func serialization(err error) error {
 	}
 	var ve *attr.ValidationError
 	if errors.As(err, &ve) {
-		return &apiError{Type: errValidation, Message: ve.Msg}
+		return &apiError{Type: errValidation, Message: ve.Msg, value: ve}
 	}
 	return &apiError{Type: errSerialization, Message: "Unable to parse request body: " + err.Error()}
 }

@@ -16,7 +16,7 @@ func decodeRequest(body []byte, v any) error {
 	if err := json.Unmarshal(exactMembers(body, v), v); err != nil {
 		var ve *attr.ValidationError
 		if errors.As(err, &ve) {
-			return &apiError{Type: errValidation, Message: ve.Msg}
+			return &apiError{Type: errValidation, Message: ve.Msg, value: ve}
 		}
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {

@@ -28,10 +28,11 @@ type Decimal struct {
 func (d Decimal) IsZero() bool { return d.Digits == "" }
 
 func numErr(s string) error {
+	const msg = "The parameter cannot be converted to a numeric value"
 	if s == "" {
-		return invalid("The parameter cannot be converted to a numeric value")
+		return layered(msg, msg+": ") // the current layer keeps the colon
 	}
-	return invalid("The parameter cannot be converted to a numeric value: " + s)
+	return layered(msg+": "+s, msg+": "+s)
 }
 
 // ParseDecimal parses a DynamoDB number (optional sign, digits, optional
@@ -135,13 +136,13 @@ func (d Decimal) check() error {
 		return nil
 	}
 	if len(d.Digits) > maxDigits {
-		return invalid("Attempting to store more than 38 significant digits in a Number")
+		return layered("Attempting to store more than 38 significant digits in a Number", "Attempting to store more than 38 significant digits in a Number")
 	}
 	if d.Exp > maxExp {
-		return invalid("Number overflow. Attempting to store a number with magnitude larger than supported range")
+		return layered("Number overflow. Attempting to store a number with magnitude larger than supported range", "Number overflow. Attempting to store a number with magnitude larger than supported range")
 	}
 	if d.Exp < minExp {
-		return invalid("Number underflow. Attempting to store a number with magnitude smaller than supported range")
+		return layered("Number underflow. Attempting to store a number with magnitude smaller than supported range", "Number underflow. Attempting to store a number with magnitude smaller than supported range")
 	}
 	return nil
 }

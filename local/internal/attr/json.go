@@ -270,7 +270,8 @@ func (ev *ExprValues) UnmarshalJSON(b []byte) error {
 			if err != nil {
 				var ve *ValidationError
 				if errors.As(err, &ve) && ve.Msg != ErrNesting {
-					return invalid("ExpressionAttributeValues contains invalid value: " + ve.Msg + " for key " + key)
+					// The current layer names no key: its message is the value's own.
+					return &ValidationError{Msg: "ExpressionAttributeValues contains invalid value: " + ve.Msg + " for key " + key, Current: ve.Current}
 				}
 				return err
 			}

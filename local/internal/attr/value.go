@@ -1,6 +1,7 @@
 package attr
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -210,13 +211,14 @@ func (v Value) validate() error {
 			return invalid("One or more parameter values were invalid: An " + setKindName(v.Kind) + " set  may not be empty")
 		}
 		if hasDuplicates(v) {
+			const prefix = "One or more parameter values were invalid: Input collection "
 			switch v.Kind {
 			case NS:
-				return invalid("Input collection contains duplicates")
+				return layered("Input collection contains duplicates", prefix+"contains duplicates.")
 			case BS:
-				return invalid("One or more parameter values were invalid: Input collection " + setLiteral(v) + "of type BS contains duplicates.")
+				return layered(prefix+setLiteral(v)+"of type BS contains duplicates.", prefix+duplicateLiteral(v)+"of type BS contains duplicates.")
 			}
-			return invalid("One or more parameter values were invalid: Input collection " + setLiteral(v) + " contains duplicates.")
+			return layered(prefix+setLiteral(v)+" contains duplicates.", prefix+duplicateLiteral(v)+" contains duplicates.")
 		}
 	case M:
 		for _, e := range v.Map {
@@ -288,6 +290,40 @@ func setLiteral(v Value) string {
 	}
 	sb.WriteByte(']')
 	return sb.String()
+}
+
+// duplicateLiteral is a set with a repeated member as DynamoDB's current
+// value layer shows it: the members taken in as sent into a sorted set up to
+// the first repeat, that set in byte order, the repeat, then the members
+// after it as sent; each quoted, separated by ", " (strings) or "," (binary).
+func duplicateLiteral(v Value) string {
+	var members []string
+	sep := ", "
+	if v.Kind == BS {
+		sep = ","
+		for _, b := range v.Bins {
+			members = append(members, string(b))
+		}
+	} else {
+		members = v.Strs
+	}
+	seen := map[string]bool{}
+	var sorted []string
+	i := 0
+	for ; i < len(members) && !seen[members[i]]; i++ {
+		seen[members[i]] = true
+		sorted = append(sorted, members[i])
+	}
+	slices.Sort(sorted) // Go compares strings by their bytes
+	shown := append(sorted, members[i:]...)
+	quoted := make([]string, len(shown))
+	for j, m := range shown {
+		if v.Kind == BS {
+			m = b64([]byte(m))
+		}
+		quoted[j] = strconv.Quote(m)
+	}
+	return "[" + strings.Join(quoted, sep) + "]"
 }
 
 // Depth returns how many levels v occupies: 1 for a scalar or set, one more
