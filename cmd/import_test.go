@@ -172,12 +172,19 @@ func TestImportBatchesCounterFixesOnAdjlsEngine(t *testing.T) {
 	}
 }
 
-// TestImportResumeTellsWhatEachRunCounted: an import whose writes start
-// failing after its first chunk keeps its journal and says --resume; the
-// resumed run's summary says written is this run's and new covers both. An
-// import that fails before writing anything (no table) leaves no journal and
-// no .adjl directory, and does not say --resume.
-func TestImportResumeTellsWhatEachRunCounted(t *testing.T) {
+// refusingImport is a 2,500-edge CSV of the school example and a runner of
+// adjl (in dir) against an in-memory engine behind a test server that counts
+// BatchWriteItem requests in batches and refuses each one after the first
+// failAfter (none while failAfter is negative, as it starts).
+type refusingImport struct {
+	csv, dir           string
+	batches, failAfter atomic.Int64
+	run                func(args ...string) result
+}
+
+func newRefusingImport(t *testing.T) *refusingImport {
+	t.Helper()
+	ri := &refusingImport{}
 	isolate(t)
 	school := example(t, "school.yaml")
 	var b strings.Builder
@@ -185,17 +192,16 @@ func TestImportResumeTellsWhatEachRunCounted(t *testing.T) {
 	for i := range 2500 {
 		fmt.Fprintf(&b, "s%d,c%d\n", i, i%7)
 	}
-	csv := writeFile(t, filepath.Join(t.TempDir(), "e.csv"), b.String())
+	ri.csv = writeFile(t, filepath.Join(t.TempDir(), "e.csv"), b.String())
 	e, err := local.Open("", local.Options{InMemory: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer e.Close()
-	var batches, failAfter atomic.Int64
-	failAfter.Store(-1)
+	t.Cleanup(func() { e.Close() })
+	ri.failAfter.Store(-1)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasSuffix(r.Header.Get("X-Amz-Target"), ".BatchWriteItem") {
-			if n := batches.Add(1); failAfter.Load() >= 0 && n > failAfter.Load() {
+			if n := ri.batches.Add(1); ri.failAfter.Load() >= 0 && n > ri.failAfter.Load() {
 				w.Header().Set("Content-Type", "application/x-amz-json-1.0")
 				w.WriteHeader(http.StatusBadRequest)
 				io.WriteString(w, `{"__type":"com.amazonaws.dynamodb.v20120810#ValidationException","message":"refused by the test"}`)
@@ -204,11 +210,22 @@ func TestImportResumeTellsWhatEachRunCounted(t *testing.T) {
 		}
 		e.ServeHTTP(w, r)
 	}))
-	defer srv.Close()
-	dir := t.TempDir()
-	run := func(args ...string) result {
-		return adjl(t, runOpts{dir: dir}, append([]string{"--schema", school, "--endpoint", srv.URL}, args...)...)
+	t.Cleanup(srv.Close)
+	ri.dir = t.TempDir()
+	ri.run = func(args ...string) result {
+		return adjl(t, runOpts{dir: ri.dir}, append([]string{"--schema", school, "--endpoint", srv.URL}, args...)...)
 	}
+	return ri
+}
+
+// TestImportResumeTellsWhatEachRunCounted: an import whose writes start
+// failing after its first chunk keeps its journal and says --resume; the
+// resumed run's summary says written is this run's and new covers both. An
+// import that fails before writing anything (no table) leaves no journal and
+// no .adjl directory, and does not say --resume.
+func TestImportResumeTellsWhatEachRunCounted(t *testing.T) {
+	ri := newRefusingImport(t)
+	csv, dir, batches, failAfter, run := ri.csv, ri.dir, &ri.batches, &ri.failAfter, ri.run
 
 	r := run("import", "enrollment", csv, "--quiet")
 	if r.code == 0 || strings.Contains(r.err, "--resume") {
@@ -315,37 +332,8 @@ func TestRejectsFileEndsEveryLineWithANewline(t *testing.T) {
 // fails before writing a row of its own still leaves the journal of the
 // earlier run, whose rows a later --resume skips, and says --resume.
 func TestImportResumeThatWritesNothingKeepsTheJournal(t *testing.T) {
-	isolate(t)
-	school := example(t, "school.yaml")
-	var b strings.Builder
-	b.WriteString("from,to\n")
-	for i := range 2500 {
-		fmt.Fprintf(&b, "s%d,c%d\n", i, i%7)
-	}
-	csv := writeFile(t, filepath.Join(t.TempDir(), "e.csv"), b.String())
-	e, err := local.Open("", local.Options{InMemory: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
-	var batches, failAfter atomic.Int64
-	failAfter.Store(-1)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasSuffix(r.Header.Get("X-Amz-Target"), ".BatchWriteItem") {
-			if n := batches.Add(1); failAfter.Load() >= 0 && n > failAfter.Load() {
-				w.Header().Set("Content-Type", "application/x-amz-json-1.0")
-				w.WriteHeader(http.StatusBadRequest)
-				io.WriteString(w, `{"__type":"com.amazonaws.dynamodb.v20120810#ValidationException","message":"refused by the test"}`)
-				return
-			}
-		}
-		e.ServeHTTP(w, r)
-	}))
-	defer srv.Close()
-	dir := t.TempDir()
-	run := func(args ...string) result {
-		return adjl(t, runOpts{dir: dir}, append([]string{"--schema", school, "--endpoint", srv.URL}, args...)...)
-	}
+	ri := newRefusingImport(t)
+	csv, dir, batches, failAfter, run := ri.csv, ri.dir, &ri.batches, &ri.failAfter, ri.run
 	if r := run("table", "create"); r.code != 0 {
 		t.Fatalf("table create: %s", r.err)
 	}

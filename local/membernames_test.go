@@ -1,7 +1,6 @@
 package local
 
 import (
-	"io"
 	"reflect"
 	"slices"
 	"strconv"
@@ -16,17 +15,8 @@ func TestMemberNamesAreCaseSensitive(t *testing.T) {
 	e := openMem(t)
 	call := func(target, body string) string {
 		t.Helper()
-		req, err := newRequest("DynamoDB_20120810."+target, body)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp, err := e.HTTPClient().Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		out, _ := io.ReadAll(resp.Body)
-		return strconv.Itoa(resp.StatusCode) + " " + string(out)
+		status, out := postRaw(t, e, target, body)
+		return strconv.Itoa(status) + " " + string(out)
 	}
 	const create = `"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"BillingMode":"PAY_PER_REQUEST"`
 	for _, c := range []struct {

@@ -17,6 +17,23 @@ func newRequest(target, body string) (*http.Request, error) {
 	return req, nil
 }
 
+// postRaw sends body as DynamoDB operation op to e and returns the status
+// and body of the answer.
+func postRaw(t *testing.T, e *Engine, op, body string) (int, []byte) {
+	t.Helper()
+	req, err := newRequest("DynamoDB_20120810."+op, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := e.HTTPClient().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	out, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, out
+}
+
 func ioCopy(w io.Writer, r io.Reader) (int64, error) { return io.Copy(w, r) }
 
 func TestCORSPreflight(t *testing.T) {

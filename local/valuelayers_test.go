@@ -2,7 +2,6 @@ package local
 
 import (
 	"encoding/json"
-	"io"
 	"strings"
 	"testing"
 )
@@ -18,17 +17,8 @@ import (
 // "" and "" when the request succeeds.
 func rawCall(t *testing.T, e *Engine, op, body string) (string, string) {
 	t.Helper()
-	req, err := newRequest("DynamoDB_20120810."+op, body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp, err := e.HTTPClient().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode == 200 {
+	status, raw := postRaw(t, e, op, body)
+	if status == 200 {
 		return "", ""
 	}
 	var out struct {
