@@ -260,6 +260,7 @@ func hint(err error) string {
 		protect  *ops.TableProtectedError
 		hinted   *hintedError
 		output   *outputError
+		rejected *ops.RejectedError
 	)
 	switch {
 	case errors.As(err, &hinted):
@@ -292,6 +293,8 @@ func hint(err error) string {
 		return "retry later, or raise the table's capacity"
 	case errors.As(err, &server):
 		return "the backend kept failing; its message above says why: retry later"
+	case errors.As(err, &rejected) && rejected.ItemTooLarge:
+		return "keep a large value elsewhere (a file, an S3 object) and store its name or address; adjl checks each --set value, only the backend the whole item"
 	case errors.As(err, &output):
 		return "stdout's file or device took no more (is the disk full?): free space or send the output elsewhere; whatever the command changed in the table is done, only its output is lost"
 	case errors.As(err, &protect):
