@@ -39,9 +39,11 @@ func (a *app) colorAllowed() bool {
 	if slices.Contains(a.args, "--no-color") || slices.Contains(a.args, "--no-color=true") {
 		return false
 	}
+	// A value that is not a boolean is refused with an error, which prints
+	// without colour: whoever set it meant to turn colour off.
 	v, _ := a.getenv("ADJL_NO_COLOR")
-	off, _ := strconv.ParseBool(v)
-	return !off
+	off, err := strconv.ParseBool(v)
+	return v == "" || (err == nil && !off)
 }
 
 // setColor decides, once, whether stdout and stderr take colour.

@@ -55,3 +55,17 @@ func TestColorOnlyOnTerminalsThatAllowIt(t *testing.T) {
 		})
 	}
 }
+
+// TestRefusedNoColorVariablePrintsWithoutColor: ADJL_NO_COLOR=yes is refused
+// (it is not a boolean), and the refusal itself is not coloured: whoever set
+// it meant colour off.
+func TestRefusedNoColorVariablePrintsWithoutColor(t *testing.T) {
+	isolate(t)
+	t.Setenv("NO_COLOR", "")
+	t.Setenv("TERM", "xterm-256color")
+	t.Setenv("ADJL_NO_COLOR", "yes")
+	r := adjl(t, runOpts{tty: true, errTTY: true}, "config", "show")
+	if r.code != ExitUsage || !strings.HasPrefix(r.err, "adjl: invalid no-color value") || strings.Contains(r.err, "\x1b[") {
+		t.Errorf("exit %d, stderr %q; want 2 and an uncoloured refusal", r.code, r.err)
+	}
+}

@@ -263,14 +263,22 @@ func resolve(v *viper.Viper, cfg *configFileRead, fs *pflag.FlagSet, getenv func
 	})
 	s.SchemaSource = source(cfg, fs, getenv, "schema")
 	// viper reads a variable strconv.ParseBool refuses ("yes") as false:
-	// ADJL_EXPLAIN=yes would send what it was meant only to print.
-	for _, name := range []string{"explain", "capacity", "verbose"} {
-		if source(cfg, fs, getenv, name) != "env" {
-			continue
+	// ADJL_EXPLAIN=yes would send what it was meant only to print, and
+	// ADJL_DEBUG=yes would quietly not debug. Every boolean flag's variable
+	// is checked, so a new one cannot be missed (--help and --version are
+	// not settings).
+	var badBool error
+	fs.VisitAll(func(f *pflag.Flag) {
+		if badBool != nil || f.Value.Type() != "bool" || f.Name == "help" || f.Name == "version" ||
+			source(cfg, fs, getenv, f.Name) != "env" {
+			return
 		}
-		if val, _ := getenv(envName(name)); !isBool(val) {
-			return nil, &usageError{err: fmt.Errorf("invalid %s value %q (%s): want true or false (or 1 or 0)", name, val, s.origin[name])}
+		if val, _ := getenv(envName(f.Name)); !isBool(val) {
+			badBool = &usageError{err: fmt.Errorf("invalid %s value %q (%s): want true or false (or 1 or 0)", f.Name, val, s.origin[f.Name])}
 		}
+	})
+	if badBool != nil {
+		return nil, badBool
 	}
 	if !slices.Contains(outputFormats, s.Output) {
 		return nil, &usageError{err: fmt.Errorf("invalid output format %q (%s): want one of %s", s.Output, s.origin["output"], strings.Join(outputFormats, ", "))}

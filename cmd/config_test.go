@@ -237,13 +237,13 @@ func TestEmptyEnvironmentVariableIsUnset(t *testing.T) {
 
 // TestBoolEnvironmentVariablesMustParse: ADJL_EXPLAIN=yes is not a boolean
 // viper understands (it reads it as false), so it would send the requests
-// it was meant only to print; it is refused instead.
+// it was meant only to print; every boolean variable refuses it the same way.
 func TestBoolEnvironmentVariablesMustParse(t *testing.T) {
-	for _, name := range []string{"ADJL_EXPLAIN", "ADJL_CAPACITY", "ADJL_VERBOSE"} {
+	for _, name := range []string{"ADJL_EXPLAIN", "ADJL_CAPACITY", "ADJL_VERBOSE", "ADJL_DEBUG", "ADJL_QUIET", "ADJL_NO_COLOR"} {
 		isolate(t)
 		t.Setenv(name, "yes")
 		r := adjl(t, runOpts{}, "--schema", example(t, "school.yaml"), "enroll", "a91", "math204")
-		setting := strings.ToLower(strings.TrimPrefix(name, "ADJL_"))
+		setting := strings.ReplaceAll(strings.ToLower(strings.TrimPrefix(name, "ADJL_")), "_", "-")
 		want := `invalid ` + setting + ` value "yes" (environment ` + name + `): want true or false (or 1 or 0)`
 		if r.code != ExitUsage || !strings.Contains(r.err, want) {
 			t.Errorf("%s=yes: exit %d, stderr %q; want 2 and %q", name, r.code, r.err, want)

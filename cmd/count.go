@@ -8,8 +8,9 @@ import (
 )
 
 // countRun is a list verb with --count: the number of edges alone on stdout
-// (so `test "$(adjl members CRS#c007 --count)" = 28` works in a script), or
-// {"count": N} with -o json, ndjson or yaml.
+// (so `test "$(adjl members CRS#c007 --count)" = 28` works in a script), a
+// CSV file with its header (count) under -o csv, like every CSV adjl writes,
+// or {"count": N} with -o json, ndjson or yaml.
 func (a *app) countRun(ctx context.Context, l *listArgs) error {
 	// A list flag a count would ignore is refused rather than ignored: the
 	// user asked for something the number does not give.
@@ -36,7 +37,7 @@ func (a *app) countRun(ctx context.Context, l *listArgs) error {
 	if err != nil || a.explaining() {
 		return err
 	}
-	if a.set.Output == "table" || a.set.Output == "csv" {
+	if a.set.Output == "table" {
 		_, err = fmt.Fprintln(a.io.Out, n)
 		return err
 	}

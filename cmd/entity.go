@@ -115,7 +115,9 @@ func (a *app) newGetCmd() *cobra.Command {
 		Short: "Print an entity item: its attributes and counters",
 		Long: `Print the item of KEY (an entity key such as STU#a91, or a role key such as
 TARGET#bob) with one GetItem: its attributes and the counters the relations keep
-on it. Exits 1 if there is no such item.`,
+on it. Exits 1 if there is no such item. With -o csv the header is the
+entity's - key, type, its declared attributes, its counters - whichever the item
+holds (unset ones are empty cells), so the rows of several gets line up.`,
 		Example: withExamples(
 			"adjl get STU#a91",
 			"adjl get CRS#math204 -o json",
@@ -131,6 +133,11 @@ on it. Exits 1 if there is no such item.`,
 			rec, err := entityRecord(a.sch, item)
 			if err != nil {
 				return err
+			}
+			if a.set.Output == "csv" {
+				// One header for every item of the entity, so rows of
+				// several gets line up: unset attributes are empty cells.
+				rec = withColumns(rec, entityColumns(a.sch, args[0]))
 			}
 			return a.printer().object(rec)
 		},

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"strings"
+	"syscall"
 	"unicode/utf8"
 
 	"github.com/adjl/adjl/local"
@@ -71,6 +73,27 @@ type credentialsError struct{ err error }
 
 func (e *credentialsError) Error() string { return "no usable AWS credentials: " + e.err.Error() }
 func (e *credentialsError) Unwrap() error { return e.err }
+
+// outputError is a failed write to stdout: a full disk, a closed file. The
+// command did its work (a link was written); its output is lost or cut.
+type outputError struct{ err error }
+
+func (e *outputError) Error() string {
+	cause := e.err
+	var pe *fs.PathError
+	if errors.As(cause, &pe) {
+		cause = pe.Err // "write /dev/stdout: " says nothing the message does not
+	}
+	return "cannot write the output to stdout: " + cause.Error()
+}
+func (e *outputError) Unwrap() error { return e.err }
+
+// brokenPipe reports whether err is stdout's reader having gone away
+// (adjl ... | head): as for any Unix tool, that ends the output quietly.
+func brokenPipe(err error) bool {
+	var out *outputError
+	return errors.As(err, &out) && errors.Is(err, syscall.EPIPE)
+}
 
 // printError writes "adjl: <message>" and, where it helps, a hint line;
 // with color, the two prefixes are coloured.
@@ -236,6 +259,8 @@ func hint(err error) string {
 		format   *local.FormatError
 		protect  *ops.TableProtectedError
 		hinted   *hintedError
+		output   *outputError
+		rejected *ops.RejectedError
 	)
 	switch {
 	case errors.As(err, &hinted):
@@ -268,6 +293,10 @@ func hint(err error) string {
 		return "retry later, or raise the table's capacity"
 	case errors.As(err, &server):
 		return "the backend kept failing; its message above says why: retry later"
+	case errors.As(err, &rejected) && rejected.ItemTooLarge:
+		return "keep a large value elsewhere (a file, an S3 object) and store its name or address; adjl checks each --set value, only the backend the whole item"
+	case errors.As(err, &output):
+		return "stdout's file or device took no more (is the disk full?): free space or send the output elsewhere; whatever the command changed in the table is done, only its output is lost"
 	case errors.As(err, &protect):
 		return "set deletionProtection: false in the schema's table block and run adjl table apply --yes, then delete the table"
 	}

@@ -25,7 +25,8 @@ import (
 //	 5    conditional conflict; table deletion-protected  ops.HasEdgesError, ops.ConflictError, ops.TableProtectedError
 //	 6    backend unreachable, unauthorised or failing    ops.UnreachableError, ops.UnauthorizedError, ops.ServerError (5xx after retries),
 //	      (5xx); no usable credentials; local serve       credentialsError, listenError; local data file locked, unopenable or unwritable (ops.StorageFailureError)
-//	      cannot listen on its address
+//	      cannot listen on its address; stdout        outputError
+//	      cannot be written (a full disk)
 //	 7    throttled after the SDK's retries               ops.ThrottledError
 //	 8    import done, but lines were rejected            statusError from import --skip-invalid
 //	10    internal error (a bug: please report it)        anything else
@@ -72,6 +73,7 @@ func ExitCode(err error) int {
 		dataFile  *dataFileError
 		rejected  *ops.RejectedError
 		cell      *rowfile.CellError
+		output    *outputError
 	)
 	switch {
 	case errors.As(err, &status):
@@ -91,7 +93,8 @@ func ExitCode(err error) int {
 		return ExitConflict
 	case errors.As(err, &throttled):
 		return ExitThrottled
-	case errors.As(err, &unreach), errors.As(err, &unauth), errors.As(err, &server), errors.As(err, &storage), errors.As(err, &noCreds), errors.As(err, &locked), errors.As(err, &dataFile), errors.As(err, &listen):
+	case errors.As(err, &unreach), errors.As(err, &unauth), errors.As(err, &server), errors.As(err, &storage), errors.As(err, &noCreds), errors.As(err, &locked), errors.As(err, &dataFile), errors.As(err, &listen),
+		errors.As(err, &output):
 		return ExitUnreachable
 	}
 	// ops classifies every backend error into its types above (ops.classify

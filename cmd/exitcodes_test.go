@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/adjl/adjl/ops"
@@ -36,6 +37,7 @@ func TestExitCodeTable(t *testing.T) {
 		{"unreachable", &ops.UnreachableError{Err: errors.New("refused")}, ExitUnreachable},
 		{"unauthorized", &ops.UnauthorizedError{Err: errors.New("bad key")}, ExitUnreachable},
 		{"locked", &lockedError{err: errors.New("locked")}, ExitUnreachable},
+		{"stdout full", &outputError{err: syscall.ENOSPC}, ExitUnreachable},
 		{"throttled", &ops.ThrottledError{Err: errors.New("slow down")}, ExitThrottled},
 		{"rejected by the backend", &ops.RejectedError{Err: errors.New("ValidationException")}, ExitUsage},
 		{"export: a value CSV cannot carry", withHint(fmt.Errorf("export enrollment: %w", &rowfile.CellError{Row: "STU#a", Msg: "m"}), "h"), ExitUsage},

@@ -20,7 +20,7 @@ var exitCodeDocs = []struct {
 	{ExitSchema, "invalid schema file (each problem is printed as file:line:col)", "adjl --schema broken.yaml schema validate"},
 	{ExitTable, "table missing, or different from the schema", "adjl members CRS#math204 (before adjl table create)"},
 	{ExitConflict, "conditional conflict: the entity still has edges, a transaction conflicted, or the table has deletion protection", "adjl delete STU#a91 (without --cascade)"},
-	{ExitUnreachable, "backend unreachable, unauthorised (or no usable credentials), failing (HTTP 5xx) after the SDK's retries, or answering something other than DynamoDB; local data file locked, unopenable or unwritable (a full disk); local serve cannot listen on its address", "adjl --endpoint http://127.0.0.1:1 get STU#a91"},
+	{ExitUnreachable, "backend unreachable, unauthorised (or no usable credentials), failing (HTTP 5xx) after the SDK's retries, or answering something other than DynamoDB; local data file locked, unopenable or unwritable (a full disk); local serve cannot listen on its address; stdout cannot be written (a full disk: what the command changed is done, its output is lost; a reader that went away, as in adjl ... | head, ends the output quietly)", "adjl --endpoint http://127.0.0.1:1 get STU#a91"},
 	{ExitThrottled, "throttled after the SDK's retries (retry later, or raise the table's capacity)", ""},
 	{ExitRejected, "import --skip-invalid wrote the valid lines, but rejected others (printed as FILE:LINE, copied to --rejects FILE)", "adjl import enrollment data.csv --skip-invalid --rejects bad.csv"},
 	{ExitInternal, "internal error: a bug in adjl, please report it", ""},

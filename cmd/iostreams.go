@@ -39,12 +39,24 @@ func (s *IOStreams) Flush() error {
 // NewIOStreams wraps the given streams and detects a terminal on out.
 // Output that is not a terminal is buffered; call Flush before exiting.
 func NewIOStreams(in io.Reader, out, errOut io.Writer) *IOStreams {
-	s := &IOStreams{In: in, Out: out, ErrOut: errOut, OutTTY: isTerminal(out), ErrTTY: isTerminal(errOut)}
+	s := &IOStreams{In: in, Out: stdoutWriter{out}, ErrOut: errOut, OutTTY: isTerminal(out), ErrTTY: isTerminal(errOut)}
 	if !s.OutTTY {
-		s.buffered = bufio.NewWriterSize(out, 64<<10)
+		s.buffered = bufio.NewWriterSize(s.Out, 64<<10)
 		s.Out = s.buffered
 	}
 	return s
+}
+
+// stdoutWriter marks a failed write to stdout as an outputError, whichever
+// layer (a row, a buffer flush) it surfaces in, so it gets its exit code.
+type stdoutWriter struct{ w io.Writer }
+
+func (s stdoutWriter) Write(p []byte) (int, error) {
+	n, err := s.w.Write(p)
+	if err != nil {
+		err = &outputError{err: err}
+	}
+	return n, err
 }
 
 // isTerminal reports whether w is a terminal (through the redacting

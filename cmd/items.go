@@ -123,6 +123,61 @@ func entityRecord(s *schema.Schema, item ops.Item) (orderedObject, error) {
 	return appendAttrs(l, rec, attrs, item)
 }
 
+// entityColumns are the fields an item of key can have, for a header that
+// stays the same from item to item (get -o csv): key and type, the entity's
+// declared attributes (on its own prefix; a role item holds none), then the
+// counters the relations keep on an item of that prefix. nil without a
+// schema or for a key no entity owns.
+func entityColumns(s *schema.Schema, key string) []string {
+	if s == nil {
+		return nil
+	}
+	e, prefix, err := s.ResolveKey(key)
+	if err != nil || e == nil {
+		return nil
+	}
+	cols := []string{"key", "type"}
+	if prefix == e.Prefix {
+		for _, a := range e.Attributes {
+			if !slices.Contains(cols, a.Name) {
+				cols = append(cols, a.Name)
+			}
+		}
+	}
+	var counters []string
+	for _, r := range s.Relations {
+		if r.From.Entity == e && r.From.Prefix == prefix && r.Counters.From != "" {
+			counters = append(counters, r.Counters.From)
+		}
+		if r.To.Entity == e && r.To.Prefix == prefix && r.Counters.To != "" {
+			counters = append(counters, r.Counters.To)
+		}
+	}
+	sort.Strings(counters) // entityRecord prints them by name too
+	for _, c := range counters {
+		if !slices.Contains(cols, c) {
+			cols = append(cols, c)
+		}
+	}
+	return cols
+}
+
+// withColumns is rec with every one of cols, in that order (nil, an empty
+// cell, for those it lacks), then its other fields.
+func withColumns(rec orderedObject, cols []string) orderedObject {
+	out := make(orderedObject, 0, len(cols)+len(rec))
+	for _, c := range cols {
+		v, _ := rec.get(c)
+		out = append(out, field{c, v})
+	}
+	for _, f := range rec {
+		if !slices.Contains(cols, f.Name) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 // appendAttrs adds the declared attributes present on item, in schema
 // order, then the others by name; the layout's key and type attributes and
 // adjl's reserved ones (stamps) are left out.

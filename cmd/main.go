@@ -67,10 +67,13 @@ func (a *app) run(ctx context.Context) int {
 		err = cerr
 	}
 	if ferr := ios.Flush(); ferr != nil && err == nil {
-		err = fmt.Errorf("write output: %w", ferr)
+		err = ferr // an outputError
 	}
 	if err == nil {
 		return ExitOK
+	}
+	if brokenPipe(err) {
+		return ExitCode(err) // no message, as any Unix tool whose reader left
 	}
 	var nf *ops.TableNotFoundError
 	if errors.As(err, &nf) && nf.Where == "" {

@@ -131,7 +131,10 @@ func (r redactingWriter) Write(p []byte) (int, error) {
 // Its request log is redacted on its way in (clientOptions).
 func unredacted(w io.Writer) io.Writer {
 	if r, ok := w.(redactingWriter); ok {
-		return r.w
+		w = r.w
+	}
+	if s, ok := w.(stdoutWriter); ok {
+		w = s.w
 	}
 	return w
 }

@@ -153,10 +153,12 @@ the answer and the edge's attributes. --consistent makes the read strongly consi
 // requireEntitiesHelp says whether a link needs both entity items to exist.
 func requireEntitiesHelp(rel *schema.Relation) string {
 	if rel.RequireEntities {
-		return "The schema sets requireEntities: the link is refused (exit 1) unless both entity items exist."
+		return "The schema sets requireEntities: the link is refused (exit 1) unless both entity items exist.\n" +
+			"An item an earlier link created to hold a counter exists: it satisfies the check."
 	}
 	return "The entity items need not exist (the link creates the items holding its counters);\n" +
-		"--require-entities (or requireEntities: true in the schema) refuses the link, exit 1, unless both exist."
+		"--require-entities (or requireEntities: true in the schema) refuses the link, exit 1, unless both exist.\n" +
+		"An item an earlier link created to hold a counter exists: it satisfies the check."
 }
 
 // listCmd builds a forward or reverse list verb.

@@ -163,7 +163,8 @@ func (l *requestLog) requestFields(params any) []string {
 	for _, e := range []struct{ field, name string }{
 		{"FilterExpression", "filter"}, {"ConditionExpression", "condition"}, {"UpdateExpression", "update"},
 	} {
-		if x := str(e.field); x != "" {
+		// Trimmed: the SDK's expression builder ends an update with "\n".
+		if x := strings.TrimSpace(str(e.field)); x != "" {
 			out = append(out, e.name+"="+logValue(fillExpression(x, names, values)))
 		}
 	}

@@ -35,6 +35,12 @@ func TestDebugLogsEachRequest(t *testing.T) {
 	if n := strings.Count(r.err, "debug: "); n < 1 {
 		t.Errorf("link logged %d requests", n)
 	}
+	// The SDK's expression builder ends an update with a newline; the log
+	// shows the expression, not an escaped \n.
+	r = s.run("--debug", "put", "student", "a91", "--set", "name=Ana")
+	if want := `update='SET GSI1PK = "STU#a91", GSI1SK = "STU#a91", type = "student", name = "Ana"' latency=`; !strings.Contains(r.err, want) {
+		t.Errorf("put: stderr = %q, want %q", r.err, want)
+	}
 	r = s.run("members", "math204")
 	if strings.Contains(r.err, "debug:") {
 		t.Errorf("without --debug: stderr = %q", r.err)

@@ -4,10 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/adjl/adjl/schema"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 func (a *app) newRootCmd() *cobra.Command {
@@ -90,6 +92,16 @@ func flagError(err error) error {
 	}
 	if ok && name == "consistent" {
 		return errors.New("--consistent applies only to reads: list commands, check verbs and get")
+	}
+	// pflag's own wording ends in strconv's ("strconv.ParseInt: parsing
+	// "abc": invalid syntax"); a number flag says what it takes instead.
+	var bad *pflag.InvalidValueError
+	if errors.As(err, &bad) && strings.HasPrefix(bad.GetFlag().Value.Type(), "int") {
+		name, value := bad.GetFlag().Name, bad.GetValue()
+		if errors.Is(err, strconv.ErrRange) {
+			return fmt.Errorf("invalid --%s %q: the number is too large", name, value)
+		}
+		return fmt.Errorf("invalid --%s %q: want a whole number, such as --%s 10", name, value, name)
 	}
 	return err
 }

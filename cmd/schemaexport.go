@@ -27,7 +27,8 @@ definition adjl table create uses:
                      delete and replacement)
   terraform          an aws_dynamodb_table resource (hashicorp/aws provider)
 
-A table made from any of them is one adjl table create reports as matching.`,
+A table made from any of them is one adjl table create reports as matching.
+-o does not apply: the output is the --format chosen.`,
 		Example: withExamples(
 			"adjl schema export --format create-table-json > table.json",
 			"aws dynamodb create-table --cli-input-json file://table.json",
@@ -36,6 +37,9 @@ A table made from any of them is one adjl table create reports as matching.`,
 		),
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
+			if err := a.refuseOutputFlag(c, "create-table-json is JSON"); err != nil {
+				return err
+			}
 			switch {
 			case format == "":
 				return usagef(c, "missing --format (one of %s)", strings.Join(iac.Formats, ", "))
@@ -83,13 +87,17 @@ and a dashed arrow back for the reverse verb (which reads the to side through
 the inverted index, over its shards).
 
 --format mermaid (the default) renders in GitHub Markdown inside a
-` + "```mermaid" + ` block; --format dot is for Graphviz (dot -Tsvg).`,
+` + "```mermaid" + ` block; --format dot is for Graphviz (dot -Tsvg). -o does not
+apply: the output is the --format chosen.`,
 		Example: withExamples(
 			"adjl schema diagram",
 			"adjl --schema examples/social.yaml schema diagram --format dot | dot -Tsvg > social.svg",
 		),
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
+			if err := a.refuseOutputFlag(c, "mermaid and dot are its formats"); err != nil {
+				return err
+			}
 			if !slices.Contains(diagram.Formats, format) {
 				return usagef(c, "--format %q: want one of %s", format, strings.Join(diagram.Formats, ", "))
 			}
@@ -108,4 +116,16 @@ the inverted index, over its shards).
 	c.Flags().StringVar(&format, "format", format, "`FORMAT`: "+strings.Join(diagram.Formats, ", "))
 	c.RegisterFlagCompletionFunc("format", fixedCompletion(diagram.Formats...))
 	return c
+}
+
+// refuseOutputFlag refuses -o on a command that writes only its --format:
+// printing Terraform for -o json would look like a bug. -o table (a no-op)
+// and an output set by ADJL_OUTPUT or a config file (a default for the data
+// commands) pass.
+func (a *app) refuseOutputFlag(c *cobra.Command, formats string) error {
+	if a.set == nil || a.set.Output == defaultOutput || !strings.HasPrefix(a.set.origin["output"], "flag") {
+		return nil
+	}
+	return &usageError{err: fmt.Errorf("-o %s does not apply to %s: it writes the --format given", a.set.Output, c.CommandPath()),
+		hint: "drop -o and choose --format (" + formats + ")"}
 }

@@ -35,6 +35,19 @@ func TestSchemaExportAndDiagramPrintTheRenderings(t *testing.T) {
 	if r := adjl(t, runOpts{}, "--schema", path, "schema", "diagram"); !strings.HasPrefix(r.out, "---\ntitle: table social") {
 		t.Errorf("diagram defaults to mermaid: %q", r.out)
 	}
+	// -o on the command line is refused (it would be ignored); ADJL_OUTPUT
+	// is a default for the data commands and leaves the rendering alone.
+	for _, args := range [][]string{{"schema", "export", "--format", "terraform", "-o", "json"}, {"schema", "diagram", "-o", "yaml"}} {
+		r := adjl(t, runOpts{}, append([]string{"--schema", path}, args...)...)
+		if r.code != ExitUsage || !strings.Contains(r.err, "does not apply to adjl "+strings.Join(args[:2], " ")) || r.out != "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2 and -o refused", args, r.code, r.out, r.err)
+		}
+	}
+	t.Setenv("ADJL_OUTPUT", "json")
+	if r := adjl(t, runOpts{}, "--schema", path, "schema", "diagram"); r.code != 0 || !strings.HasPrefix(r.out, "---\ntitle: table social") {
+		t.Errorf("diagram with ADJL_OUTPUT=json: exit %d, %q", r.code, r.out)
+	}
+	t.Setenv("ADJL_OUTPUT", "")
 	for _, args := range [][]string{{"schema", "export"}, {"schema", "export", "--format", "pulumi"}, {"schema", "diagram", "--format", "svg"}} {
 		r := adjl(t, runOpts{}, append([]string{"--schema", path}, args...)...)
 		if r.code != ExitUsage || !strings.Contains(r.err, "want one of") && !strings.Contains(r.err, "missing --format") {

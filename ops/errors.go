@@ -113,10 +113,27 @@ func (e *UnauthorizedError) Unwrap() error { return e.Err }
 
 // RejectedError is a request the backend refused as malformed
 // (ValidationException): an input error as far as the user is concerned.
-type RejectedError struct{ Err error }
+type RejectedError struct {
+	Err error
+	// ItemTooLarge: the write would make an item over DynamoDB's 400 KB
+	// limit, which only the backend can tell (the item's other attributes
+	// count too); the message says so in adjl's words.
+	ItemTooLarge bool
+}
 
 func (e *RejectedError) Error() string {
+	if e.ItemTooLarge {
+		return "the item would be over DynamoDB's 400 KB item size limit (its attribute names and values together)"
+	}
 	return fmt.Sprintf("the backend refused the request: %v", e.Err)
+}
+
+// itemTooLarge reports whether a ValidationException's message is
+// DynamoDB's item size limit: "Item size has exceeded the maximum allowed
+// size" (PutItem, a transaction) or "Item size to update has exceeded the
+// maximum allowed size" (UpdateItem).
+func itemTooLarge(msg string) bool {
+	return strings.HasPrefix(msg, "Item size") && strings.Contains(msg, "exceeded the maximum allowed size")
 }
 
 func (e *RejectedError) Unwrap() error { return e.Err }
@@ -209,7 +226,7 @@ func (s *Store) classify(err error) error {
 				Hint:        "run adjl table describe: it shows the table's keys and index layout and, when adjl can serve them, how the schema names them",
 				Err:         err}
 		case slices.Contains(rejectedCodes, code):
-			return &RejectedError{Err: err}
+			return &RejectedError{Err: err, ItemTooLarge: itemTooLarge(apiErr.ErrorMessage())}
 		}
 		return fmt.Errorf("dynamodb: %w", err)
 	}
@@ -275,7 +292,9 @@ func classifyCancel(err error) error {
 				return &ThrottledError{Err: err}
 			}
 			if code == "ValidationError" {
-				return fmt.Errorf("dynamodb: %w", err)
+				// One action was malformed (an item over 400 KB): the
+				// request is refused, as a lone write's ValidationException.
+				return &RejectedError{Err: err, ItemTooLarge: itemTooLarge(aws.ToString(r.Message))}
 			}
 		}
 	}

@@ -66,6 +66,27 @@ func TestClassify(t *testing.T) {
 	if err := st.classify(context.Canceled); err != context.Canceled {
 		t.Errorf("cancel: %v", err)
 	}
+	// DynamoDB's item size limit, on a lone write and in a transaction, is
+	// said in adjl's words (no SDK wrapping, no RequestID); another refused
+	// transaction action is an input error too, not unclassified.
+	tooLarge := "the item would be over DynamoDB's 400 KB item size limit (its attribute names and values together)"
+	for _, err := range []error{
+		&smithy.GenericAPIError{Code: "ValidationException", Message: "Item size has exceeded the maximum allowed size"},
+		&smithy.GenericAPIError{Code: "ValidationException", Message: "Item size to update has exceeded the maximum allowed size"},
+		&types.TransactionCanceledException{CancellationReasons: []types.CancellationReason{
+			{Code: aws.String("None")}, {Code: aws.String("ValidationError"), Message: aws.String("Item size has exceeded the maximum allowed size")}}},
+	} {
+		var re *RejectedError
+		if got := st.classify(err); !errors.As(got, &re) || !re.ItemTooLarge || got.Error() != tooLarge {
+			t.Errorf("%v: classified as %T %q, want a RejectedError saying %q", err, got, got, tooLarge)
+		}
+	}
+	badAction := &types.TransactionCanceledException{CancellationReasons: []types.CancellationReason{
+		{Code: aws.String("ValidationError"), Message: aws.String("One or more parameter values were invalid")}}}
+	var re *RejectedError
+	if got := st.classify(badAction); !errors.As(got, &re) || re.ItemTooLarge {
+		t.Errorf("a transaction action refused as invalid: classified as %T %v, want a RejectedError", got, got)
+	}
 	other := api("ItemCollectionSizeLimitExceededException")
 	if got := st.classify(other); !errors.Is(got, other) || errors.As(got, new(*ConflictError)) {
 		t.Errorf("another code: %T", got)

@@ -194,7 +194,7 @@ func (t Target) row(line int, jsonCells bool, cell func(i int) (v any, ok bool))
 		}
 		typed, absent, err := typedValue(a.Kind, v)
 		if err != nil {
-			return r, fmt.Sprintf("%s is %s: %v", a.Name, kindNoun(a.Kind), err)
+			return r, fmt.Sprintf("%s is %s: %v", a.Name, a.Kind.Noun(), err)
 		}
 		if absent {
 			continue
@@ -254,15 +254,6 @@ func typedValue(kind schema.AttrKind, v any) (any, bool, error) {
 		return out, false, nil
 	}
 	return nil, false, fmt.Errorf("got %s", jsonKind(v))
-}
-
-// kindNoun names an attribute type for messages: "a number", "a set of
-// strings".
-func kindNoun(k schema.AttrKind) string {
-	if k == schema.KindStrings {
-		return "a set of strings"
-	}
-	return "a " + string(k)
 }
 
 func valueSize(v any) int {

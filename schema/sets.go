@@ -41,7 +41,13 @@ func (s *Schema) ParseSets(attrs []Attribute, sets []string) (map[string]any, er
 		}
 		v, err := parseValue(a.Kind, value)
 		if err != nil {
-			return nil, &InputError{Msg: fmt.Sprintf("--set %s: %s is a %s: %v", quoted, name, a.Kind, err)}
+			msg := fmt.Sprintf("--set %s: %s is %s: %v", quoted, name, a.Kind.Noun(), err)
+			if a.Kind == KindStrings && strings.HasSuffix(msg, ")") {
+				// An empty set cannot be stored; removing the attribute is
+				// what --set tags= most likely meant.
+				msg = strings.TrimSuffix(msg, ")") + ", or --unset " + name + " to remove the attribute)"
+			}
+			return nil, &InputError{Msg: msg}
 		}
 		out[name] = v
 	}

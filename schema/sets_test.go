@@ -51,6 +51,7 @@ func TestParseSetsErrors(t *testing.T) {
 		{"on=01/09/2025", "is not a date"},
 		{"at=2025-09-01 10:00", "is not an RFC 3339 time"},
 		{"tags=,", "has no elements"},
+		{"tags=", `--set "tags=": tags is a set of strings: "" has no elements; DynamoDB string sets cannot be empty (give a,b,c, or --unset tags to remove the attribute)`},
 		{"name=a\xffb", `--set "name=a\xffb": byte 0xFF at position 7 is not UTF-8`},
 		{"tags=ok,\xc3", "byte 0xC3 at position 9 is not UTF-8"},
 		{"na\x80me=x", "byte 0x80 at position 3 is not UTF-8"},

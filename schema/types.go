@@ -60,6 +60,14 @@ const (
 	KindStrings  AttrKind = "strings"  // string set, comma separated on input
 )
 
+// Noun names the kind for messages: "a number", "a set of strings".
+func (k AttrKind) Noun() string {
+	if k == KindStrings {
+		return "a set of strings"
+	}
+	return "a " + string(k)
+}
+
 // Attribute is one declared attribute.
 type Attribute struct {
 	Name string
