@@ -133,11 +133,15 @@ func (a *app) endPage(p printer, next string, all bool) error {
 }
 
 // beginList starts the list; with --with-entity the first page carries the
-// entity ({} when it has no item), a page reached with --cursor does not.
+// entity (null, and a note on stderr, when the key has no item), a page
+// reached with --cursor does not.
 func (a *app) beginList(p printer, l *listArgs, entity ops.Item) error {
 	var rec orderedObject
 	if l.opts.withEntity && !l.continued() {
 		rec = orderedObject{}
+		if len(entity) == 0 {
+			fmt.Fprintf(a.notes(), "note: %s has no item of its own\n", l.key)
+		}
 		if len(entity) > 0 {
 			var err error
 			if rec, err = entityRecord(a.sch, entity); err != nil {
