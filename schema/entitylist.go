@@ -44,7 +44,12 @@ func (s *Schema) EntityGetReason(r *Relation, reverse, desc bool) string {
 		if strings.HasPrefix(side.Prefix, edges) || strings.HasPrefix(edges, side.Prefix) {
 			order = "among"
 		}
-		return fmt.Sprintf("the %s item sorts %s the edges", side.Prefix, order)
+		if desc && order == "before" {
+			order = "before the edges, read last descending"
+		} else {
+			order += " the edges"
+		}
+		return fmt.Sprintf("the %s item sorts %s", side.Prefix, order)
 	}
 	return ""
 }
