@@ -11,6 +11,7 @@ import (
 
 	"github.com/adjl/adjl/ops"
 	"github.com/adjl/adjl/schema"
+	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
@@ -187,7 +188,8 @@ func (a *app) storeFor(ctx context.Context) (*ops.Store, error) {
 func (a *app) openStore(ctx context.Context, s *schema.Schema) (*ops.Store, error) {
 	opt := ops.Options{}
 	if a.set.Explain {
-		a.expl = &explainer{w: a.io.Out, awsFlags: a.awsCLIFlags(ctx)}
+		flags, note := a.awsCLIFlags(ctx)
+		a.expl = &explainer{w: a.io.Out, awsFlags: flags, note: note}
 		opt.Explain = a.expl.explain
 	}
 	if a.set.Capacity {
@@ -209,35 +211,59 @@ func (a *app) openStore(ctx context.Context, s *schema.Schema) (*ops.Store, erro
 
 // awsCLIFlags are the aws CLI options that send a request where adjl sends
 // it: the server's URL (a URL endpoint, or the adjl local serve holding the
-// data file, which a local command talks to), the region when one is set
-// (for a server, also the one adjl falls back to where the aws CLI would
-// take its own config's), and the profile adjl's credentials come from.
-func (a *app) awsCLIFlags(ctx context.Context) []string {
+// data file, which a local command talks to) always with the region adjl
+// uses for it, so the line runs in a shell with no AWS configuration; for
+// AWS the region when one is set and the profile adjl's credentials come
+// from. The embedded engine in process has no URL: the line names the
+// address adjl local serve listens on by default, so pasted it fails to
+// connect rather than reach AWS, and note says to start the server.
+func (a *app) awsCLIFlags(ctx context.Context) (flags []string, note string) {
 	endpoint, region, profile := "", a.set.Region, a.set.Profile
 	switch {
 	case isURL(a.set.Endpoint):
 		endpoint = a.set.Endpoint
 	case a.set.Endpoint == "local":
 		profile = "" // does not apply
-		if rec, ok := runningServer(ctx, a.set.Data); ok {
-			endpoint, region = rec.URL, "" // reached as a URL with no region of its own (see openLocal)
+		rec, ok := runningServer(ctx, a.set.Data)
+		endpoint, region = rec.URL, "" // reached as a URL with no region of its own (see openLocal)
+		if !ok {
+			endpoint = "http://" + defaultServeAddr
+			serve := "adjl local serve"
+			if a.set.Data != "" {
+				serve += " --data " + shellQuote(a.set.Data)
+			}
+			note = fmt.Sprintf("the aws CLI lines need a server: no adjl local serve holds the data file; run `%s` (it listens on %s) before pasting them", serve, endpoint)
 		}
 	}
-	if endpoint != "" && region == "" && profile == "" &&
-		envValue(a.getenv, "AWS_REGION") == "" && envValue(a.getenv, "AWS_DEFAULT_REGION") == "" {
-		region = fallbackRegion // as openURL
+	if endpoint != "" && region == "" {
+		region = a.urlRegion(ctx, profile)
 	}
-	var out []string
 	if endpoint != "" {
-		out = append(out, "--endpoint-url", shellQuote(endpoint))
+		flags = append(flags, "--endpoint-url", shellQuote(endpoint))
 	}
 	if region != "" {
-		out = append(out, "--region", shellQuote(region))
+		flags = append(flags, "--region", shellQuote(region))
 	}
 	if profile != "" {
-		out = append(out, "--profile", shellQuote(profile))
+		flags = append(flags, "--profile", shellQuote(profile))
 	}
-	return out
+	return flags, note
+}
+
+// urlRegion is the region openURL gives a server when none is set: the
+// environment's, the profile's, else fallbackRegion.
+func (a *app) urlRegion(ctx context.Context, profile string) string {
+	for _, name := range []string{"AWS_REGION", "AWS_DEFAULT_REGION"} {
+		if r := envValue(a.getenv, name); r != "" {
+			return r
+		}
+	}
+	if profile != "" {
+		if sc, err := config.LoadSharedConfigProfile(ctx, profile); err == nil && sc.Region != "" {
+			return sc.Region
+		}
+	}
+	return fallbackRegion
 }
 
 // close releases the backend (the embedded engine's file lock).

@@ -27,7 +27,8 @@ func (a *app) newBrowseCmd() *cobra.Command {
 
 The left pane is the base table's item collection of KEY: its edges in the
 relations whose from side it is (forward, one Query on PK = KEY; the first one
-also brings the item itself, shown above the panes with its counters). The
+also brings the item itself as --with-entity does, in its Query or with one
+GetItem, shown above the panes with its counters). The
 right pane is the inverted index: the edges of relations whose to side it is
 (reverse, one Query on GSI1PK = KEY, one per shard of a sharded relation).
 Each pane pages with the same exact cursors as the list commands. Enter

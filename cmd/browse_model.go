@@ -145,8 +145,8 @@ func (m *browseModel) newView(key string) (*browseView, error) {
 }
 
 // open loads a key: the first page of both panes and the item. The item
-// comes with the forward Query when there is one (--with-entity: the item
-// collection in one read), else from a GetItem.
+// comes with the first pane's list (--with-entity: in its Query when the
+// schema allows, else one GetItem), or from a GetItem when no pane lists.
 func (m *browseModel) open(key string, push bool) tea.Cmd {
 	v, err := m.newView(key)
 	if err != nil {

@@ -134,15 +134,17 @@ func TestBrowseShowsItemEdgesAndRequests(t *testing.T) {
 		"forward · base table · enrollment (courses)", "> CRS#math204  A", "CRS#phy101  A",
 		"reverse · index GSI1", "no relation has STU# on its to side",
 		"edge CRS#math204 · grade: A",
-		`request: Query table=school key='PK = "STU#a91"'`, "capacity=0.5", "attempts=1",
+		`request: Query table=school key='(PK = "STU#a91") AND (begins_with (SK, "ENROLL#CRS#"))'`, "capacity=0.5", "attempts=1",
+		`request: GetItem table=school key='PK="STU#a91",SK="STU#a91"'`,
 		"? keys",
 	} {
 		if !strings.Contains(scr, want) {
 			t.Errorf("screen lacks %q:\n%s", want, scr)
 		}
 	}
-	if n := len(f.m.view.requests); n != 1 {
-		t.Errorf("opening a student sent %d requests, want the one Query: %q", n, f.m.view.requests)
+	// STU#a91 sorts after its ENROLL# edges: the list Query and one GetItem.
+	if n := len(f.m.view.requests); n != 2 {
+		t.Errorf("opening a student sent %d requests, want the Query and the GetItem: %q", n, f.m.view.requests)
 	}
 }
 

@@ -13,14 +13,25 @@ import (
 
 // explainer prints the requests ops hands it instead of sending them: the
 // request in DynamoDB's wire shape, then the same request as an AWS CLI
-// command a user can paste.
+// command a user can paste, which returns what adjl's request would: one
+// page (--no-paginate), from the same server and region.
 type explainer struct {
 	w io.Writer
 	// awsFlags are appended to each aws CLI line (--endpoint-url, --region),
 	// so that it sends the request where adjl would.
 	awsFlags []string
-	count    int
+	// note, when set, is printed as a comment before the first aws CLI
+	// line: what the lines need to run (a server for the embedded engine).
+	note  string
+	count int
 }
+
+// defaultServeAddr is where adjl local serve listens unless --addr says.
+const defaultServeAddr = "127.0.0.1:8000"
+
+// paginated are the operations the aws CLI pages through by itself unless
+// told --no-paginate; adjl sends one page of them per request.
+var paginated = map[string]bool{"Query": true, "Scan": true, "ListTables": true}
 
 func (e *explainer) explain(r ops.Request) {
 	e.count++
@@ -42,7 +53,14 @@ func (e *explainer) explain(r ops.Request) {
 	} else {
 		fmt.Fprintf(e.w, "# %s\n%s\n", r.Operation, pretty)
 	}
-	line := append([]string{"aws", "dynamodb", kebab(r.Operation)}, e.awsFlags...)
+	if e.note != "" && e.count == 1 {
+		fmt.Fprintf(e.w, "# %s\n", e.note)
+	}
+	line := []string{"aws", "dynamodb", kebab(r.Operation)}
+	if paginated[r.Operation] {
+		line = append(line, "--no-paginate")
+	}
+	line = append(line, e.awsFlags...)
 	line = append(line, "--cli-input-json", shellQuote(string(compact)))
 	fmt.Fprintln(e.w, strings.Join(line, " "))
 }

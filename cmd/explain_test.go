@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -91,17 +93,26 @@ func TestExplainSendsNothing(t *testing.T) {
 		if len(api.ops) > 0 {
 			t.Errorf("%v: requests were sent: %v", c.args, api.ops)
 		}
+		// The embedded engine has no URL: the lines name where adjl local
+		// serve listens, never AWS, and a comment says to start it.
+		flags := " --endpoint-url http://" + defaultServeAddr + " --region us-east-1 --cli-input-json '"
+		if c.op == "query" {
+			flags = " --no-paginate" + flags
+		}
 		line := ""
 		for _, l := range strings.Split(r.out, "\n") {
-			if strings.HasPrefix(l, "aws dynamodb "+c.op+" --cli-input-json '") {
+			if strings.HasPrefix(l, "aws dynamodb "+c.op+flags) {
 				line = l
 			}
 		}
 		if line == "" {
-			t.Errorf("%v: no aws dynamodb %s line in:\n%s", c.args, c.op, r.out)
+			t.Errorf("%v: no aws dynamodb %s%s line in:\n%s", c.args, c.op, flags, r.out)
 			continue
 		}
-		js := strings.TrimSuffix(strings.SplitN(line, "'", 2)[1], "'")
+		if !strings.Contains(r.out, "\n# the aws CLI lines need a server: no adjl local serve holds the data file; run `adjl local serve --data ") {
+			t.Errorf("%v: no note that the lines need adjl local serve:\n%s", c.args, r.out)
+		}
+		js := strings.TrimSuffix(strings.SplitN(line, " --cli-input-json '", 2)[1], "'")
 		var m map[string]any
 		if err := json.Unmarshal([]byte(js), &m); err != nil {
 			t.Errorf("%v: --cli-input-json is not JSON: %v\n%s", c.args, err, js)
@@ -147,8 +158,9 @@ func TestKebabAndQuote(t *testing.T) {
 
 // TestExplainAWSCLILineGoesWhereAdjlSends: the printed aws CLI line reaches
 // the server adjl would reach, with the region and profile adjl would use:
-// the adjl local serve a local command talks to, the fallback region adjl
-// gives a URL when the aws CLI would take its own, and --profile.
+// the adjl local serve a local command talks to, always a region with a
+// server's URL (the environment's, else the fallback adjl gives it), and
+// --profile; a Query line returns one page, as adjl's request does.
 func TestExplainAWSCLILineGoesWhereAdjlSends(t *testing.T) {
 	school := example(t, "school.yaml")
 	awsLine := func(r result) string {
@@ -170,10 +182,10 @@ func TestExplainAWSCLILineGoesWhereAdjlSends(t *testing.T) {
 		want string
 	}{
 		{[]string{"--endpoint", "http://127.0.0.1:1"}, "", "aws dynamodb get-item --endpoint-url http://127.0.0.1:1 --region us-east-1"},
-		{[]string{"--endpoint", "http://127.0.0.1:1"}, "eu-west-1", "aws dynamodb get-item --endpoint-url http://127.0.0.1:1"},
+		{[]string{"--endpoint", "http://127.0.0.1:1"}, "eu-west-1", "aws dynamodb get-item --endpoint-url http://127.0.0.1:1 --region eu-west-1"},
 		{[]string{"--endpoint", "http://127.0.0.1:1", "--region", "eu-west-2"}, "", "aws dynamodb get-item --endpoint-url http://127.0.0.1:1 --region eu-west-2"},
 		{[]string{"--endpoint", "aws", "--profile", "prod", "--region", "eu-west-1"}, "", "aws dynamodb get-item --region eu-west-1 --profile prod"},
-		{[]string{"--endpoint", "http://127.0.0.1:1", "--profile", "dev"}, "", "aws dynamodb get-item --endpoint-url http://127.0.0.1:1 --profile dev"},
+		{[]string{"--endpoint", "http://127.0.0.1:1", "--profile", "dev"}, "", "aws dynamodb get-item --endpoint-url http://127.0.0.1:1 --region us-east-1 --profile dev"},
 	} {
 		t.Setenv("AWS_REGION", tc.env)
 		r := adjl(t, runOpts{dir: dir}, append(append([]string{"--schema", school, "--explain"}, tc.args...), "get", "STU#a91")...)
@@ -187,5 +199,75 @@ func TestExplainAWSCLILineGoesWhereAdjlSends(t *testing.T) {
 	r := adjl(t, runOpts{dir: dir}, "--schema", school, "--data", data, "--explain", "get", "STU#a91")
 	if got, want := awsLine(r), "aws dynamodb get-item --endpoint-url "+url+" --region us-east-1"; got != want {
 		t.Errorf("served data file:\n got %s\nwant %s", got, want)
+	}
+	if strings.Contains(r.out, "# the aws CLI lines need a server") {
+		t.Errorf("a note to start a server while one serves the data file:\n%s", r.out)
+	}
+	r = adjl(t, runOpts{dir: dir}, "--schema", school, "--data", data, "--explain", "members", "math204", "--limit", "2")
+	if want := "aws dynamodb query --no-paginate --endpoint-url " + url + " --region us-east-1 --cli-input-json '"; !strings.Contains(r.out, "\n"+want) {
+		t.Errorf("query line lacks %q:\n%s", want, r.out)
+	}
+}
+
+// TestExplainQueryLineReturnsAdjlsPage: the aws CLI line of a list page,
+// pasted in a shell with no AWS region configured, returns the page adjl's
+// Query returns (Limit items and a LastEvaluatedKey), not every page.
+func TestExplainQueryLineReturnsAdjlsPage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the AWS CLI takes a second per command")
+	}
+	awsCLI, err := exec.LookPath("aws")
+	if err != nil {
+		t.Skip("the AWS CLI (aws) is not on PATH")
+	}
+	isolate(t)
+	t.Setenv("AWS_REGION", "")
+	t.Setenv("AWS_DEFAULT_REGION", "")
+	school := example(t, "school.yaml")
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data.db")
+	serveInBackground(t, data)
+	run := func(args ...string) result {
+		t.Helper()
+		r := adjl(t, runOpts{dir: dir}, append([]string{"--schema", school, "--data", data}, args...)...)
+		if r.code != 0 {
+			t.Fatalf("adjl %v: exit %d\n%s", args, r.code, r.err)
+		}
+		return r
+	}
+	run("table", "create", "--wait")
+	for _, s := range []string{"a", "b", "c", "d", "e"} {
+		run("enroll", s, "math204")
+	}
+	line := ""
+	for _, l := range strings.Split(run("--explain", "members", "math204", "--limit", "2").out, "\n") {
+		if strings.HasPrefix(l, "aws dynamodb query ") {
+			line = l
+		}
+	}
+	if line == "" {
+		t.Fatal("no aws dynamodb query line")
+	}
+	c := exec.Command("sh", "-c", line)
+	c.Env = awsCLIEnv("AWS_ACCESS_KEY_ID=test", "AWS_SECRET_ACCESS_KEY=test", "AWS_PAGER=", "AWS_MAX_ATTEMPTS=1",
+		"AWS_CONFIG_FILE="+filepath.Join(dir, "none"), "AWS_SHARED_CREDENTIALS_FILE="+filepath.Join(dir, "none"),
+		"PATH="+filepath.Dir(awsCLI)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	out, err := c.Output()
+	if err != nil {
+		var stderr []byte
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = ee.Stderr
+		}
+		t.Fatalf("%s: %v\n%s", line, err, stderr)
+	}
+	var page struct {
+		Items            []map[string]any
+		LastEvaluatedKey map[string]any
+	}
+	if err := json.Unmarshal(out, &page); err != nil {
+		t.Fatalf("aws output is not JSON: %v\n%s", err, out)
+	}
+	if len(page.Items) != 3 || page.LastEvaluatedKey == nil {
+		t.Errorf("the aws line returned %d items, LastEvaluatedKey %v; want adjl's page: 3 (Limit 2+1) and a LastEvaluatedKey", len(page.Items), page.LastEvaluatedKey)
 	}
 }

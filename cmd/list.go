@@ -32,7 +32,7 @@ func (o *listOptions) addListFlags(c *cobra.Command, word string) {
 	f.StringVar(&o.cursor, "cursor", "", "continue from the cursor a previous page printed")
 	f.BoolVar(&o.all, "all", false, "print every page")
 	f.BoolVar(&o.consistent, "consistent", false, "strongly consistent read (base table only; refused on the index)")
-	f.BoolVar(&o.withEntity, "with-entity", false, "also print the "+word+"'s own item, from the same Query")
+	f.BoolVar(&o.withEntity, "with-entity", false, "also print the "+word+"'s own item on the first page (from the list's Query, or one GetItem more)")
 	f.BoolVar(&o.count, "count", false, "print the number of edges (Select COUNT over every page and shard); not with the other page flags")
 	f.BoolVar(&o.desc, "desc", false, "last first (ScanIndexForward false); a cursor keeps its direction")
 }
@@ -133,11 +133,15 @@ func (a *app) endPage(p printer, next string, all bool) error {
 }
 
 // beginList starts the list; with --with-entity the first page carries the
-// entity ({} when it has no item), a page reached with --cursor does not.
+// entity (null, and a note on stderr, when the key has no item), a page
+// reached with --cursor does not.
 func (a *app) beginList(p printer, l *listArgs, entity ops.Item) error {
 	var rec orderedObject
 	if l.opts.withEntity && !l.continued() {
 		rec = orderedObject{}
+		if len(entity) == 0 {
+			fmt.Fprintf(a.notes(), "note: %s has no item of its own\n", l.key)
+		}
 		if len(entity) > 0 {
 			var err error
 			if rec, err = entityRecord(a.sch, entity); err != nil {

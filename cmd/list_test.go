@@ -133,3 +133,26 @@ func TestWithEntityOnlyOnFirstPage(t *testing.T) {
 	}
 	s.okPrints("STU#a2\t\t\n", "members", "math204", "--with-entity", "--limit", "1", "--cursor", first.Next)
 }
+
+// TestWithEntityMissingItemIsNull: a list key with no item prints its entity
+// as null (JSON, NDJSON, YAML), not as an empty object an item could be, and
+// says so on stderr; a table prints no empty entity block.
+func TestWithEntityMissingItemIsNull(t *testing.T) {
+	s := newSession(t, "school.yaml")
+	s.ok("table", "create")
+	const note = "note: CRS#nothing has no item of its own\n"
+	for format, want := range map[string]string{
+		"json":   "{\n  \"entity\": null,\n  \"items\": []\n}\n",
+		"ndjson": "{\"entity\":null}\n",
+		"yaml":   "entity: null\nitems: []\n",
+		"table":  "",
+	} {
+		r := s.expect(ExitOK, "members", "nothing", "--with-entity", "-o", format)
+		if r.out != want || r.err != note {
+			t.Errorf("-o %s: stdout %q, stderr %q; want %q, %q", format, r.out, r.err, want, note)
+		}
+	}
+	if r := s.expect(ExitOK, "members", "nothing", "--with-entity", "-o", "json", "--quiet"); r.err != "" {
+		t.Errorf("--quiet still notes: %q", r.err)
+	}
+}

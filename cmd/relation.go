@@ -172,7 +172,9 @@ func (a *app) listCmd(rel *schema.Relation, dir ops.Direction, verb, word, examp
 Pages: --limit N rows per page, --cursor TOKEN to continue (the next-page
 command is printed on stderr), --all for every page, --desc for last first
 (ScanIndexForward false; a cursor keeps its direction). --with-entity also
-returns the ` + strings.ToLower(word) + `'s own item, from the same Query.`,
+returns the ` + strings.ToLower(word) + `'s own item on the first page: from the same Query
+when nothing else shares the partition and the item sorts first, else one
+GetItem more (adjl schema show says which).`,
 		Example: withExamples(
 			fmt.Sprintf("adjl %s %s", verb, example),
 			fmt.Sprintf("adjl %s %s --limit 10 -o json", verb, example),

@@ -20,7 +20,7 @@ type printer interface {
 	// ("created enrollment STU#a91 -> CRS#math204"), the record otherwise.
 	result(sentence string, rec orderedObject) error
 	// beginList starts a list: its columns and, with --with-entity, the
-	// entity or metadata item that came back in the same Query.
+	// list key's own item (empty, not nil, when the key has none: null).
 	beginList(cols []string, entity orderedObject) error
 	// row prints one list item; streaming formats write it at once.
 	row(rec orderedObject) error
@@ -104,7 +104,7 @@ func (p *jsonPrinter) beginList(_ []string, entity orderedObject) error {
 		return err
 	}
 	if entity != nil {
-		b, err := marshalIndent(entity, "  ")
+		b, err := marshalIndent(entityOrNull(entity), "  ")
 		if err != nil {
 			return err
 		}
@@ -161,9 +161,19 @@ func (p *ndjsonPrinter) carriesNext() bool                        { return false
 
 func (p *ndjsonPrinter) beginList(_ []string, entity orderedObject) error {
 	if entity != nil {
-		return p.line(orderedObject{{"entity", entity}})
+		return p.line(orderedObject{{"entity", entityOrNull(entity)}})
 	}
 	return nil
+}
+
+// entityOrNull is the value a list prints as its entity: null when the
+// list's key has no item (an item always has a key and a type), so a
+// missing item reads apart from one.
+func entityOrNull(entity orderedObject) any {
+	if len(entity) == 0 {
+		return nil
+	}
+	return entity
 }
 
 func (p *ndjsonPrinter) row(rec orderedObject) error { return p.line(rec) }

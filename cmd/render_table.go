@@ -42,7 +42,7 @@ func (p *tablePrinter) result(sentence string, _ orderedObject) error {
 
 func (p *tablePrinter) beginList(cols []string, entity orderedObject) error {
 	p.cols, p.rows, p.printed = cols, nil, false
-	if entity != nil {
+	if len(entity) > 0 { // a missing item: the list says so on stderr
 		if err := p.object(entity); err != nil {
 			return err
 		}

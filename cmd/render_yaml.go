@@ -37,7 +37,7 @@ func (p *yamlPrinter) row(rec orderedObject) error {
 func (p *yamlPrinter) endList(next string) error {
 	var doc orderedObject
 	if p.entity != nil {
-		doc = append(doc, field{"entity", p.entity})
+		doc = append(doc, field{"entity", entityOrNull(p.entity)})
 	}
 	doc = append(doc, field{"items", p.items})
 	if next != "" {

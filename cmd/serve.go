@@ -71,7 +71,7 @@ refused with DynamoDB's errors. --allow-remote requires --auth.`,
 			return a.serveRun(c.Context(), opts)
 		},
 	}
-	serve.Flags().StringVar(&opts.addr, "addr", "127.0.0.1:8000", "listen `ADDRESS` (host:port)")
+	serve.Flags().StringVar(&opts.addr, "addr", defaultServeAddr, "listen `ADDRESS` (host:port)")
 	serve.Flags().BoolVar(&opts.inMemory, "in-memory", false, "keep data in memory only (gone on exit)")
 	serve.Flags().BoolVar(&opts.allowRemote, "allow-remote", false, "allow a non-loopback --addr (requires --auth)")
 	serve.Flags().BoolVar(&opts.auth, "auth", false, "require requests signed (SigV4) with the key pair in ADJL_SERVE_ACCESS_KEY_ID and ADJL_SERVE_SECRET_ACCESS_KEY")

@@ -34,7 +34,7 @@ func TestTableDescribeComparesRecordedShards(t *testing.T) {
 	}
 	// --explain prints both requests and sends none.
 	r := s.run("table", "describe", "--explain")
-	if r.code != 0 || strings.Count(r.out, "\n# ") != 1 || !strings.HasPrefix(r.out, "# DescribeTable\n") || !strings.Contains(r.out, "\n# GetItem\n") {
+	if r.code != 0 || strings.Count(r.out, "\naws dynamodb ") != 2 || !strings.HasPrefix(r.out, "# DescribeTable\n") || !strings.Contains(r.out, "\n# GetItem\n") {
 		t.Errorf("describe --explain: exit %d\n%s%s", r.code, r.out, r.err)
 	}
 }

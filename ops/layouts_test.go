@@ -150,9 +150,11 @@ func TestSchoolInLayouts(t *testing.T) {
 }
 
 // TestInvertedSocialWithEntity: with no edge prefix, the inverted index's
-// partition of TARGET#bob holds bob's target item as well as his followers,
-// so a reverse list with the entity is one Query; the entity item (which
-// holds the counter) carries no attribute the layout does not name.
+// partition of TARGET#bob holds bob's target item as well as his followers.
+// The item sorts after them (ACTOR# < TARGET#), so a reverse list with the
+// entity is the list Query plus a GetItem, and with --desc, where it is read
+// first, one Query; the entity item (which holds the counter) carries no
+// attribute the layout does not name.
 func TestInvertedSocialWithEntity(t *testing.T) {
 	eachStore(t, func() *schema.Schema {
 		sc := withLayout(social(1), inverted, "inverted")
@@ -171,8 +173,15 @@ func TestInvertedSocialWithEntity(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		eq(t, "requests", strings.Join(rec.take(), ","), "Query")
+		eq(t, "requests", strings.Join(rec.take(), ","), "Query,GetItem")
 		eq(t, "entity", sOf(page.Entity, "pk")+" "+nOf(page.Entity, "followerCount"), "TARGET#bob 3")
+		desc, err := rs.List(ctx, ListQuery{Relation: rel, Direction: Reverse, Key: "bob", WithEntity: true, Descending: true, Limit: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		eq(t, "desc requests", strings.Join(rec.take(), ","), "Query")
+		eq(t, "desc entity", sOf(desc.Entity, "pk"), "TARGET#bob")
+		eq(t, "desc page", len(desc.Items), 2)
 		var got []string
 		for _, it := range page.Items {
 			got = append(got, sOf(it, "pk"))

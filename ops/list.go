@@ -34,6 +34,8 @@ func (s *Store) startList(q ListQuery) (*plan, cursor, error) {
 // or the 1 MB page limit cut a response short) and returns Limit of them;
 // Next is built from the last item returned, and only when one more exists.
 // A sharded reverse list queries every shard and merges them in index order.
+// With WithEntity the first page (no cursor) carries the side's own item,
+// from the Query or from one GetItem as the plan decides; later pages none.
 func (s *Store) List(ctx context.Context, q ListQuery) (*Page, error) {
 	p, c, err := s.startList(q)
 	if err != nil {
@@ -43,8 +45,13 @@ func (s *Store) List(ctx context.Context, q ListQuery) (*Page, error) {
 	if limit == 0 {
 		limit = DefaultLimit
 	}
-	limit = min(limit, math.MaxInt32-1) // Limit+1 must not overflow
-	m := s.newMerger(p, c, limit+1)
+	// The entity item, read first, takes a place of the Limit.
+	extra := int32(1)
+	if p.entityInQuery && q.Cursor == "" {
+		extra = 2
+	}
+	limit = min(limit, math.MaxInt32-extra)
+	m := s.newMerger(p, c, limit+extra)
 	if err := m.fillAll(ctx); err != nil {
 		return nil, s.listErr(p, err)
 	}
@@ -68,9 +75,7 @@ func (s *Store) List(ctx context.Context, q ListQuery) (*Page, error) {
 	}
 	if q.WithEntity && q.Cursor == "" {
 		page.Entity = m.entity
-		// The entity item may sort after this page's edges (STU#a91 after
-		// ENROLL#...): read it directly rather than leave the first page without it.
-		if page.Entity == nil && (p.entityGet || page.Next != "") {
+		if p.entityGet {
 			if page.Entity, err = s.entityItem(ctx, p.key, q.Consistent); err != nil {
 				return nil, s.listErr(p, err)
 			}
@@ -112,16 +117,19 @@ func (s *Store) ListAll(ctx context.Context, q ListQuery, emit func(Item) error)
 	if err != nil {
 		return nil, s.listErr(p, err)
 	}
+	// As with List, the entity comes with the first page only: a stream
+	// from a cursor returns none.
+	if !q.WithEntity || q.Cursor != "" {
+		return nil, nil
+	}
 	entity := m.entity
-	if q.WithEntity && entity == nil && (p.entityGet || q.Cursor != "") {
+	if p.entityGet {
 		if entity, err = s.entityItem(ctx, p.key, q.Consistent); err != nil {
 			return nil, s.listErr(p, err)
 		}
 	}
-	if q.WithEntity {
-		if entity, err = s.withCounters(ctx, p.key, entity, q.Consistent); err != nil {
-			return nil, s.listErr(p, err)
-		}
+	if entity, err = s.withCounters(ctx, p.key, entity, q.Consistent); err != nil {
+		return nil, s.listErr(p, err)
 	}
 	return entity, nil
 }

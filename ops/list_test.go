@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"strings"
@@ -161,30 +162,44 @@ func prefixed(p string, ids []string) []string {
 	return out
 }
 
+// TestWithEntityFirstPageOnly: STU#a sorts after the ENROLL# edges, so an
+// ascending list with the entity is the plain list Query plus one GetItem,
+// whatever the page size; descending, the item is read first and the one
+// filtered Query brings it and a full page. Later pages carry no entity.
 func TestWithEntityFirstPageOnly(t *testing.T) {
 	st, m, rel := schoolStore(t)
 	seedEntity(m, "STU#a")
 	seedCourses(m, rel, "STU#a", 5)
-	m.reset()
-	// STU#a sorts after ENROLL#...: with a small page the Query does not reach
-	// it, so the first page reads it with GetItem.
-	p := must[*Page](t)(st.List(ctx, ListQuery{Relation: rel, Key: "a", Limit: 2, WithEntity: true}))
-	eq(t, "entity", sOf(p.Entity, "PK"), "STU#a")
-	eq(t, "ops", strings.Join(m.ops(), ","), "Query,GetItem")
-	q := m.calls[0].Input.(*dynamodb.QueryInput)
-	eq(t, "key condition", render(q.KeyConditionExpression, q.ExpressionAttributeNames, q.ExpressionAttributeValues), `PK = "STU#a"`)
-	eq(t, "filter", render(q.FilterExpression, q.ExpressionAttributeNames, q.ExpressionAttributeValues),
-		`type IN ("enrollment", "student")`)
-	p2 := must[*Page](t)(st.List(ctx, ListQuery{Relation: rel, Key: "a", Limit: 2, WithEntity: true, Cursor: p.Next}))
-	if p2.Entity != nil {
-		t.Error("entity repeated on page 2")
+	for _, limit := range []int32{2, 0} {
+		m.reset()
+		p := must[*Page](t)(st.List(ctx, ListQuery{Relation: rel, Key: "a", Limit: limit, WithEntity: true}))
+		eq(t, "entity", sOf(p.Entity, "PK"), "STU#a")
+		eq(t, "ops", strings.Join(m.ops(), ","), "Query,GetItem")
+		q := m.calls[0].Input.(*dynamodb.QueryInput)
+		eq(t, "key condition", render(q.KeyConditionExpression, q.ExpressionAttributeNames, q.ExpressionAttributeValues),
+			`(PK = "STU#a") AND (begins_with (SK, "ENROLL#CRS#"))`)
+		eq(t, "filter", q.FilterExpression == nil, true)
+		if limit == 2 {
+			m.reset()
+			p2 := must[*Page](t)(st.List(ctx, ListQuery{Relation: rel, Key: "a", Limit: 2, WithEntity: true, Cursor: p.Next}))
+			if p2.Entity != nil {
+				t.Error("entity repeated on page 2")
+			}
+			eq(t, "page 2 ops", strings.Join(m.ops(), ","), "Query")
+		}
 	}
-	// One page holding everything: entity from the same Query, no GetItem.
-	m.reset()
-	p = must[*Page](t)(st.List(ctx, ListQuery{Relation: rel, Key: "a", WithEntity: true}))
-	eq(t, "one read", strings.Join(m.ops(), ","), "Query")
-	eq(t, "entity", sOf(p.Entity, "PK"), "STU#a")
-	eq(t, "items", len(p.Items), 5)
+	for _, limit := range []int32{1, 2, 0} {
+		m.reset()
+		p := must[*Page](t)(st.List(ctx, ListQuery{Relation: rel, Key: "a", Limit: limit, WithEntity: true, Descending: true}))
+		eq(t, "desc entity", sOf(p.Entity, "PK"), "STU#a")
+		eq(t, "desc ops", strings.Join(m.ops(), ","), "Query")
+		q := m.calls[0].Input.(*dynamodb.QueryInput)
+		eq(t, "desc key condition", render(q.KeyConditionExpression, q.ExpressionAttributeNames, q.ExpressionAttributeValues), `PK = "STU#a"`)
+		eq(t, "desc filter", render(q.FilterExpression, q.ExpressionAttributeNames, q.ExpressionAttributeValues),
+			`type IN ("enrollment", "student")`)
+		eq(t, "desc items", len(p.Items), int(cmp.Or(limit, 5)))
+		eq(t, "desc next", p.Next != "", limit != 0)
+	}
 }
 
 func TestCursorTamperedOrForeignIsRefused(t *testing.T) {
@@ -328,4 +343,72 @@ func TestCapacityReported(t *testing.T) {
 		}
 		eq(t, c.Op+" ReturnConsumedCapacity", rcc, types.ReturnConsumedCapacityTotal)
 	}
+}
+
+// crowded is school with two more relations sharing its partitions:
+// membership's edges (AA#CLB#) sort before enrollment's in STU# partitions,
+// and wishlist's (keyed CLB# in the index) before enrollment's in the
+// index's CRS# partitions.
+func crowded() *schema.Schema {
+	sc := school()
+	stu, crs := sc.Entities[0], sc.Entities[1]
+	clb := &schema.Entity{Name: "club", Prefix: "CLB#"}
+	sc.Table.Name = "crowded"
+	sc.Entities = append(sc.Entities, clb)
+	sc.Relations = append(sc.Relations,
+		&schema.Relation{Name: "membership", From: schema.Side{Entity: stu, Prefix: "STU#"}, To: schema.Side{Entity: clb, Prefix: "CLB#"}, Edge: "AA#", Shards: 1},
+		&schema.Relation{Name: "wishlist", From: schema.Side{Entity: clb, Prefix: "CLB#"}, To: schema.Side{Entity: crs, Prefix: "CRS#"}, Edge: "WISH#", Shards: 1})
+	return sc
+}
+
+// TestWithEntityRequestsBoundedBySharedPartition: another relation's edges
+// in the partition do not make a list with the entity walk them: each page
+// is the list Query plus, on the first, one GetItem, however many there are.
+func TestWithEntityRequestsBoundedBySharedPartition(t *testing.T) {
+	eachStore(t, crowded, func(t *testing.T, st *Store) {
+		enroll, member, wish := st.schema.Relations[0], st.schema.Relations[1], st.schema.Relations[2]
+		must[Outcome](t)(st.PutEntity(ctx, st.schema.Entities[0], "a", nil))
+		must[Outcome](t)(st.PutEntity(ctx, st.schema.Entities[1], "m1", nil))
+		for i := range 3 {
+			must[Outcome](t)(first(st.Link(ctx, enroll, "a", fmt.Sprintf("c%d", i), nil)))
+			must[Outcome](t)(first(st.Link(ctx, enroll, fmt.Sprintf("s%d", i), "m1", nil)))
+		}
+		for i := range 40 {
+			must[Outcome](t)(first(st.Link(ctx, member, "a", fmt.Sprintf("k%02d", i), nil)))
+			must[Outcome](t)(first(st.Link(ctx, wish, fmt.Sprintf("k%02d", i), "m1", nil)))
+		}
+		rec := &opRecorder{}
+		rs := New(rec.client(clientOf(st)), st.schema, Options{})
+		for _, c := range []struct {
+			name string
+			q    ListQuery
+			key  string
+		}{
+			{"forward", ListQuery{Relation: enroll, Key: "a"}, "STU#a"},
+			{"forward desc", ListQuery{Relation: enroll, Key: "a", Descending: true}, "STU#a"},
+			{"reverse", ListQuery{Relation: enroll, Direction: Reverse, Key: "m1"}, "CRS#m1"},
+			{"reverse desc", ListQuery{Relation: enroll, Direction: Reverse, Key: "m1", Descending: true}, "CRS#m1"},
+			{"membership", ListQuery{Relation: member, Key: "a"}, "STU#a"},
+		} {
+			q := c.q
+			q.WithEntity, q.Limit = true, 1
+			page, err := rs.List(ctx, q)
+			if err != nil {
+				t.Fatalf("%s: %v", c.name, err)
+			}
+			eq(t, c.name+" requests", strings.Join(rec.take(), ","), "Query,GetItem")
+			eq(t, c.name+" entity", sOf(page.Entity, "PK"), c.key)
+			eq(t, c.name+" items", len(page.Items), 1)
+			for n := 2; page.Next != ""; n++ {
+				q.Cursor = page.Next
+				if page, err = rs.List(ctx, q); err != nil {
+					t.Fatalf("%s page %d: %v", c.name, n, err)
+				}
+				eq(t, fmt.Sprintf("%s page %d requests", c.name, n), strings.Join(rec.take(), ","), "Query")
+				if page.Entity != nil {
+					t.Errorf("%s page %d carries the entity", c.name, n)
+				}
+			}
+		}
+	})
 }

@@ -100,7 +100,7 @@ func TestExplainSendsNothing(t *testing.T) {
 	st.CreateTable(ctx, true)
 	st.DeleteTable(ctx, true)
 	eq(t, "explained", strings.Join(got, ","),
-		"TransactWriteItems,UpdateItem,TransactWriteItems,GetItem,Query,Query,UpdateItem,GetItem,Query,TransactWriteItems,DeleteItem,"+
+		"TransactWriteItems,UpdateItem,TransactWriteItems,GetItem,Query,GetItem,Query,UpdateItem,GetItem,Query,TransactWriteItems,DeleteItem,"+
 			"DescribeTable,CreateTable,DescribeTable,PutItem,GetItem,DeleteTable,DescribeTable")
 	if len(m.calls) != 0 {
 		t.Errorf("explain sent %v", m.ops())

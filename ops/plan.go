@@ -60,10 +60,14 @@ type plan struct {
 	ident      string
 	withEntity bool
 	desc       bool // items in descending key order
-	// entityGet: the entity is read with GetItem, because the query cannot
-	// return it (sharded index) or returns only some attributes (index
+	// entityGet: the entity is read with GetItem after the plain list
+	// Query, for schema.EntityGetReason's reasons (other items share the
+	// partition, the item sorts after the edges, a sharded index, an index
 	// projection other than ALL).
 	entityGet bool
+	// entityInQuery: the Query reads the whole partition with a type filter,
+	// and the entity item, if any, is the first item it returns.
+	entityInQuery bool
 }
 
 func (s *Store) plan(q ListQuery) (*plan, error) {
@@ -82,7 +86,9 @@ func (s *Store) plan(q ListQuery) (*plan, error) {
 		if p.key, err = rel.FromKey(q.Key); err != nil {
 			return nil, err
 		}
-		in, err := s.queryInput(Forward, rel, p.key, q.WithEntity)
+		inQuery := q.WithEntity && s.schema.EntityGetReason(rel, false, q.Descending) == ""
+		p.entityGet, p.entityInQuery = q.WithEntity && !inQuery, inQuery
+		in, err := s.queryInput(Forward, rel, p.key, inQuery)
 		if err != nil {
 			return nil, err
 		}
@@ -101,8 +107,8 @@ func (s *Store) plan(q ListQuery) (*plan, error) {
 			return nil, &InputError{Msg: s.consistentRefusal(rel)}
 		}
 		parts := s.layout.ReversePartitions(rel, p.key)
-		inQuery := q.WithEntity && s.layout.ReverseHoldsEntity(rel) && s.projection() == schema.ProjectionAll
-		p.entityGet = q.WithEntity && !inQuery
+		inQuery := q.WithEntity && s.schema.EntityGetReason(rel, true, q.Descending) == "" && s.projection() == schema.ProjectionAll
+		p.entityGet, p.entityInQuery = q.WithEntity && !inQuery, inQuery
 		for _, part := range parts {
 			in, err := s.queryInput(Reverse, rel, part, inQuery)
 			if err != nil {
@@ -140,8 +146,8 @@ func (s *Store) consistentRefusal(rel *schema.Relation) string {
 }
 
 // queryInput builds the Query of one partition. Forward: PK = key AND
-// begins_with(SK, edge prefix); with the entity, PK = key and a filter that
-// keeps the edges and the entity item. Reverse: GSI1PK = partition AND
+// begins_with(SK, edge prefix); with the entity in the Query (the plan
+// decides), PK = key and a filter that keeps the edges and the entity item. Reverse: GSI1PK = partition AND
 // begins_with(GSI1SK, from prefix); with the entity (when the partition
 // holds it), the partition and a filter likewise. A layout without a type
 // attribute (inverted) has nothing to filter on: the whole partition comes

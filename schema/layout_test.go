@@ -202,7 +202,7 @@ func TestInvertedPatterns(t *testing.T) {
 	for name, want := range map[string][2]string{
 		"student: get":                         {"pk = STU#<id>, sk = STU#<id>", ""},
 		"enrollment: forward list":             {`pk = STU#<id> AND begins_with(sk, "ENROLL#CRS#")`, ""},
-		"enrollment: forward list with entity": {"pk = STU#<id>", ""},
+		"enrollment: forward list with entity": {`pk = STU#<id> AND begins_with(sk, "ENROLL#CRS#")`, ""},
 		"enrollment: reverse list":             {`sk = ENROLL#CRS#<id> AND begins_with(pk, "STU#")`, ""},
 		"enrollment: reverse list with entity": {`sk = ENROLL#CRS#<id> AND begins_with(pk, "STU#")`, ""},
 		"enrollment: check":                    {"pk = STU#<id>, sk = ENROLL#CRS#<id>", ""},

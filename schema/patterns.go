@@ -61,20 +61,6 @@ func (s *Schema) relationPatterns(r *Relation) []Pattern {
 	if r.Verbs.Reverse == "" {
 		reverseCmd = fmt.Sprintf("adjl list %s %s --reverse", r.Name, to)
 	}
-	// Without a type attribute (inverted layout) nothing can filter: the
-	// whole partition comes back and adjl keeps the items by their keys.
-	typeFilter := func(sd Side) string {
-		if l.Type == "" {
-			return ""
-		}
-		return fmt.Sprintf("%s IN (%q, %q)", l.Type, sd.Entity.Name, r.Name)
-	}
-	entityNote := func(sd Side) string {
-		if l.Type == "" {
-			return "the " + sd.Prefix + " item and its edges in one read; the layout has no type attribute, so other relations' items in the partition come back too and adjl keeps this relation's by their keys"
-		}
-		return "the " + sd.Prefix + " item and its edges in one read"
-	}
 	part := l.ReversePartition(r, to, 0)
 	reverseKey := fmt.Sprintf("%s = %s AND begins_with(%s, %q)", l.IndexPK, part, l.IndexSK, r.From.Prefix)
 	reverseNotes := "eventually consistent (global index): --consistent is refused"
@@ -82,45 +68,21 @@ func (s *Schema) relationPatterns(r *Relation) []Pattern {
 		reverseKey = fmt.Sprintf("%s = %s#k AND begins_with(%s, %q), for k = 0..%d", l.IndexPK, to, l.IndexSK, r.From.Prefix, r.Shards-1)
 		reverseNotes = fmt.Sprintf("%d Queries in parallel, one per shard, merged in %s order behind one cursor; %s", r.Shards, l.IndexSK, reverseNotes)
 	}
-	entityReverse := Pattern{
-		Name: r.Name + ": reverse list with entity", Command: reverseCmd + " --with-entity", Operation: "Query", Index: ix,
-		KeyCondition: l.IndexPK + " = " + part, Filter: typeFilter(r.To),
-		Notes: entityNote(r.To) + "; " + reverseNotes,
-		Kind:  PatternReverseEntity, Relation: r,
-	}
-	itemGet := fmt.Sprintf("GetItem %s = %s = %s", l.PK, l.SK, to)
-	switch {
-	case r.Shards > 1:
-		// No shard partition holds the item itself: it is one GetItem more.
-		entityReverse.KeyCondition, entityReverse.Filter = reverseKey, ""
-		entityReverse.Notes = fmt.Sprintf("the %d shard Queries, plus %s for the item itself; %s", r.Shards, itemGet, reverseNotes)
-	case !l.ReverseHoldsEntity(r):
-		// The edges are indexed under Edge+key, the item under its key.
-		entityReverse.KeyCondition, entityReverse.Filter = reverseKey, ""
-		entityReverse.Notes = fmt.Sprintf("the Query, plus %s for the item itself (indexed under its own key, the edges under %s); %s", itemGet, part, reverseNotes)
-	case s.Table.Index.Projection != "" && s.Table.Index.Projection != ProjectionAll:
-		// The index holds only some of the item's attributes: the item
-		// itself is read from the table.
-		entityReverse.KeyCondition, entityReverse.Filter = reverseKey, ""
-		entityReverse.Notes = fmt.Sprintf("the Query, plus %s for the whole item (the index projects %s); %s", itemGet, s.Table.Index.Projection, reverseNotes)
-	}
-	forwardEntityNote := entityNote(r.From)
-	if l.Type != "" {
-		forwardEntityNote += "; the filter drops other relations' edges (key attributes cannot be filtered)"
-	}
+	entityReverse := s.entityPattern(r, true, reverseKey, reverseNotes)
+	entityReverse.Name, entityReverse.Command, entityReverse.Index = r.Name+": reverse list with entity", reverseCmd+" --with-entity", ix
+	entityReverse.Kind, entityReverse.Relation = PatternReverseEntity, r
+	forwardKey := fmt.Sprintf("%s = %s AND begins_with(%s, %q)", l.PK, from, l.SK, r.EdgeSKPrefix())
+	entityForward := s.entityPattern(r, false, forwardKey, "")
+	entityForward.Name, entityForward.Command = r.Name+": forward list with entity", cmd(VerbForward, "list", from)+" --with-entity"
+	entityForward.Kind, entityForward.Relation = PatternForwardEntity, r
 	out := []Pattern{
 		{
 			Name: r.Name + ": forward list", Command: cmd(VerbForward, "list", from), Operation: "Query",
-			KeyCondition: fmt.Sprintf("%s = %s AND begins_with(%s, %q)", l.PK, from, l.SK, r.EdgeSKPrefix()),
+			KeyCondition: forwardKey,
 			Notes:        "base table: may be strongly consistent with --consistent",
 			Kind:         PatternForward, Relation: r,
 		},
-		{
-			Name: r.Name + ": forward list with entity", Command: cmd(VerbForward, "list", from) + " --with-entity", Operation: "Query",
-			KeyCondition: l.PK + " = " + from, Filter: typeFilter(r.From),
-			Notes: forwardEntityNote,
-			Kind:  PatternForwardEntity, Relation: r,
-		},
+		entityForward,
 		{
 			Name: r.Name + ": reverse list", Command: reverseCmd, Operation: "Query", Index: ix,
 			KeyCondition: reverseKey, Notes: reverseNotes,
@@ -153,6 +115,46 @@ func (s *Schema) relationPatterns(r *Relation) []Pattern {
 		})
 	}
 	return out
+}
+
+// entityPattern describes a list with the side's own item (reverse: the
+// to side's, through the index), as a list in ascending order reads it: one
+// Query of the whole partition with a type filter when EntityGetReason
+// allows it, else the plain list Query (listKey) plus a GetItem of the item.
+// Notes say what --desc changes and end with tail.
+func (s *Schema) entityPattern(r *Relation, reverse bool, listKey, tail string) Pattern {
+	l := s.Layout()
+	side, pkName, part := r.From, l.PK, r.From.Prefix+"<id>"
+	if reverse {
+		side, pkName, part = r.To, l.IndexPK, l.ReversePartition(r, r.To.Prefix+"<id>", 0)
+	}
+	key := side.Prefix + "<id>"
+	p := Pattern{Operation: "Query"}
+	if why := s.EntityGetReason(r, reverse, false); why != "" {
+		p.KeyCondition = listKey
+		queries := "the list Query"
+		if reverse && r.Shards > 1 {
+			queries = fmt.Sprintf("the %d shard Queries", r.Shards)
+		}
+		p.Notes = fmt.Sprintf("%s, plus GetItem %s = %s = %s for the item itself (%s)", queries, l.PK, l.SK, key, why)
+	} else {
+		p.KeyCondition = pkName + " = " + part
+		if l.Type != "" {
+			p.Filter = fmt.Sprintf("%s IN (%q, %q)", l.Type, side.Entity.Name, r.Name)
+		}
+		p.Notes = "the " + side.Prefix + " item and its edges in one Query per page (the partition holds nothing else, and the item sorts first)"
+	}
+	switch ascWhy, descWhy := s.EntityGetReason(r, reverse, false), s.EntityGetReason(r, reverse, true); {
+	case ascWhy != "" && descWhy == "":
+		p.Notes += "; with --desc the item sorts first: one Query with a filter on " + pkName + " alone"
+	case ascWhy == "" && descWhy != "":
+		p.Notes += "; with --desc the list Query plus the GetItem (" + descWhy + ")"
+	}
+	p.Notes += "; the item on the first page only"
+	if tail != "" {
+		p.Notes += "; " + tail
+	}
+	return p
 }
 
 // writePattern describes link (add) or unlink: the edge write plus, when the

@@ -44,8 +44,9 @@ func (r Request) String() string {
 	return s
 }
 
-// Requests are the requests one run of p sends - one page of a list - in
-// the order they are sent (a sharded read's Queries run in parallel).
+// Requests are the requests one run of p sends - the first page of a list,
+// in ascending order - in the order they are sent (a sharded read's Queries
+// run in parallel).
 func (s *Schema) Requests(p Pattern) []Request {
 	ix := s.Table.Index.Name
 	if ix == "" {
@@ -69,12 +70,16 @@ func (s *Schema) Requests(p Pattern) []Request {
 	case PatternForward:
 		return []Request{one("Query", "")}
 	case PatternForwardEntity:
-		return append([]Request{one("Query", "")}, counters(r.From.Prefix)...)
+		out := []Request{one("Query", "")}
+		if s.EntityGetReason(r, false, false) != "" {
+			out = append(out, one("GetItem", ""))
+		}
+		return append(out, counters(r.From.Prefix)...)
 	case PatternReverse:
 		return []Request{{Operation: "Query", Index: ix, Count: max(r.Shards, 1)}}
 	case PatternReverseEntity:
 		out := []Request{{Operation: "Query", Index: ix, Count: max(r.Shards, 1)}}
-		if !s.Layout().ReverseHoldsEntity(r) || s.Table.Index.Projection != "" && s.Table.Index.Projection != ProjectionAll {
+		if s.EntityGetReason(r, true, false) != "" {
 			out = append(out, one("GetItem", ""))
 		}
 		return append(out, counters(r.To.Prefix)...)

@@ -20,7 +20,7 @@ func TestRequestsAndCapacity(t *testing.T) {
 		"school.yaml": {
 			"student: get":                         "GetItem | 0.5 RCU",
 			"enrollment: forward list":             "Query | 0.5 RCU",
-			"enrollment: forward list with entity": "Query | 0.5 RCU",
+			"enrollment: forward list with entity": "Query, GetItem | 1 RCU",
 			"enrollment: reverse list":             "Query GSI1 | 0.5 RCU",
 			"enrollment: reverse list with entity": "Query GSI1 | 0.5 RCU",
 			"enrollment: check":                    "GetItem | 0.5 RCU",

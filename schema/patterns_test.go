@@ -26,7 +26,7 @@ func TestAccessPatternsSchool(t *testing.T) {
 		{Name: "enrollment: forward list", Command: "adjl courses STU#<id>", Operation: "Query",
 			KeyCondition: `PK = STU#<id> AND begins_with(SK, "ENROLL#CRS#")`},
 		{Name: "enrollment: forward list with entity", Command: "adjl courses STU#<id> --with-entity", Operation: "Query",
-			KeyCondition: "PK = STU#<id>", Filter: `type IN ("student", "enrollment")`},
+			KeyCondition: `PK = STU#<id> AND begins_with(SK, "ENROLL#CRS#")`},
 		{Name: "enrollment: reverse list", Command: "adjl members CRS#<id>", Operation: "Query", Index: "GSI1",
 			KeyCondition: `GSI1PK = CRS#<id> AND begins_with(GSI1SK, "STU#")`},
 		{Name: "enrollment: reverse list with entity", Command: "adjl members CRS#<id> --with-entity", Operation: "Query", Index: "GSI1",
