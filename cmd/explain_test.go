@@ -216,11 +216,7 @@ func TestExplainQueryLineReturnsAdjlsPage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: the AWS CLI takes a second per command")
 	}
-	awsCLI, err := exec.LookPath("aws")
-	if err != nil {
-		t.Skip("the AWS CLI (aws) is not on PATH")
-	}
-	isolate(t)
+	awsCLI := awsCLIOrSkip(t)
 	t.Setenv("AWS_REGION", "")
 	t.Setenv("AWS_DEFAULT_REGION", "")
 	school := example(t, "school.yaml")

@@ -5,6 +5,7 @@ import (
 	"context"
 	"flag"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -175,4 +176,17 @@ func (s *session) expect(code int, args ...string) result {
 		s.t.Errorf("adjl %s: exit %d, want %d\nstdout: %s\nstderr: %s", strings.Join(args, " "), r.code, code, r.out, r.err)
 	}
 	return r
+}
+
+// awsCLIOrSkip is the AWS CLI's path, for a test that drives adjl with it as
+// a user would, isolated (see isolate); the test is skipped where the CLI is
+// not installed.
+func awsCLIOrSkip(t *testing.T) string {
+	t.Helper()
+	path, err := exec.LookPath("aws")
+	if err != nil {
+		t.Skip("the AWS CLI (aws) is not on PATH")
+	}
+	isolate(t)
+	return path
 }

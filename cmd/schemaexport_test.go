@@ -76,11 +76,7 @@ relations:
 // serve, and adjl table create then reports the table as matching (for the
 // settings schema, after the follow-up commands export prints on stderr).
 func TestCreateTableJSONWithTheAWSCLI(t *testing.T) {
-	awsCLI, err := exec.LookPath("aws")
-	if err != nil {
-		t.Skip("the AWS CLI is not installed")
-	}
-	isolate(t)
+	awsCLI := awsCLIOrSkip(t)
 	examples := []string{example(t, "school.yaml"), example(t, "social.yaml")}
 	dir := t.TempDir()
 	t.Chdir(dir)

@@ -109,11 +109,7 @@ func TestServeAuthOnADataFile(t *testing.T) {
 // tables; with another secret, or unsigned, it is refused with DynamoDB's
 // errors.
 func TestServeAuthWithTheAWSCLI(t *testing.T) {
-	awsCLI, err := exec.LookPath("aws")
-	if err != nil {
-		t.Skip("the AWS CLI is not installed")
-	}
-	isolate(t)
+	awsCLI := awsCLIOrSkip(t)
 	addr, _ := startServe(t, &serveOptions{addr: "127.0.0.1:0", inMemory: true, auth: true}, authEnv())
 	run := func(secret string, args ...string) (string, error) {
 		cmd := exec.Command(awsCLI, append([]string{"dynamodb", "list-tables", "--endpoint-url", "http://" + addr, "--region", "us-east-1"}, args...)...)

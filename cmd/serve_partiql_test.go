@@ -17,11 +17,7 @@ func TestServePartiQLWithAWSCLI(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: the AWS CLI takes a second per command")
 	}
-	awsCLI, err := exec.LookPath("aws")
-	if err != nil {
-		t.Skip("the AWS CLI (aws) is not on PATH")
-	}
-	isolate(t)
+	awsCLI := awsCLIOrSkip(t)
 	t.Chdir(t.TempDir())
 	srv := runServe(t, &serveOptions{addr: "127.0.0.1:0", inMemory: true}, nil)
 	addr := srv.addr
