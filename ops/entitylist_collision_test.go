@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/adjl/adjl/schema"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 )
 
 // shardNeighbour is school with a sharded relation into course from club,
@@ -57,6 +59,42 @@ func TestWithEntityReverseOneQueryBesideAShardPartition(t *testing.T) {
 			t.Fatal(err)
 		}
 		eq(t, "entity", sOf(page.Entity, "PK"), "CRS#m1#0")
+		eq(t, "items", len(page.Items), 1)
+		eq(t, "requests", strings.Join(rec.take(), ","), "Query")
+	})
+}
+
+// TestWithEntityOneQueryBesideItemsTheSchemaDoesNotName: an adopted table
+// (the inverted layout of AWS's guide) may keep items of its own in a
+// student's partition (NOTE#...) that no relation of the schema names. The
+// descending forward list with the entity is planned as one Query of the
+// whole partition (STU#a sorts after the ENROLL# edges, so it is read first)
+// and, with no type to filter on, walks those items Limit at a time; the
+// plain begins_with Query and a GetItem would read one page.
+func TestWithEntityOneQueryBesideItemsTheSchemaDoesNotName(t *testing.T) {
+	eachStore(t, func() *schema.Schema { return withLayout(school(), inverted, "inverted") }, func(t *testing.T, st *Store) {
+		enroll := st.schema.Relations[0]
+		if why := st.schema.EntityGetReason(enroll, false, true); why != "" {
+			t.Fatalf("the schema plans a GetItem (%s); this test is about the one-Query plan", why)
+		}
+		must[Outcome](t)(st.PutEntity(ctx, st.schema.Entities[0], "a", nil))
+		for i := range 3 {
+			must[Outcome](t)(first(st.Link(ctx, enroll, "a", fmt.Sprintf("c%d", i), nil)))
+		}
+		api := clientOf(st)
+		for i := range 30 {
+			if _, err := api.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(st.schema.Table.Name), Item: Item{
+				"pk": str("STU#a"), "sk": str(fmt.Sprintf("NOTE#%02d", i)), "text": str("kept by the application")}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		rec := &opRecorder{}
+		rs := New(rec.client(api), st.schema, Options{})
+		page, err := rs.List(ctx, ListQuery{Relation: enroll, Key: "a", WithEntity: true, Descending: true, Limit: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		eq(t, "entity", sOf(page.Entity, "pk"), "STU#a")
 		eq(t, "items", len(page.Items), 1)
 		eq(t, "requests", strings.Join(rec.take(), ","), "Query")
 	})
