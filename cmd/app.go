@@ -227,12 +227,15 @@ func (a *app) awsCLIFlags(ctx context.Context) (flags []string, note string) {
 		rec, ok := runningServer(ctx, a.set.Data)
 		endpoint, region = rec.URL, "" // reached as a URL with no region of its own (see openLocal)
 		if !ok {
-			endpoint = "http://" + defaultServeAddr
+			// A placeholder, not local serve's default address: whatever
+			// already listens there (another project's serve, DynamoDB
+			// Local, whose default port is the same) would take the lines.
+			endpoint = "http://" + serveAddrPlaceholder
 			serve := "adjl local serve"
 			if a.set.Data != "" {
 				serve += " --data " + shellQuote(a.set.Data)
 			}
-			note = fmt.Sprintf("the aws CLI lines need a server: no adjl local serve holds the data file; run `%s` (it listens on %s) before pasting them", serve, endpoint)
+			note = fmt.Sprintf("the aws CLI lines need a server: no adjl local serve holds the data file; run `%s` (it listens on %s unless --addr says) and put its address in place of %s before pasting them", serve, defaultServeAddr, serveAddrPlaceholder)
 		}
 	}
 	if endpoint != "" && region == "" {

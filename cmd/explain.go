@@ -29,6 +29,10 @@ type explainer struct {
 // defaultServeAddr is where adjl local serve listens unless --addr says.
 const defaultServeAddr = "127.0.0.1:8000"
 
+// serveAddrPlaceholder stands for local serve's address in an aws CLI line
+// when no serve holds the data file: the CLI refuses the line as it is.
+const serveAddrPlaceholder = "127.0.0.1:PORT"
+
 // paginated are the operations the aws CLI pages through by itself unless
 // told --no-paginate; adjl sends one page of them per request.
 var paginated = map[string]bool{"Query": true, "Scan": true, "ListTables": true}

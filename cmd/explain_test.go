@@ -93,9 +93,10 @@ func TestExplainSendsNothing(t *testing.T) {
 		if len(api.ops) > 0 {
 			t.Errorf("%v: requests were sent: %v", c.args, api.ops)
 		}
-		// The embedded engine has no URL: the lines name where adjl local
-		// serve listens, never AWS, and a comment says to start it.
-		flags := " --endpoint-url http://" + defaultServeAddr + " --region us-east-1 --cli-input-json '"
+		// The embedded engine has no URL: the lines name a placeholder the
+		// aws CLI refuses, never AWS or whatever listens on local serve's
+		// default address, and a comment says to start it.
+		flags := " --endpoint-url http://" + serveAddrPlaceholder + " --region us-east-1 --cli-input-json '"
 		if c.op == "query" {
 			flags = " --no-paginate" + flags
 		}

@@ -19,6 +19,12 @@ import (
 // would be reached only past the last edge.
 func (s *Schema) EntityGetReason(r *Relation, reverse, desc bool) string {
 	l := s.Layout()
+	if l.Inverted() {
+		// No type attribute to filter by, and an adopted table's partitions
+		// often hold items the schema does not name: the one Query would
+		// read them all, a page size at a time.
+		return "the inverted layout has no type attribute to keep the list's items by"
+	}
 	side, edges, others := r.From, r.EdgeSKPrefix(), s.forwardNeighbours(r)
 	if reverse {
 		switch {
@@ -67,15 +73,20 @@ func (s *Schema) forwardNeighbours(r *Relation) []string {
 }
 
 // reverseNeighbours names the other relations whose edges share r's
-// (unsharded) reverse partition of the index.
+// (unsharded) reverse partition of the index: those into the same prefix,
+// and a sharded one's shard partitions (<to key>#<shard>), which the
+// partition of a key holding "#" can be.
 func (s *Schema) reverseNeighbours(r *Relation) []string {
 	l := s.Layout()
 	var out []string
 	for _, o := range s.Relations {
-		if o == r || o.To.Prefix != r.To.Prefix || !l.ReverseHoldsEntity(o) {
-			continue
+		switch {
+		case o == r || o.To.Prefix != r.To.Prefix:
+		case o.Shards > 1:
+			out = append(out, fmt.Sprintf("%s's shard partitions (%s)", o.Name, l.ReversePartition(o, o.To.Prefix+"<id>", 0)))
+		case l.ReverseHoldsEntity(o):
+			out = append(out, fmt.Sprintf("%s's edges (%s)", o.Name, o.From.Prefix))
 		}
-		out = append(out, fmt.Sprintf("%s's edges (%s)", o.Name, o.From.Prefix))
 	}
 	return out
 }
