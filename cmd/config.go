@@ -274,7 +274,8 @@ func resolve(v *viper.Viper, cfg *configFileRead, fs *pflag.FlagSet, getenv func
 			return
 		}
 		if val, _ := getenv(envName(f.Name)); !isBool(val) {
-			badBool = &usageError{err: fmt.Errorf("invalid %s value %q (%s): want true or false (or 1 or 0)", f.Name, val, s.origin[f.Name])}
+			badBool = &usageError{err: fmt.Errorf("invalid %s value %q (%s): want true or false (or 1 or 0)", f.Name, val, s.origin[f.Name]),
+				hint: fmt.Sprintf("set %[1]s=true or %[1]s=false, or unset %[1]s", envName(f.Name))}
 		}
 	})
 	if badBool != nil {

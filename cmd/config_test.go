@@ -248,6 +248,9 @@ func TestBoolEnvironmentVariablesMustParse(t *testing.T) {
 		if r.code != ExitUsage || !strings.Contains(r.err, want) {
 			t.Errorf("%s=yes: exit %d, stderr %q; want 2 and %q", name, r.code, r.err, want)
 		}
+		if hint := "hint: set " + name + "=true or " + name + "=false, or unset " + name + "\n"; !strings.HasSuffix(r.err, hint) {
+			t.Errorf("%s=yes: stderr %q; want the hint %q", name, r.err, hint)
+		}
 		t.Setenv(name, "1")
 		if r := adjl(t, runOpts{}, "version"); r.code != 0 {
 			t.Errorf("%s=1: exit %d: %s", name, r.code, r.err)
