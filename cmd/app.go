@@ -262,7 +262,16 @@ func (a *app) urlRegion(ctx context.Context, profile string) string {
 		}
 	}
 	if profile != "" {
-		if sc, err := config.LoadSharedConfigProfile(ctx, profile); err == nil && sc.Region != "" {
+		// The files the SDK reads (LoadDefaultConfig honours these too).
+		files := func(o *config.LoadSharedConfigOptions) {
+			if f := envValue(a.getenv, "AWS_CONFIG_FILE"); f != "" {
+				o.ConfigFiles = []string{f}
+			}
+			if f := envValue(a.getenv, "AWS_SHARED_CREDENTIALS_FILE"); f != "" {
+				o.CredentialsFiles = []string{f}
+			}
+		}
+		if sc, err := config.LoadSharedConfigProfile(ctx, profile, files); err == nil && sc.Region != "" {
 			return sc.Region
 		}
 	}

@@ -195,9 +195,17 @@ func TestExplainAWSCLILineGoesWhereAdjlSends(t *testing.T) {
 		}
 	}
 	t.Setenv("AWS_REGION", "")
+	// A profile's region comes from the config file the SDK reads, the one
+	// AWS_CONFIG_FILE names included.
+	t.Setenv("AWS_CONFIG_FILE", writeFile(t, filepath.Join(dir, "aws-config"), "[profile eu]\nregion = ap-south-1\n"))
+	r := adjl(t, runOpts{dir: dir}, "--schema", school, "--explain", "--endpoint", "http://127.0.0.1:1", "--profile", "eu", "get", "STU#a91")
+	if got, want := awsLine(r), "aws dynamodb get-item --endpoint-url http://127.0.0.1:1 --region ap-south-1 --profile eu"; got != want {
+		t.Errorf("--profile eu with AWS_CONFIG_FILE:\n got %s\nwant %s", got, want)
+	}
+	t.Setenv("AWS_CONFIG_FILE", "")
 	data := filepath.Join(dir, "data.db")
 	url := serveInBackground(t, data)
-	r := adjl(t, runOpts{dir: dir}, "--schema", school, "--data", data, "--explain", "get", "STU#a91")
+	r = adjl(t, runOpts{dir: dir}, "--schema", school, "--data", data, "--explain", "get", "STU#a91")
 	if got, want := awsLine(r), "aws dynamodb get-item --endpoint-url "+url+" --region us-east-1"; got != want {
 		t.Errorf("served data file:\n got %s\nwant %s", got, want)
 	}
