@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/adjl/adjl/internal/english"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
@@ -51,7 +52,7 @@ func (c *capacityPrinter) printTotal() {
 	if len(rw) > 0 {
 		line += " (" + strings.Join(rw, ", ") + ")"
 	}
-	line += fmt.Sprintf(" over %d %s", c.requests, plural(c.requests, "request", "requests"))
+	line += fmt.Sprintf(" over %d %s", c.requests, english.Plural(c.requests, "request", "requests"))
 	if c.reported < c.requests {
 		line += fmt.Sprintf(", %d not reported by the backend", c.requests-c.reported)
 	}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/adjl/adjl/internal/english"
 	"github.com/adjl/adjl/ops"
 	"github.com/spf13/cobra"
 )
@@ -147,8 +148,8 @@ func (a *app) printCounterReport(rep *ops.VerifyReport, repair bool, took time.D
 			state = fmt.Sprintf("%d wrong", len(rep.Wrong))
 		}
 		fmt.Fprintf(w, "%s %s over %s %s (%s items scanned, %s %s, %s): %s\n",
-			commas(int64(rep.Counters)), plural(rep.Counters, "counter", "counters"), commas(rep.Edges), plural(int(rep.Edges), "edge", "edges"),
-			commas(rep.Items), commas(requests), plural(int(requests), "request", "requests"), took.Round(time.Millisecond), state)
+			commas(int64(rep.Counters)), english.Plural(rep.Counters, "counter", "counters"), commas(rep.Edges), english.Plural(int(rep.Edges), "edge", "edges"),
+			commas(rep.Items), commas(requests), english.Plural(int(requests), "request", "requests"), took.Round(time.Millisecond), state)
 	}
 	if len(rep.Wrong) > 0 && !repair {
 		return &statusError{code: ExitFalse}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/adjl/adjl/internal/english"
 	"github.com/adjl/adjl/ops"
 	"github.com/adjl/adjl/schema"
 	"github.com/spf13/cobra"
@@ -172,18 +173,11 @@ other sides' counters.`,
 			}
 			msg := "deleted " + key
 			if cascade {
-				msg += fmt.Sprintf(" (%d %s removed)", rep.EdgesRemoved, plural(rep.EdgesRemoved, "edge", "edges"))
+				msg += fmt.Sprintf(" (%d %s removed)", rep.EdgesRemoved, english.Plural(rep.EdgesRemoved, "edge", "edges"))
 			}
 			return a.printer().result(msg, orderedObject{{"outcome", "deleted"}, {"key", key}, {"edgesRemoved", rep.EdgesRemoved}})
 		},
 	}
 	c.Flags().BoolVar(&cascade, "cascade", false, "also remove its edges (both directions) and fix counters")
 	return c
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

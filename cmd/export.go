@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/adjl/adjl/internal/english"
 	"github.com/adjl/adjl/ops"
 	"github.com/adjl/adjl/rowfile"
 	"github.com/spf13/cobra"
@@ -97,8 +98,8 @@ declare are left out, with a warning on stderr naming them.`,
 			}
 			if !a.set.Quiet {
 				fmt.Fprintf(a.io.ErrOut, "exported %s %s of %s in %s (%s items scanned, %s Scan %s)\n",
-					commas(rep.Rows), plural(int(rep.Rows), "row", "rows"), t.Name(), time.Since(start).Round(time.Millisecond),
-					commas(rep.Scanned), commas(rep.Requests), plural(int(rep.Requests), "request", "requests"))
+					commas(rep.Rows), english.Plural(int(rep.Rows), "row", "rows"), t.Name(), time.Since(start).Round(time.Millisecond),
+					commas(rep.Scanned), commas(rep.Requests), english.Plural(int(rep.Requests), "request", "requests"))
 			}
 			return nil
 		},
@@ -127,7 +128,7 @@ func exportError(t rowfile.Target, format rowfile.Format, rep *ops.ExportReport,
 	if rows == 0 {
 		return withHint(err, "the export stopped before its first row: nothing was written to stdout")
 	}
-	what := fmt.Sprintf("the %s %s before it", commas(rows), plural(int(rows), "row", "rows"))
+	what := fmt.Sprintf("the %s %s before it", commas(rows), english.Plural(int(rows), "row", "rows"))
 	if format == rowfile.CSV {
 		what = "the header and " + what
 	}
@@ -149,8 +150,8 @@ func undeclaredWarning(t rowfile.Target, rep *ops.ExportReport) string {
 	n := commas(rep.UndeclaredRows)
 	if t.Relation != nil {
 		return fmt.Sprintf("%s %s of %s %s attributes the schema does not declare (%s); the export left them out, and importing this file would replace those edges without them (declare them in the schema to export them)",
-			n, plural(int(rep.UndeclaredRows), "edge", "edges"), t.Name(), plural(int(rep.UndeclaredRows), "holds", "hold"), list)
+			n, english.Plural(int(rep.UndeclaredRows), "edge", "edges"), t.Name(), english.Plural(int(rep.UndeclaredRows), "holds", "hold"), list)
 	}
 	return fmt.Sprintf("%s %s of %s %s attributes the schema does not declare (%s); the export left them out, and importing this file into another table would not recreate them (declare them in the schema to export them)",
-		n, plural(int(rep.UndeclaredRows), "item", "items"), t.Name(), plural(int(rep.UndeclaredRows), "holds", "hold"), list)
+		n, english.Plural(int(rep.UndeclaredRows), "item", "items"), t.Name(), english.Plural(int(rep.UndeclaredRows), "holds", "hold"), list)
 }

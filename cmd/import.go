@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/adjl/adjl/internal/english"
 	"github.com/adjl/adjl/ops"
 	"github.com/adjl/adjl/rowfile"
 	"github.com/adjl/adjl/schema"
@@ -139,7 +140,7 @@ func (a *app) importRun(c *cobra.Command, name, file string, o importOpts) error
 	}
 	res.took = time.Since(start)
 	if res.bad > 0 && !o.skipInvalid {
-		return &usageError{err: fmt.Errorf("%s has %d invalid %s; nothing was written", in.name, res.bad, plural(res.bad, "line", "lines")),
+		return &usageError{err: fmt.Errorf("%s has %d invalid %s; nothing was written", in.name, res.bad, english.Plural(res.bad, "line", "lines")),
 			hint: "fix them, or import the valid lines with --skip-invalid --rejects FILE"}
 	}
 	st, err := a.storeFor(ctx)
@@ -353,7 +354,7 @@ func (a *app) printImport(t rowfile.Target, in *importInput, rep *ops.ImportRepo
 	if o.unlink {
 		verb = "unlinked"
 	}
-	fmt.Fprintf(w, "%s %s from %s: %s %s in %s (%s rows/s)\n", verb, t.Name(), in.name, commas(int64(rep.Rows)), plural(rep.Rows, "row", "rows"),
+	fmt.Fprintf(w, "%s %s from %s: %s %s in %s (%s rows/s)\n", verb, t.Name(), in.name, commas(int64(rep.Rows)), english.Plural(rep.Rows, "row", "rows"),
 		took.Round(time.Millisecond), commas(int64(rate)))
 	// After a resume, written is this run's; new and already there come
 	// from the counters, which the earlier run had not updated yet.
@@ -384,7 +385,7 @@ func (a *app) printImport(t rowfile.Target, in *importInput, rep *ops.ImportRepo
 		if o.rejects != "" {
 			where = " (written to " + o.rejects + ")"
 		}
-		fmt.Fprintf(w, "rejected: %s invalid %s%s\n", commas(int64(res.bad)), plural(res.bad, "line", "lines"), where)
+		fmt.Fprintf(w, "rejected: %s invalid %s%s\n", commas(int64(res.bad)), english.Plural(res.bad, "line", "lines"), where)
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/adjl/adjl/internal/english"
 	"github.com/adjl/adjl/rowfile"
 	"github.com/spf13/cobra"
 )
@@ -203,7 +204,7 @@ func (a *app) checkInput(in *importInput, t rowfile.Target, o importOpts) (*chec
 		res.rows++
 	}
 	if res.bad > o.maxErrors {
-		fmt.Fprintf(a.io.ErrOut, "... and %d more invalid %s (--max-errors %d)\n", res.bad-o.maxErrors, plural(res.bad-o.maxErrors, "line", "lines"), o.maxErrors)
+		fmt.Fprintf(a.io.ErrOut, "... and %d more invalid %s (--max-errors %d)\n", res.bad-o.maxErrors, english.Plural(res.bad-o.maxErrors, "line", "lines"), o.maxErrors)
 	}
 	io.Copy(h, f) // a fatal error stops early; hash whatever follows too
 	res.hash = hex.EncodeToString(h.Sum(nil))

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/adjl/adjl/internal/english"
 	"github.com/adjl/adjl/ops"
 	"github.com/spf13/cobra"
 )
@@ -107,7 +108,7 @@ func (a *app) printReshard(rep *ops.ReshardReport) error {
 	head := []string{"to-key", "before"}
 	if rep.DryRun {
 		fmt.Fprintf(w, "dry run: relation %s has %d %s over %d to-%s; %d would move from %d to %d shards\n",
-			rep.Relation, rep.Edges, plural(rep.Edges, "edge", "edges"), len(rep.Keys), plural(len(rep.Keys), "key", "keys"),
+			rep.Relation, rep.Edges, english.Plural(rep.Edges, "edge", "edges"), len(rep.Keys), english.Plural(len(rep.Keys), "key", "keys"),
 			rep.ToMove, rep.From, rep.To)
 	} else {
 		resumed := ""
@@ -115,7 +116,7 @@ func (a *app) printReshard(rep *ops.ReshardReport) error {
 			resumed = " (resumed)"
 		}
 		fmt.Fprintf(w, "resharded %s from %d to %d shards%s: %d %s, %d moved", rep.Relation, rep.From, rep.To, resumed,
-			rep.Edges, plural(rep.Edges, "edge", "edges"), rep.Moved)
+			rep.Edges, english.Plural(rep.Edges, "edge", "edges"), rep.Moved)
 		if rep.Vanished > 0 {
 			fmt.Fprintf(w, ", %d unlinked meanwhile", rep.Vanished)
 		}
@@ -139,7 +140,7 @@ func (a *app) printReshard(rep *ops.ReshardReport) error {
 		return err
 	}
 	if n := len(keys) - reshardShownKeys; n > 0 {
-		fmt.Fprintf(w, "... and %d more to-%s (-o json lists them all)\n", n, plural(n, "key", "keys"))
+		fmt.Fprintf(w, "... and %d more to-%s (-o json lists them all)\n", n, english.Plural(n, "key", "keys"))
 	}
 	if rep.DryRun {
 		fmt.Fprintf(w, "edges before: %d\n", rep.Before)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/adjl/adjl/internal/english"
 	"github.com/adjl/adjl/schema"
 	"github.com/spf13/cobra"
 )
@@ -52,8 +53,8 @@ func (a *app) newSchemaValidateCmd() *cobra.Command {
 				return err
 			}
 			return a.printer().result(fmt.Sprintf("%s: valid (%d %s, %d %s)", path,
-				len(s.Entities), plural(len(s.Entities), "entity", "entities"),
-				len(s.Relations), plural(len(s.Relations), "relation", "relations")),
+				len(s.Entities), english.Plural(len(s.Entities), "entity", "entities"),
+				len(s.Relations), english.Plural(len(s.Relations), "relation", "relations")),
 				orderedObject{
 					{"file", path}, {"valid", true},
 					{"entities", len(s.Entities)}, {"relations", len(s.Relations)},

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/adjl/adjl/infer"
+	"github.com/adjl/adjl/internal/english"
 	"github.com/adjl/adjl/ops"
 	"github.com/adjl/adjl/schema"
 	"github.com/spf13/cobra"
@@ -58,7 +59,7 @@ written. Notes on what was guessed or left out go to stderr.`,
 				return fmt.Errorf("table %s: %w", args[0], err)
 			}
 			fmt.Fprintf(a.io.ErrOut, "read %d %s of table %s with Scan (schema infer and reshard are the only adjl commands that Scan)\n",
-				len(items), plural(len(items), "item", "items"), args[0])
+				len(items), english.Plural(len(items), "item", "items"), args[0])
 			for _, n := range p.Notes {
 				fmt.Fprintf(a.io.ErrOut, "note: %s\n", n)
 			}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/adjl/adjl/internal/english"
 	"github.com/adjl/adjl/ops"
 	"github.com/spf13/cobra"
 )
@@ -155,7 +156,7 @@ func (a *app) printPlan(p *ops.TablePlan) error {
 		_, err := fmt.Fprintf(w, "table %s matches the schema: nothing to change\n", p.Table)
 		return err
 	}
-	fmt.Fprintf(w, "table %s: %d %s\n", p.Table, len(p.Changes), plural(len(p.Changes), "difference", "differences"))
+	fmt.Fprintf(w, "table %s: %d %s\n", p.Table, len(p.Changes), english.Plural(len(p.Changes), "difference", "differences"))
 	for _, ch := range p.Changes {
 		fmt.Fprintf(w, "  %s\n    %s %s\n", ch.String(), changeVerb(ch.Kind), ch.Action)
 	}

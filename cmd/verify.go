@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/adjl/adjl/internal/english"
 	"github.com/adjl/adjl/ops"
 	"github.com/adjl/adjl/schema"
 	"github.com/adjl/adjl/verify"
@@ -135,7 +136,7 @@ func (a *app) printVerify(s *schema.Schema, rep *verify.Report, where string) er
 	}
 	// On stderr, like the next-page hint: stdout stays one table (or TSV).
 	_, err := fmt.Fprintf(a.notes(), "verify: %d %s on scratch table %s (%s; %d writes to seed it; %s): %s\n",
-		len(rep.Results), plural(len(rep.Results), "pattern", "patterns"), rep.Table, where, rep.Seeded, fate, verdict)
+		len(rep.Results), english.Plural(len(rep.Results), "pattern", "patterns"), rep.Table, where, rep.Seeded, fate, verdict)
 	return err
 }
 

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/adjl/adjl/internal/english"
 	"github.com/adjl/adjl/schema"
 	"go.yaml.in/yaml/v3"
 )
@@ -15,7 +16,7 @@ import (
 func (p *Proposal) YAML() []byte {
 	doc := mapping(false)
 	doc.HeadComment = strings.Join([]string{
-		fmt.Sprintf("Proposed by `adjl schema infer` from %d %s of table %s, read with Scan", p.Items, plural(p.Items, "item", "items"), p.Table),
+		fmt.Sprintf("Proposed by `adjl schema infer` from %d %s of table %s, read with Scan", p.Items, english.Plural(p.Items, "item", "items"), p.Table),
 		"(schema infer and reshard are the only adjl commands that Scan).",
 		"A starting point: check the names, add verbs, then run adjl schema validate",
 		"and adjl table describe (matchesSchema: true means the keys and index fit).",
@@ -30,14 +31,14 @@ func (p *Proposal) YAML() []byte {
 			add(n, "attributes", attrsNode(e.Attributes))
 		}
 		add(ents, e.Name, n)
-		n.LineComment = fmt.Sprintf("%d %s in the sample", e.Items, plural(e.Items, "item", "items"))
+		n.LineComment = fmt.Sprintf("%d %s in the sample", e.Items, english.Plural(e.Items, "item", "items"))
 	}
 	add(doc, "entities", ents)
 	if len(p.Relations) > 0 {
 		rels := mapping(false)
 		for _, r := range p.Relations {
 			k := add(rels, r.Name, p.relationNode(r))
-			k.LineComment = fmt.Sprintf("%d %s in the sample", r.Edges, plural(r.Edges, "edge", "edges"))
+			k.LineComment = fmt.Sprintf("%d %s in the sample", r.Edges, english.Plural(r.Edges, "edge", "edges"))
 		}
 		k := add(doc, "relations", rels)
 		k.HeadComment = "Give a relation verbs: {link: ..., unlink: ..., check: ..., forward: ..., reverse: ...}\nfor commands of its own; adjl link/unlink/check/list RELATION work without."
@@ -169,11 +170,4 @@ func add(m *yaml.Node, key string, value *yaml.Node) *yaml.Node {
 	k := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: key}
 	m.Content = append(m.Content, k, value)
 	return k
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

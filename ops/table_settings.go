@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/adjl/adjl/internal/english"
 	"github.com/adjl/adjl/tabledef"
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -266,14 +267,7 @@ type SettingsUnsupportedError struct {
 
 func (e *SettingsUnsupportedError) Error() string {
 	return fmt.Sprintf("table %s was created without %s: the backend does not support %s",
-		e.Table, strings.Join(e.Settings, " and "), plural(len(e.Settings), "it", "them"))
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
+		e.Table, strings.Join(e.Settings, " and "), english.Plural(len(e.Settings), "it", "them"))
 }
 
 // applyCreateSettings turns on, on a table just created, what CreateTable

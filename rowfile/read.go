@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/adjl/adjl/internal/english"
 	"github.com/adjl/adjl/schema"
 )
 
@@ -161,7 +162,7 @@ func (c *csvReader) record(start int64, rec []string, err error) (row Row, blank
 			n := pe.Line - pe.StartLine
 			le.Fatal = true
 			le.Msg = fmt.Sprintf(`a quoted field opened on this line is never closed: it takes in the rest of the file, lines %d to %d (%d %s after it); close the quote, and double a quote inside a field ("a ""b"" c")`,
-				pe.StartLine, pe.Line, n, plural(n, "line", "lines"))
+				pe.StartLine, pe.Line, n, english.Plural(n, "line", "lines"))
 		} else {
 			le.Msg += spanNote(le.Line, le.Raw)
 		}
@@ -204,13 +205,6 @@ func spanNote(line int, raw string) string {
 		return fmt.Sprintf(" (the record runs from line %d to %d: a quoted field holds line breaks)", line, line+n)
 	}
 	return ""
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 func (c *csvReader) Header() string { return encodeCSV(c.cols) }
