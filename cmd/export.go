@@ -147,11 +147,11 @@ func undeclaredWarning(t rowfile.Target, rep *ops.ExportReport) string {
 	if len(names) > shown {
 		list += fmt.Sprintf(" and %d more", len(names)-shown)
 	}
-	n := commas(rep.UndeclaredRows)
-	if t.Relation != nil {
-		return fmt.Sprintf("%s %s of %s %s attributes the schema does not declare (%s); the export left them out, and importing this file would replace those edges without them (declare them in the schema to export them)",
-			n, english.Plural(int(rep.UndeclaredRows), "edge", "edges"), t.Name(), english.Plural(int(rep.UndeclaredRows), "holds", "hold"), list)
+	noun, after := "edge", "importing this file would replace those edges without them"
+	if t.Relation == nil {
+		noun, after = "item", "importing this file into another table would not recreate them"
 	}
-	return fmt.Sprintf("%s %s of %s %s attributes the schema does not declare (%s); the export left them out, and importing this file into another table would not recreate them (declare them in the schema to export them)",
-		n, english.Plural(int(rep.UndeclaredRows), "item", "items"), t.Name(), english.Plural(int(rep.UndeclaredRows), "holds", "hold"), list)
+	n := int(rep.UndeclaredRows)
+	return fmt.Sprintf("%s %s of %s %s attributes the schema does not declare (%s); the export left them out, and %s (declare them in the schema to export them)",
+		commas(rep.UndeclaredRows), english.Plural(n, noun, noun+"s"), t.Name(), english.Plural(n, "holds", "hold"), list, after)
 }
