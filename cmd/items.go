@@ -145,12 +145,9 @@ func entityColumns(s *schema.Schema, key string) []string {
 		}
 	}
 	var counters []string
-	for _, r := range s.Relations {
-		if r.From.Entity == e && r.From.Prefix == prefix && r.Counters.From != "" {
-			counters = append(counters, r.Counters.From)
-		}
-		if r.To.Entity == e && r.To.Prefix == prefix && r.Counters.To != "" {
-			counters = append(counters, r.Counters.To)
+	for _, sd := range s.Sides(e) {
+		if name, _ := sd.Relation.Counter(sd.End); name != "" && sd.Prefix == prefix {
+			counters = append(counters, name)
 		}
 	}
 	sort.Strings(counters) // entityRecord prints them by name too

@@ -94,10 +94,9 @@ func stateOf(t counterTarget, items map[[2]string]Item) counterState {
 		p := counterPart{pk: k[0], sk: k[1]}
 		if v, ok := items[k][t.name]; ok {
 			p.raw = v
-			text, problem := storedNumber(v)
+			n, text, problem := storedNumber(v)
 			if problem == "" {
-				i, _ := strconv.ParseInt(text, 10, 64)
-				st.total += i
+				st.total += n
 			} else {
 				st.bad = true
 				if !slices.Contains(problems, problem) {
@@ -114,26 +113,27 @@ func stateOf(t counterTarget, items map[[2]string]Item) counterState {
 	return st
 }
 
-// storedNumber is a stored counter part as text, and what makes it no
-// counter ("" when it is a whole number that fits an int64).
-func storedNumber(v types.AttributeValue) (text, problem string) {
+// storedNumber is a stored counter part: its count n when it is a whole
+// number that fits an int64 (problem ""), else as text and what makes it no
+// counter.
+func storedNumber(v types.AttributeValue) (n int64, text, problem string) {
 	switch x := v.(type) {
 	case *types.AttributeValueMemberN:
-		_, err := strconv.ParseInt(x.Value, 10, 64)
+		n, err := strconv.ParseInt(x.Value, 10, 64)
 		switch {
 		case err == nil:
-			return x.Value, ""
+			return n, x.Value, ""
 		case errors.Is(err, strconv.ErrRange):
-			return x.Value, "out of range"
+			return 0, x.Value, "out of range"
 		}
-		return x.Value, "not a whole number"
+		return 0, x.Value, "not a whole number"
 	case *types.AttributeValueMemberS:
-		return x.Value, "a string, not a number"
+		return 0, x.Value, "a string, not a number"
 	case *types.AttributeValueMemberBOOL:
-		return strconv.FormatBool(x.Value), "a boolean, not a number"
+		return 0, strconv.FormatBool(x.Value), "a boolean, not a number"
 	}
 	t := avType(v)
-	return t, "a " + t + ", not a number"
+	return 0, t, "a " + t + ", not a number"
 }
 
 // CounterResult is one counter whose stored value differed from its edges.
