@@ -214,9 +214,10 @@ func (a *app) openStore(ctx context.Context, s *schema.Schema) (*ops.Store, erro
 // data file, which a local command talks to) always with the region adjl
 // uses for it, so the line runs in a shell with no AWS configuration; for
 // AWS the region when one is set and the profile adjl's credentials come
-// from. The embedded engine in process has no URL: the line names the
-// address adjl local serve listens on by default, so pasted it fails to
-// connect rather than reach AWS, and note says to start the server.
+// from. The embedded engine in process has no URL: the line names a
+// placeholder address the aws CLI refuses, so pasted it reaches neither AWS
+// nor whatever listens on local serve's default port, and note says to
+// start the server and put its address there.
 func (a *app) awsCLIFlags(ctx context.Context) (flags []string, note string) {
 	endpoint, region, profile := "", a.set.Region, a.set.Profile
 	switch {
