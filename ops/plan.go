@@ -107,7 +107,7 @@ func (s *Store) plan(q ListQuery) (*plan, error) {
 			return nil, &InputError{Msg: s.consistentRefusal(rel)}
 		}
 		parts := s.layout.ReversePartitions(rel, p.key)
-		inQuery := q.WithEntity && s.schema.EntityGetReason(rel, true, q.Descending) == "" && s.projection() == schema.ProjectionAll
+		inQuery := q.WithEntity && s.schema.EntityGetReason(rel, true, q.Descending) == ""
 		p.entityGet, p.entityInQuery = q.WithEntity && !inQuery, inQuery
 		for _, part := range parts {
 			in, err := s.queryInput(Reverse, rel, part, inQuery)
@@ -147,11 +147,10 @@ func (s *Store) consistentRefusal(rel *schema.Relation) string {
 
 // queryInput builds the Query of one partition. Forward: PK = key AND
 // begins_with(SK, edge prefix); with the entity in the Query (the plan
-// decides), PK = key and a filter that keeps the edges and the entity item. Reverse: GSI1PK = partition AND
-// begins_with(GSI1SK, from prefix); with the entity (when the partition
-// holds it), the partition and a filter likewise. A layout without a type
-// attribute (inverted) has nothing to filter on: the whole partition comes
-// back and isEdge and isEntity keep what the list shows.
+// decides, never for a layout without a type attribute), PK = key and a
+// filter on the type that keeps the edges and the entity item. Reverse:
+// GSI1PK = partition AND begins_with(GSI1SK, from prefix); with the entity,
+// the partition and the filter likewise.
 func (s *Store) queryInput(dir Direction, rel *schema.Relation, part string, withEntity bool) (*dynamodb.QueryInput, error) {
 	b := expression.NewBuilder()
 	in := &dynamodb.QueryInput{TableName: aws.String(s.schema.Table.Name)}
@@ -163,8 +162,6 @@ func (s *Store) queryInput(dir Direction, rel *schema.Relation, part string, wit
 	}
 	keyCond := expression.Key(pkName).Equal(expression.Value(part))
 	switch {
-	case withEntity && l.Type == "":
-		b = b.WithKeyCondition(keyCond)
 	case withEntity:
 		// DynamoDB refuses a filter on the queried keys ("Filter Expression can
 		// only contain non-primary key attributes"), so the edges and the

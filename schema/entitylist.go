@@ -19,11 +19,11 @@ import (
 // would be reached only past the last edge.
 func (s *Schema) EntityGetReason(r *Relation, reverse, desc bool) string {
 	l := s.Layout()
-	if l.Inverted() {
-		// No type attribute to filter by, and an adopted table's partitions
-		// often hold items the schema does not name: the one Query would
-		// read them all, a page size at a time.
-		return "the inverted layout has no type attribute to keep the list's items by"
+	if l.Type == "" {
+		// No type attribute to filter by (the inverted layout), and an
+		// adopted table's partitions often hold items the schema does not
+		// name: the one Query would read them all, a page size at a time.
+		return "the layout has no type attribute to keep the list's items by"
 	}
 	side, edges, others := r.From, r.EdgeSKPrefix(), s.forwardNeighbours(r)
 	if reverse {
