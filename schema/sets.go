@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -41,13 +42,13 @@ func (s *Schema) ParseSets(attrs []Attribute, sets []string) (map[string]any, er
 		}
 		v, err := parseValue(a.Kind, value)
 		if err != nil {
-			msg := fmt.Sprintf("--set %s: %s is %s: %v", quoted, name, a.Kind.Noun(), err)
-			if a.Kind == KindStrings && strings.HasSuffix(msg, ")") {
-				// An empty set cannot be stored; removing the attribute is
-				// what --set tags= most likely meant.
-				msg = strings.TrimSuffix(msg, ")") + ", or --unset " + name + " to remove the attribute)"
+			// An empty set cannot be stored; removing the attribute is what
+			// --set tags= most likely meant.
+			var empty *emptySetError
+			if errors.As(err, &empty) {
+				empty.or = ", or --unset " + name + " to remove the attribute"
 			}
-			return nil, &InputError{Msg: msg}
+			return nil, &InputError{Msg: fmt.Sprintf("--set %s: %s is %s: %v", quoted, name, a.Kind.Noun(), err)}
 		}
 		out[name] = v
 	}
@@ -133,9 +134,17 @@ func parseValue(kind AttrKind, value string) (any, error) {
 			}
 		}
 		if len(out) == 0 {
-			return nil, fmt.Errorf("%q has no elements; DynamoDB string sets cannot be empty (give a,b,c)", shortKey(value))
+			return nil, &emptySetError{value: value}
 		}
 		return out, nil
 	}
 	return nil, fmt.Errorf("unknown kind %q", kind)
+}
+
+// emptySetError is a strings value with no elements. or is another way out
+// the caller offers, shown beside "give a,b,c" (ParseSets: --unset).
+type emptySetError struct{ value, or string }
+
+func (e *emptySetError) Error() string {
+	return fmt.Sprintf("%q has no elements; DynamoDB string sets cannot be empty (give a,b,c%s)", shortKey(e.value), e.or)
 }
