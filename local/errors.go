@@ -24,8 +24,8 @@ type apiError struct {
 	// transaction DynamoDB reports it as the action's ValidationError
 	// reason, not as the request's error.
 	cancels bool
-	// value is the attribute value error this reports, in the older value
-	// layer's words; currentLayer words it as the operation's layer does.
+	// value is the attribute value error this reports (Message holds the
+	// older value layer's words); inLayer rewords it for the operation.
 	value *attr.ValidationError
 }
 
