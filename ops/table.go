@@ -25,8 +25,6 @@ func (s *Store) createTableInput() *dynamodb.CreateTableInput {
 
 func (s *Store) indexName() string { return tabledef.IndexName(s.schema) }
 
-func (s *Store) projection() string { return tabledef.Projection(s.schema) }
-
 // CreateTable creates the table unless it exists. An existing table that
 // matches the schema (keys, index, billing, recorded shard counts, the
 // settings the schema manages) is (false, nil); one that differs is a
