@@ -46,6 +46,7 @@ there first, so it is safe to run while others write.`,
 			Args:              cobra.MaximumNArgs(1),
 			ValidArgsFunction: a.completeFirst(relationNames),
 			RunE: func(c *cobra.Command, args []string) error {
+				defer a.tuneGCForBulk()()
 				opt := ops.VerifyOptions{Repair: repair, Segments: segments}
 				if len(args) == 1 {
 					rel, err := a.relationArg(c, args[0])

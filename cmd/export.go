@@ -43,6 +43,7 @@ declare are left out, with a warning on stderr naming them.`,
 		Args:              exactArgs("NAME"),
 		ValidArgsFunction: a.completeNames,
 		RunE: func(c *cobra.Command, args []string) error {
+			defer a.tuneGCForBulk()()
 			t, err := a.targetArg(c, args[0])
 			if err != nil {
 				return err

@@ -108,6 +108,7 @@ fails before writing a row leaves no record.`,
 }
 
 func (a *app) importRun(c *cobra.Command, name, file string, o importOpts) error {
+	defer a.tuneGCForBulk()()
 	ctx := c.Context()
 	t, err := a.targetArg(c, name)
 	if err != nil {

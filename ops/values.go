@@ -21,6 +21,10 @@ func marshalValue(name string, v any) (types.AttributeValue, error) {
 	switch x := v.(type) {
 	case types.AttributeValue:
 		return x, nil
+	case string: // what attributevalue.Marshal gives, without its reflection
+		return &types.AttributeValueMemberS{Value: x}, nil
+	case bool:
+		return &types.AttributeValueMemberBOOL{Value: x}, nil
 	case schema.Number:
 		return &types.AttributeValueMemberN{Value: string(x)}, nil
 	case []string:
