@@ -1,33 +1,35 @@
 package cmd
 
 import (
-	"runtime/debug"
+	"runtime"
+	"runtime/metrics"
 	"testing"
+	"time"
 )
 
-// currentGC reads the collector's settings without changing them.
+// currentGC reads GOGC and the memory limit without changing them.
 func currentGC() (percent int, limit int64) {
-	percent = debug.SetGCPercent(-1)
-	debug.SetGCPercent(percent)
-	return percent, debug.SetMemoryLimit(-1) // a negative limit reads it
+	s := []metrics.Sample{{Name: "/gc/gogc:percent"}, {Name: "/gc/gomemlimit:bytes"}}
+	metrics.Read(s)
+	return int(s[0].Value.Uint64()), int64(s[1].Value.Uint64())
 }
 
 func TestBulkGCSettings(t *testing.T) {
 	percent, limit := currentGC()
 	for _, c := range []struct {
-		name     string
-		endpoint string
-		env      map[string]string
-		tuned    bool
+		name  string
+		be    *backend
+		env   map[string]string
+		tuned bool
 	}{
-		{"a server at a URL", "http://127.0.0.1:8000", nil, true},
-		{"AWS", "aws", nil, true},
-		{"the embedded engine in this process keeps the defaults", "local", nil, false},
-		{"GOGC in the environment wins", "aws", map[string]string{"GOGC": "200"}, false},
-		{"GOMEMLIMIT in the environment wins", "aws", map[string]string{"GOMEMLIMIT": "1GiB"}, false},
+		{"a server at a URL, or AWS", &backend{}, nil, true},
+		{"the embedded engine in this process keeps its own", &backend{exclusive: true}, nil, false},
+		{"GOGC in the environment wins", &backend{}, map[string]string{"GOGC": "200"}, false},
+		{"GOMEMLIMIT in the environment wins", &backend{}, map[string]string{"GOMEMLIMIT": "1GiB"}, false},
+		{"an empty GOGC is no setting (as for Go)", &backend{}, map[string]string{"GOGC": ""}, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			a := &app{set: &settings{Endpoint: c.endpoint}, getenv: func(k string) (string, bool) {
+			a := &app{be: c.be, getenv: func(k string) (string, bool) {
 				v, ok := c.env[k]
 				return v, ok
 			}}
@@ -45,4 +47,31 @@ func TestBulkGCSettings(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Past the live-heap ceiling the defaults come back by themselves, so the
+// memory limit never holds a heap that needs more.
+func TestRaiseGCGivesUpPastTheLiveCeiling(t *testing.T) {
+	percent, limit := currentGC()
+	restore := raiseGC(bulkGCPercent, bulkMemoryLimit, 1<<20, time.Millisecond)
+	defer restore()
+	if p, _ := currentGC(); p != bulkGCPercent {
+		t.Fatalf("GOGC %d after raiseGC, want %d", p, bulkGCPercent)
+	}
+	live := make([][]byte, 0, 16)
+	for range 16 {
+		live = append(live, make([]byte, 1<<20))
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		runtime.GC() // makes the live heap known
+		if p, l := currentGC(); p == percent && l == limit {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("with %d MiB live, GOGC and the limit stayed raised", len(live))
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	runtime.KeepAlive(live)
 }

@@ -46,7 +46,6 @@ there first, so it is safe to run while others write.`,
 			Args:              cobra.MaximumNArgs(1),
 			ValidArgsFunction: a.completeFirst(relationNames),
 			RunE: func(c *cobra.Command, args []string) error {
-				defer a.tuneGCForBulk()()
 				opt := ops.VerifyOptions{Repair: repair, Segments: segments}
 				if len(args) == 1 {
 					rel, err := a.relationArg(c, args[0])
@@ -63,6 +62,7 @@ there first, so it is safe to run while others write.`,
 				if err != nil {
 					return err
 				}
+				defer a.tuneGCForBulk()()
 				prog := a.newProgress(a.set.Quiet)
 				prog.phase("scan", "items", -1)
 				phase := "scan"

@@ -43,7 +43,6 @@ declare are left out, with a warning on stderr naming them.`,
 		Args:              exactArgs("NAME"),
 		ValidArgsFunction: a.completeNames,
 		RunE: func(c *cobra.Command, args []string) error {
-			defer a.tuneGCForBulk()()
 			t, err := a.targetArg(c, args[0])
 			if err != nil {
 				return err
@@ -63,6 +62,7 @@ declare are left out, with a warning on stderr naming them.`,
 			if err != nil {
 				return err
 			}
+			defer a.tuneGCForBulk()()
 			if a.set.Endpoint == "aws" || a.set.Verbose {
 				fmt.Fprintf(a.io.ErrOut, "note: export reads the whole table %s with a Scan (%d parallel segments); DynamoDB bills every item it reads, not only %s's\n",
 					a.sch.Table.Name, segments, t.Name())

@@ -108,7 +108,6 @@ fails before writing a row leaves no record.`,
 }
 
 func (a *app) importRun(c *cobra.Command, name, file string, o importOpts) error {
-	defer a.tuneGCForBulk()()
 	ctx := c.Context()
 	t, err := a.targetArg(c, name)
 	if err != nil {
@@ -148,6 +147,7 @@ func (a *app) importRun(c *cobra.Command, name, file string, o importOpts) error
 	if err != nil {
 		return err
 	}
+	defer a.tuneGCForBulk()()
 
 	// Resume: the journal of the same import says how many chunks are done.
 	key := a.importKey(t, in, res, o)
