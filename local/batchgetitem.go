@@ -62,7 +62,7 @@ func (e *Engine) batchGetItem(in *batchGetIn) ([]byte, error) {
 		legacy = append(legacy, param{"AttributesToGet", ka.AttributesToGet != nil})
 		exprs = append(exprs, param{"ProjectionExpression", ka.ProjectionExpression != nil})
 	}
-	if err := checkMixing(oneParam(legacy), oneParam(exprs), nil, nil); err != nil {
+	if err := checkMixing(oneParam(legacy), oneParam(exprs), nil, nil, false); err != nil {
 		return nil, err
 	}
 	total := 0
@@ -70,7 +70,7 @@ func (e *Engine) batchGetItem(in *batchGetIn) ([]byte, error) {
 	for i, name := range names {
 		ka := in.RequestItems[name]
 		if err := checkMixing([]param{{"AttributesToGet", ka.AttributesToGet != nil}},
-			[]param{{"ProjectionExpression", ka.ProjectionExpression != nil}}, ka.ExpressionAttributeNames, nil); err != nil {
+			[]param{{"ProjectionExpression", ka.ProjectionExpression != nil}}, ka.ExpressionAttributeNames, nil, false); err != nil {
 			return nil, err
 		}
 		seen := map[string]bool{}

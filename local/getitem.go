@@ -22,7 +22,7 @@ func (e *Engine) getItem(in *getItemIn) ([]byte, error) {
 		return nil, err
 	}
 	if err := checkMixing([]param{{"AttributesToGet", in.AttributesToGet != nil}},
-		[]param{{"ProjectionExpression", in.ProjectionExpression != nil}}, in.ExpressionAttributeNames, nil); err != nil {
+		[]param{{"ProjectionExpression", in.ProjectionExpression != nil}}, in.ExpressionAttributeNames, nil, false); err != nil {
 		return nil, err
 	}
 	ex := newExprs(in.ExpressionAttributeNames, nil)

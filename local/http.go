@@ -63,7 +63,7 @@ func inLayer(layer int, op opFunc) opFunc {
 		if layer != olderValues && errors.As(err, &ae) && ae.value != nil && ae.value.Current != "" {
 			msg := ae.value.Current
 			if layer == currentValuesEnveloped {
-				msg = "1 validation error detected: " + msg
+				msg = envelopePrefix + msg
 			}
 			return nil, &apiError{Type: ae.Type, Message: msg}
 		}

@@ -1,6 +1,7 @@
 package local
 
 import (
+	"errors"
 	"slices"
 
 	"github.com/adjl/adjl/local/internal/attr"
@@ -85,6 +86,21 @@ type itemWrite struct {
 	updates      updateMap // AttributeUpdates
 }
 
+// enveloped is err, a ValidationException, as DynamoDB's request validation
+// reports it: "1 validation error detected: " and the message. Other
+// errors are returned as they are.
+func enveloped(err error) error {
+	var ae *apiError
+	if !errors.As(err, &ae) || ae.Type != errValidation {
+		return err
+	}
+	out := *ae
+	out.Message = envelopePrefix + ae.Message
+	return &out
+}
+
+const envelopePrefix = "1 validation error detected: "
+
 // updateMap is UpdateItem's AttributeUpdates (nil when not sent).
 type updateMap = map[string]attributeUpdate
 
@@ -123,19 +139,25 @@ func (e *Engine) checkWrite(in *itemWriteIn, w itemWrite, parseUpdate func(ex *e
 	if !w.isUpdate {
 		legacy, exprs = legacy[1:], exprs[1:]
 	}
-	if err := checkMixing(legacy, exprs, in.ExpressionAttributeNames, in.ExpressionAttributeValues); err != nil {
-		return nil, err
+	// DynamoDB reports the checks of the expression parameters, ReturnValues,
+	// Expected and the condition inside the validation envelope, the first
+	// in their current wording (captured in two regions, 2026-10-09).
+	if err := checkMixing(legacy, exprs, in.ExpressionAttributeNames, in.ExpressionAttributeValues, true); err != nil {
+		return nil, enveloped(err)
 	}
 	if err := checkConditionalOperator(in.ConditionalOperator, in.Expected); err != nil {
 		return nil, err
 	}
 	if rv := in.ReturnValues; rv != "" && rv != "NONE" && !slices.Contains(w.returnValues, rv) {
-		return nil, validationf("ReturnValues can only be ALL_OLD or NONE")
+		return nil, enveloped(validationf("ReturnValues can only be ALL_OLD or NONE"))
 	}
 	cw := &checkedWrite{ex: newExprs(in.ExpressionAttributeNames, in.ExpressionAttributeValues)}
 	expected, err := expectedComparisons(in.Expected)
 	if err != nil {
-		return nil, err
+		return nil, enveloped(err)
+	}
+	if cw.ex.err != nil { // an empty or malformed placeholder map
+		return nil, enveloped(cw.ex.err)
 	}
 	if parseUpdate != nil {
 		if err := parseUpdate(cw.ex); err != nil {
@@ -144,11 +166,10 @@ func (e *Engine) checkWrite(in *itemWriteIn, w itemWrite, parseUpdate func(ex *e
 	}
 	if len(expected) > 0 {
 		_, cw.cond = legacyCondFn(expected, in.ConditionalOperator)
-		err = cw.ex.checkUnused()
-	} else {
-		cw.cond, err = cw.ex.lastCondition(in.ConditionExpression)
+	} else if cw.cond, err = cw.ex.condition(in.ConditionExpression); err != nil {
+		return nil, enveloped(err)
 	}
-	if err != nil {
+	if err := cw.ex.checkUnused(); err != nil {
 		return nil, err
 	}
 	if cw.t, err = e.tableFor(in.TableName); err != nil {

@@ -104,8 +104,9 @@ func setNames(ps []param) []string {
 // legacy and expression parameters cannot be mixed (KeyConditions may
 // accompany FilterExpression and ProjectionExpression, not
 // KeyConditionExpression), ExpressionAttributeNames need an expression,
-// and ExpressionAttributeValues an expression that takes values.
-func checkMixing(legacy, exprs []param, names map[string]string, values attr.Item) error {
+// and ExpressionAttributeValues an expression that takes values (the
+// current wording, current, no longer names the expressions missing).
+func checkMixing(legacy, exprs []param, names map[string]string, values attr.Item, current bool) error {
 	usedExprs := setNames(exprs)
 	if len(usedExprs) > 0 {
 		if used := setNames(legacy); len(used) > 0 {
@@ -125,6 +126,9 @@ func checkMixing(legacy, exprs []param, names map[string]string, values attr.Ite
 		}
 	}
 	if values != nil && len(valueExprs) > 0 && !valuesUsed {
+		if current {
+			return validationf("ExpressionAttributeValues can only be specified when using expressions")
+		}
 		verb := "is"
 		if len(valueExprs) > 1 {
 			verb = "are"

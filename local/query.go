@@ -24,7 +24,7 @@ func (e *Engine) query(in *queryIn) ([]byte, error) {
 	if err := checkMixing(
 		[]param{{"AttributesToGet", in.AttributesToGet != nil}, {"QueryFilter", in.QueryFilter != nil}, {"ConditionalOperator", in.ConditionalOperator != ""}, legacyKeys},
 		[]param{{"ProjectionExpression", in.ProjectionExpression != nil}, {"FilterExpression", in.FilterExpression != nil}, {"KeyConditionExpression", in.KeyConditionExpression != nil}},
-		in.ExpressionAttributeNames, in.ExpressionAttributeValues); err != nil {
+		in.ExpressionAttributeNames, in.ExpressionAttributeValues, false); err != nil {
 		return nil, err
 	}
 	ex := newExprs(in.ExpressionAttributeNames, in.ExpressionAttributeValues)

@@ -19,7 +19,7 @@ func (e *Engine) scan(in *queryIn) ([]byte, error) {
 	if err := checkMixing(
 		[]param{{"AttributesToGet", in.AttributesToGet != nil}, {"ScanFilter", in.ScanFilter != nil}, {"ConditionalOperator", in.ConditionalOperator != ""}},
 		[]param{{"ProjectionExpression", in.ProjectionExpression != nil}, {"FilterExpression", in.FilterExpression != nil}},
-		in.ExpressionAttributeNames, in.ExpressionAttributeValues); err != nil {
+		in.ExpressionAttributeNames, in.ExpressionAttributeValues, false); err != nil {
 		return nil, err
 	}
 	ex := newExprs(in.ExpressionAttributeNames, in.ExpressionAttributeValues)
