@@ -167,3 +167,35 @@ func TestBatchWriteRecycledItemsKeepStoredItems(t *testing.T) {
 		}
 	})
 }
+
+// Which failure a batch request reports when it has several, as captured in
+// two regions (2026-10-09): member constraints together in one message, a
+// missing table after them; a malformed table name beside
+// ReturnConsumedCapacity in BatchGetItem (RequestItems first), and in
+// BatchWriteItem only once the enums pass.
+func TestBatchRequestsReportTheirFirstFailures(t *testing.T) {
+	e := layersEngine(t)
+	const (
+		rcc  = "Value 'BOGUS' at 'returnConsumedCapacity' failed to satisfy constraint: Member must satisfy enum value set: [INDEXES, TOTAL, NONE]"
+		ricm = "Value 'BOGUS2' at 'returnItemCollectionMetrics' failed to satisfy constraint: Member must satisfy enum value set: [SIZE, NONE]"
+		put  = `[{"PutRequest":{"Item":{"pk":{"S":"a"}}}}]`
+		get  = `{"Keys":[{"pk":{"S":"a"}}]}`
+	)
+	checkRefusals(t, e, []refusalCase{
+		{"WriteUnknownCapacity", "BatchWriteItem", `{"RequestItems":{"vltable":` + put + `},"ReturnConsumedCapacity":"BOGUS"}`, envelope + rcc},
+		{"WriteUnknownMetrics", "BatchWriteItem", `{"RequestItems":{"vltable":` + put + `},"ReturnItemCollectionMetrics":"BOGUS2"}`, envelope + ricm},
+		{"WriteBothEnums", "BatchWriteItem", `{"RequestItems":{"vltable":` + put + `},"ReturnConsumedCapacity":"BOGUS","ReturnItemCollectionMetrics":"BOGUS2"}`,
+			"2 validation errors detected: " + rcc + "; " + ricm},
+		{"WriteCapacityBeforeMissingTable", "BatchWriteItem", `{"RequestItems":{"vo_bw_missing":` + put + `},"ReturnConsumedCapacity":"BOGUS"}`, envelope + rcc},
+		{"WriteCapacityAloneOverMalformedName", "BatchWriteItem", `{"RequestItems":{"bad!name":` + put + `},"ReturnConsumedCapacity":"BOGUS"}`, envelope + rcc},
+		{"GetUnknownCapacity", "BatchGetItem", `{"RequestItems":{"vltable":` + get + `},"ReturnConsumedCapacity":"BOGUS"}`, envelope + rcc},
+		{"GetCapacityBeforeMissingTable", "BatchGetItem", `{"RequestItems":{"vo_bg_missing":` + get + `},"ReturnConsumedCapacity":"BOGUS"}`, envelope + rcc},
+		{"GetMalformedNameWithCapacity", "BatchGetItem", `{"RequestItems":{"bad!name":` + get + `},"ReturnConsumedCapacity":"BOGUS"}`,
+			`2 validation errors detected: Value '{"bad!name":{"Keys":[{"pk":{"S":"a"}}]}}' at 'requestItems' failed to satisfy constraint: Map keys must satisfy constraint: [Member must have length less than or equal to 255, Member must have length greater than or equal to 3, Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+]; ` + rcc},
+	})
+	// The refused writes wrote nothing.
+	_, raw := postRaw(t, e, "GetItem", `{"TableName":"vltable","Key":{"pk":{"S":"a"}},"ConsistentRead":true}`)
+	if string(raw) != "{}" {
+		t.Errorf("after the refused writes, GetItem answered %s; want {}", raw)
+	}
+}

@@ -30,8 +30,9 @@ func (e *Engine) batchGetItem(in *batchGetIn) ([]byte, error) {
 		return nil, validationf("The requestItems parameter is required for BatchGetItem")
 	}
 	names := slices.Sorted(maps.Keys(in.RequestItems))
+	// RequestItems' constraints are reported ahead of ReturnConsumedCapacity's,
+	// in one message (captured in two regions, 2026-10-09).
 	var v violations
-	v.enum("returnConsumedCapacity", in.ReturnConsumedCapacity, enumReturnConsumedCapacity)
 	v.requestItemNames(names, func() string { b, _ := json.Marshal(in.RequestItems); return string(b) })
 	for _, name := range names {
 		ka := in.RequestItems[name]
@@ -44,6 +45,7 @@ func (e *Engine) batchGetItem(in *batchGetIn) ([]byte, error) {
 		}
 		v.attributesToGet("requestItems."+name+".member.attributesToGet", ka.AttributesToGet)
 	}
+	v.enum("returnConsumedCapacity", in.ReturnConsumedCapacity, enumReturnConsumedCapacity)
 	if err := v.err(); err != nil {
 		return nil, err
 	}

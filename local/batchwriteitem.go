@@ -72,7 +72,6 @@ func (e *Engine) batchWriteItem(body []byte) ([]byte, error) {
 	var v violations
 	v.enum("returnConsumedCapacity", in.ReturnConsumedCapacity, enumReturnConsumedCapacity)
 	v.enum("returnItemCollectionMetrics", in.ReturnItemCollectionMetrics, enumReturnItemCollection)
-	v.requestItemNames(names, func() string { return showWriteRequests(in.RequestItems, names) })
 	total := 0
 	for _, name := range names {
 		if n := len(in.RequestItems[name]); n < 1 || n > maxBatchWrite {
@@ -83,6 +82,13 @@ func (e *Engine) batchWriteItem(body []byte) ([]byte, error) {
 		total += len(in.RequestItems[name])
 	}
 	if err := v.err(); err != nil {
+		return nil, err
+	}
+	// A malformed table name is reported only once the members above pass
+	// (unlike BatchGetItem's, captured in two regions, 2026-10-09).
+	var bad violations
+	bad.requestItemNames(names, func() string { return showWriteRequests(in.RequestItems, names) })
+	if err := bad.err(); err != nil {
 		return nil, err
 	}
 	if total > maxBatchWrite {
