@@ -84,8 +84,10 @@ func (e *Engine) batchWriteItem(body []byte) ([]byte, error) {
 	if err := v.err(); err != nil {
 		return nil, err
 	}
-	// A malformed table name is reported only once the members above pass
-	// (unlike BatchGetItem's, captured in two regions, 2026-10-09).
+	// A malformed table name is reported only once the members above pass:
+	// the captures (two regions, 2026-10-09) show the enums alone over it,
+	// unlike BatchGetItem's; that a request count does the same is their
+	// model, not a capture.
 	var bad violations
 	bad.requestItemNames(names, func() string { return showWriteRequests(in.RequestItems, names) })
 	if err := bad.err(); err != nil {

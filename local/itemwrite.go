@@ -146,7 +146,7 @@ func (e *Engine) checkWrite(in *itemWriteIn, w itemWrite, parseUpdate func(ex *e
 		return nil, enveloped(err)
 	}
 	if err := checkConditionalOperator(in.ConditionalOperator, in.Expected); err != nil {
-		return nil, err
+		return nil, err // bare: no capture shows this one enveloped
 	}
 	if rv := in.ReturnValues; rv != "" && rv != "NONE" && !slices.Contains(w.returnValues, rv) {
 		return nil, enveloped(validationf("ReturnValues can only be ALL_OLD or NONE"))
