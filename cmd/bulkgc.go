@@ -17,9 +17,9 @@ import (
 // bulkMemoryLimit, twice the ceiling: the heap may then always grow to at
 // least twice what is live, as with the default, so the limit never makes
 // the collector run more often than the default would. Past the ceiling
-// (millions of entities to recount) the defaults come back. The embedded engine in this process keeps its own setting
-// (limitEngineMemory): its speed is its commits'. bench/results/
-// 2026-12-01-bulk-gc.md has the figures.
+// (millions of entities to recount) the defaults come back. The embedded
+// engine in this process keeps its own setting (limitEngineMemory): its
+// speed is its commits'. bench/results/2026-12-01-bulk-gc.md has the figures.
 const (
 	bulkGCPercent   = 400
 	bulkLiveCeiling = 64 << 20
