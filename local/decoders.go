@@ -1,6 +1,10 @@
 package local
 
-import "github.com/adjl/adjl/local/internal/attr"
+import (
+	"errors"
+
+	"github.com/adjl/adjl/local/internal/attr"
+)
 
 // Hand-written decoders of the hot requests (see jreader). Members a
 // decoder does not read are skipped (see jreader.object), as encoding/json
@@ -152,9 +156,15 @@ func decodeTxAction(r *jreader) (*txAction, error) {
 		case "TableName":
 			a.TableName, err = r.str()
 		case "Key":
-			a.Key, err = r.item()
+			a.Key, a.itemErr, err = txValue(r, r.item)
 		case "Item":
-			a.Item, err = r.item()
+			start := r.i
+			a.Item, a.itemErr, err = txValue(r, r.item)
+			if a.itemErr != nil {
+				a.emptyName = hasEmptyName(r.b[start:r.i])
+			} else {
+				_, a.emptyName = a.Item[""]
+			}
 		case "ConditionExpression":
 			a.ConditionExpression, err = r.optStr()
 		case "UpdateExpression":
@@ -164,13 +174,36 @@ func decodeTxAction(r *jreader) (*txAction, error) {
 		case "ExpressionAttributeNames":
 			a.ExpressionAttributeNames, err = r.names()
 		case "ExpressionAttributeValues":
-			a.ExpressionAttributeValues, err = r.exprValues()
+			a.ExpressionAttributeValues, a.valuesErr, err = txValue(r, r.exprValues)
 		case "ReturnValuesOnConditionCheckFailure":
 			a.ReturnValuesOnConditionCheckFailure, err = r.str()
 		}
 		return err
 	})
 	return a, err
+}
+
+// txValue reads a transaction action's item, key or values with read. A
+// value DynamoDB refuses is returned as bad, for the action's turn, with an
+// empty map in its place (the member was sent); malformed JSON is err.
+func txValue(r *jreader, read func() (attr.Item, error)) (it attr.Item, bad, err error) {
+	it, err = read()
+	var ve *attr.ValidationError
+	if errors.As(err, &ve) {
+		return attr.Item{}, err, nil
+	}
+	return it, nil, err
+}
+
+// hasEmptyName reports whether the JSON object raw has a member named "".
+func hasEmptyName(raw []byte) bool {
+	found := false
+	r := &jreader{b: raw}
+	_ = r.object(func(k string) error {
+		found = found || k == ""
+		return nil
+	})
+	return found
 }
 
 func decodeTransactWrite(body []byte, in *transactWriteIn) error {

@@ -93,6 +93,15 @@ func (w *txWrite) constraints(v *violations, i int) {
 func (e *Engine) checkTxWrite(w txWrite) (txOp, error) {
 	a := w.a
 	op := txOp{kind: w.kind, a: a}
+	// In the action's turn, as DynamoDB checks them (captured in two
+	// regions, 2026-10-09): an attribute named "", its values, its
+	// expressions, then its item's or key's values, all before its table.
+	if a.emptyName {
+		return op, validationf("Empty attribute name")
+	}
+	if a.valuesErr != nil {
+		return op, serialization(a.valuesErr)
+	}
 	ex := newExprs(a.ExpressionAttributeNames, a.ExpressionAttributeValues)
 	parsed, err := ex.parseUpdate(a.UpdateExpression)
 	if err != nil {
@@ -100,6 +109,9 @@ func (e *Engine) checkTxWrite(w txWrite) (txOp, error) {
 	}
 	if op.cond, err = ex.lastCondition(a.ConditionExpression); err != nil {
 		return op, err
+	}
+	if a.itemErr != nil {
+		return op, serialization(a.itemErr)
 	}
 	if op.t, err = e.tableFor(a.TableName); err != nil {
 		return op, err
