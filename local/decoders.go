@@ -156,7 +156,7 @@ func decodeTxAction(r *jreader) (*txAction, error) {
 		case "TableName":
 			a.TableName, err = r.str()
 		case "Key":
-			a.Key, a.itemErr, err = txValue(r, r.item)
+			a.Key, a.keyErr, err = txValue(r, r.item)
 		case "Item":
 			start := r.i
 			a.Item, a.itemErr, err = txValue(r, r.item)

@@ -338,10 +338,14 @@ func (r *jreader) item() (attr.Item, error) {
 		return it, nil
 	}
 	// A bad item: find its extent first, as before, so malformed JSON is
-	// reported as such even after an invalid value.
+	// reported as such even after an invalid value (skip only matches
+	// brackets and strings, so the JSON itself is checked too).
 	raw, err := r.skip()
 	if err != nil {
 		return nil, err
+	}
+	if !json.Valid(raw) {
+		return nil, errSyntax
 	}
 	return attr.UnmarshalItem(raw)
 }
@@ -358,6 +362,9 @@ func (r *jreader) exprValues() (attr.Item, error) {
 	raw, err := r.skip()
 	if err != nil {
 		return nil, err
+	}
+	if !json.Valid(raw) { // see item
+		return nil, errSyntax
 	}
 	var ev attr.ExprValues
 	if err := ev.UnmarshalJSON(raw); err != nil {

@@ -93,11 +93,17 @@ func (w *txWrite) constraints(v *violations, i int) {
 func (e *Engine) checkTxWrite(w txWrite) (txOp, error) {
 	a := w.a
 	op := txOp{kind: w.kind, a: a}
-	// In the action's turn, as DynamoDB checks them (captured in two
-	// regions, 2026-10-09): an attribute named "", its values, its
-	// expressions, then its item's or key's values, all before its table.
-	if a.emptyName {
-		return op, validationf("Empty attribute name")
+	// In the action's turn, as DynamoDB checks them (captured in ten
+	// regions, 2026-10-09): a Put item's attribute named "", the action's
+	// values, its expressions, then its item's or key's values, all before
+	// its table. A member the action does not take (a Put's Key, the
+	// others' Item) is not read, as DynamoDB does not.
+	itemErr := a.keyErr
+	if w.kind == "Put" {
+		itemErr = a.itemErr
+		if a.emptyName {
+			return op, validationf("Empty attribute name")
+		}
 	}
 	if a.valuesErr != nil {
 		return op, serialization(a.valuesErr)
@@ -110,8 +116,8 @@ func (e *Engine) checkTxWrite(w txWrite) (txOp, error) {
 	if op.cond, err = ex.lastCondition(a.ConditionExpression); err != nil {
 		return op, err
 	}
-	if a.itemErr != nil {
-		return op, serialization(a.itemErr)
+	if itemErr != nil {
+		return op, serialization(itemErr)
 	}
 	if op.t, err = e.tableFor(a.TableName); err != nil {
 		return op, err

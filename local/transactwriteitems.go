@@ -21,10 +21,10 @@ type txAction struct {
 	// What the action's values got wrong, reported in the action's turn
 	// (checkTxWrite): DynamoDB checks the actions one at a time, in request
 	// order, so a later action's value never beats an earlier action's
-	// error. valuesErr is ExpressionAttributeValues', itemErr the Item's or
-	// Key's; emptyName says the Item has an attribute named "".
-	valuesErr, itemErr error
-	emptyName          bool
+	// error. valuesErr is ExpressionAttributeValues', itemErr the Item's,
+	// keyErr the Key's; emptyName says the Item has an attribute named "".
+	valuesErr, itemErr, keyErr error
+	emptyName                  bool
 }
 
 type transactWriteItem struct {

@@ -83,3 +83,35 @@ func TestTransactWriteItemsChecksActionsInRequestOrder(t *testing.T) {
 			"Value provided in ExpressionAttributeValues unused in expressions: keys: {:u}"},
 	})
 }
+
+// An action reads only the members it takes: a Put its Item, the others
+// their Key (a stray member is not read, as DynamoDB ignores members a
+// shape does not have), and malformed JSON anywhere is a
+// SerializationException, even after a value DynamoDB refuses.
+func TestTransactWriteItemsReadsTheMembersEachActionTakes(t *testing.T) {
+	e := layersEngine(t)
+	const badNumber = "The parameter cannot be converted to a numeric value: bad"
+	for _, c := range []struct{ name, body, typ, msg string }{
+		{"PutItemBeforeStrayKey", `{"TransactItems":[{"Put":{"TableName":"vltable","Item":{"pk":{"S":"a"},"n":{"N":"bad"}},"Key":{"pk":{"S":"a"}}}}]}`,
+			"ValidationException", badNumber},
+		{"PutStrayKeyBeforeItem", `{"TransactItems":[{"Put":{"TableName":"vltable","Key":{"pk":{"N":"bad"}},"Item":{"pk":{"S":"put-stray-key"}}}}]}`, "", ""},
+		{"DeleteKeyBeforeStrayItem", `{"TransactItems":[{"Delete":{"TableName":"vltable","Key":{"pk":{"S":"a"},"n":{"N":"bad"}},"Item":{"pk":{"S":"a"}}}}]}`,
+			"ValidationException", badNumber},
+		{"UpdateStrayItemWithEmptyName", `{"TransactItems":[{"Update":{"TableName":"vltable","Key":{"pk":{"S":"upd-stray"}},"Item":{"":{"S":"x"}},"UpdateExpression":"SET a = :v","ExpressionAttributeValues":{":v":{"S":"x"}}}}]}`, "", ""},
+		{"MalformedAfterInvalidValueInItem", `{"TransactItems":[{"Put":{"TableName":"absent_t","Item":{"pk":{"S":"a"}}}},{"Put":{"TableName":"vltable","Item":{"pk":{"S":"b"},"x":{"N":"bad"},"y":{"S" "z"}}}}]}`,
+			"SerializationException", ""},
+		{"MalformedAfterInvalidValueInValues", `{"TransactItems":[{"Update":{"TableName":"vltable","Key":{"pk":{"S":"a"}},"UpdateExpression":"SET a = :a","ExpressionAttributeValues":{":a":{"N":"bad"},":b":{"S":tru}}}}]}`,
+			"SerializationException", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			typ, msg := rawCall(t, e, "TransactWriteItems", c.body)
+			if typ != c.typ || c.msg != "" && msg != c.msg {
+				t.Errorf("got %s %q; want %s %q", typ, msg, c.typ, c.msg)
+			}
+		})
+	}
+	// The same malformed item in PutItem.
+	if typ, msg := rawCall(t, e, "PutItem", `{"TableName":"vltable","Item":{"pk":{"S":"b"},"x":{"N":"bad"},"y":{"S" "z"}}}`); typ != "SerializationException" {
+		t.Errorf("PutItem: got %s %q; want SerializationException", typ, msg)
+	}
+}

@@ -63,10 +63,11 @@ func (p *parser) run(fn func()) (err error) {
 	return nil
 }
 
-// sizeTail ends the message of an expression over maxExprLen as DynamoDB
-// words it for each kind (captured in ten regions, 2026-10-09): a condition
-// names its size, an update ends at a semicolon, the others (not captured
-// exactly) end at the message.
+// sizeTail ends the message of an expression over maxExprLen as DynamoDB's
+// TransactWriteItems words it (captured in ten regions, 2026-10-09): a
+// condition names its size, an update ends at a semicolon. The other
+// operations' wording varies by region and is not captured exactly; they
+// get the same, and the other kinds none.
 func sizeTail(kind Kind, size int) string {
 	switch kind {
 	case ConditionExpression:
