@@ -21,7 +21,8 @@ type itemWriteIn struct {
 	Expected                            legacyConditions
 	ConditionalOperator                 string
 
-	tableNameSet bool // TableName was sent, if only as ""
+	tableNameSet bool       // TableName was sent, if only as ""
+	deep         *deepValue // a value nested past the limit, for checkWrite
 }
 
 // field reads member k into c and reports whether k is one of the shared
@@ -36,7 +37,7 @@ func (c *itemWriteIn) field(r *jreader, k string) (bool, error) {
 	case "ExpressionAttributeNames":
 		c.ExpressionAttributeNames, err = r.names()
 	case "ExpressionAttributeValues":
-		c.ExpressionAttributeValues, err = r.exprValues()
+		c.ExpressionAttributeValues, err = readNested(r, &c.deep, r.exprValues, attr.Item{})
 	case "ReturnValues":
 		c.ReturnValues, err = r.str()
 	case "ReturnConsumedCapacity":
@@ -46,7 +47,7 @@ func (c *itemWriteIn) field(r *jreader, k string) (bool, error) {
 	case "ReturnValuesOnConditionCheckFailure":
 		c.ReturnValuesOnConditionCheckFailure, err = r.str()
 	case "Expected":
-		c.Expected, err = r.legacyConds()
+		c.Expected, err = readNested(r, &c.deep, r.legacyConds, legacyConditions{})
 	case "ConditionalOperator":
 		c.ConditionalOperator, err = r.str()
 	default:
@@ -62,7 +63,7 @@ func decodeItemWrite(body []byte, c *itemWriteIn, itemField string, item *attr.I
 	return decodeWith(body, func(r *jreader, k string) error {
 		if k == itemField {
 			var err error
-			*item, err = r.item()
+			*item, err = readNested(r, &c.deep, r.item, attr.Item{})
 			return err
 		}
 		if ok, err := c.field(r, k); ok {
@@ -133,6 +134,12 @@ func (e *Engine) checkWrite(in *itemWriteIn, w itemWrite, parseUpdate func(ex *e
 	v.enum("returnValuesOnConditionCheckFailure", in.ReturnValuesOnConditionCheckFailure, enumReturnOnFailure)
 	if err := v.err(); err != nil {
 		return nil, err
+	}
+	if d := in.deep; d != nil {
+		if rv := in.ReturnValues; d.older && rv != "" && rv != "NONE" && !slices.Contains(w.returnValues, rv) {
+			return nil, validationf("ReturnValues can only be ALL_OLD or NONE")
+		}
+		return nil, serialization(d.err)
 	}
 	legacy := []param{{"AttributeUpdates", w.updates != nil}, {"Expected", in.Expected != nil}, {"ConditionalOperator", in.ConditionalOperator != ""}}
 	exprs := []param{{"UpdateExpression", w.update != nil}, {"ConditionExpression", in.ConditionExpression != nil}}
