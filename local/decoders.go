@@ -37,7 +37,7 @@ func decodeUpdateItem(body []byte, in *updateItemIn) error {
 		case "UpdateExpression":
 			in.UpdateExpression, err = r.optStr()
 		case "AttributeUpdates":
-			in.AttributeUpdates, err = readNested(r, &in.deep, r.attributeUpdates, map[string]attributeUpdate{})
+			in.AttributeUpdates, err = readNested(r, &in.deep, updatesMember(r))
 		}
 		return err
 	})

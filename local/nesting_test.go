@@ -1,6 +1,9 @@
 package local
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // A single-item write with a value nested past the 32-level limit reports
 // its members' constraints first, and past about 62 levels a ReturnValues it
@@ -39,4 +42,34 @@ func TestSingleItemWritesReportNestingAfterTheirConstraints(t *testing.T) {
 		{"UpdateItemAttributeUpdateNested40", "UpdateItem",
 			`{` + table + `"Key":` + key + `,"AttributeUpdates":{"x":{"Action":"PUT","Value":` + nested(40) + `}}}`, nest},
 	})
+}
+
+// What the engine keeps of a member whose value nests too deep, and how deep
+// it measures it: the operators and actions the members' constraints check,
+// the deepest value of any member, attribute levels rather than keys that
+// happen to be named M, and the first value error in body order.
+func TestNestingKeptForSingleItemWrites(t *testing.T) {
+	e := layersEngine(t)
+	const nest = "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit"
+	namedM := strings.Repeat(`{"M":{"M":`, 33) + `{"S":"leaf"}` + strings.Repeat(`}}`, 33)
+	checkRefusals(t, e, []refusalCase{
+		{"ActionBesideNestedUpdateValue", "UpdateItem",
+			`{"TableName":"vltable","Key":{"pk":{"S":"u"}},"AttributeUpdates":{"a":{"Action":"BOGUS","Value":{"S":"x"}},"b":{"Action":"PUT","Value":` + nested(40) + `}}}`,
+			"1 validation error detected: Value 'BOGUS' at 'attributeUpdates.a.member.action' failed to satisfy constraint: Member must satisfy enum value set: [ADD, PUT, DELETE]"},
+		{"OperatorBesideNestedExpectedValue", "PutItem",
+			`{"TableName":"vltable","Item":{"pk":{"S":"u"}},"Expected":{"a":{"ComparisonOperator":"BOGUS","AttributeValueList":[` + nested(40) + `]}}}`,
+			"1 validation error detected: Value 'BOGUS' at 'expected.a.member.comparisonOperator' failed to satisfy constraint: Member must satisfy enum value set: [IN, NULL, BETWEEN, LT, NOT_CONTAINS, EQ, GT, NOT_NULL, NE, LE, BEGINS_WITH, GE, CONTAINS]"},
+		{"OlderFormFromALaterDeeperMember", "DeleteItem",
+			`{"TableName":"vltable","Key":{"pk":{"S":"u"},"k":` + nested(40) + `},"ConditionExpression":"a = :d","ExpressionAttributeValues":{":d":` + nested(100) + `},"ReturnValues":"UPDATED_NEW"}`,
+			"ReturnValues can only be ALL_OLD or NONE"},
+		{"AttributesNamedMAreNotLevels", "DeleteItem",
+			`{"TableName":"vltable","Key":{"pk":{"S":"u"}},"ConditionExpression":"a = :d","ExpressionAttributeValues":{":d":` + namedM + `},"ReturnValues":"UPDATED_NEW"}`,
+			nest},
+		{"NestingBeforeALaterValueError", "PutItem",
+			`{"TableName":"vltable","Item":{"pk":{"S":"u"},"d":` + nested(40) + `},"ConditionExpression":"a = :b","ExpressionAttributeValues":{":b":{"N":"abc"}}}`,
+			nest},
+	})
+	if _, raw := postRaw(t, e, "GetItem", `{"TableName":"vltable","Key":{"pk":{"S":"u"}},"ConsistentRead":true}`); string(raw) != "{}" {
+		t.Errorf("after the refused writes, GetItem answered %s; want {}", raw)
+	}
 }
