@@ -87,6 +87,14 @@ type itemWrite struct {
 	updates      updateMap // AttributeUpdates
 }
 
+// takes reports whether the operation takes ReturnValues rv.
+func (w itemWrite) takes(rv string) bool {
+	return rv == "" || rv == "NONE" || slices.Contains(w.returnValues, rv)
+}
+
+// returnValuesRefused refuses a ReturnValues the operation does not take.
+func returnValuesRefused() *apiError { return validationf("ReturnValues can only be ALL_OLD or NONE") }
+
 // enveloped is err, a ValidationException, as DynamoDB's request validation
 // reports it: "1 validation error detected: " and the message. Other
 // errors are returned as they are.
@@ -115,7 +123,8 @@ type checkedWrite struct {
 }
 
 // checkWrite validates an item write in DynamoDB's order — the members'
-// constraints, then the mixing of legacy and expression parameters,
+// constraints, a value nested too deep, then the mixing of legacy and
+// expression parameters,
 // ConditionalOperator, ReturnValues, the legacy parameters themselves and
 // the expressions — and only then resolves the table. The caller parses
 // its update (parseUpdate) before cond, which is parsed here.
@@ -135,9 +144,10 @@ func (e *Engine) checkWrite(in *itemWriteIn, w itemWrite, parseUpdate func(ex *e
 	if err := v.err(); err != nil {
 		return nil, err
 	}
+	// A value nested past the limit, kept for here (nesting.go).
 	if d := in.deep; d != nil {
-		if rv := in.ReturnValues; d.older && rv != "" && rv != "NONE" && !slices.Contains(w.returnValues, rv) {
-			return nil, validationf("ReturnValues can only be ALL_OLD or NONE")
+		if d.older && !w.takes(in.ReturnValues) {
+			return nil, returnValuesRefused()
 		}
 		return nil, serialization(d.err)
 	}
@@ -155,8 +165,8 @@ func (e *Engine) checkWrite(in *itemWriteIn, w itemWrite, parseUpdate func(ex *e
 	if err := checkConditionalOperator(in.ConditionalOperator, in.Expected); err != nil {
 		return nil, err // bare: no capture shows this one enveloped
 	}
-	if rv := in.ReturnValues; rv != "" && rv != "NONE" && !slices.Contains(w.returnValues, rv) {
-		return nil, enveloped(validationf("ReturnValues can only be ALL_OLD or NONE"))
+	if !w.takes(in.ReturnValues) {
+		return nil, enveloped(returnValuesRefused())
 	}
 	cw := &checkedWrite{ex: newExprs(in.ExpressionAttributeNames, in.ExpressionAttributeValues)}
 	expected, err := expectedComparisons(in.Expected)
