@@ -124,10 +124,10 @@ type checkedWrite struct {
 
 // checkWrite validates an item write in DynamoDB's order — the members'
 // constraints, a value nested too deep, then the mixing of legacy and
-// expression parameters,
-// ConditionalOperator, ReturnValues, the legacy parameters themselves and
-// the expressions — and only then resolves the table. The caller parses
-// its update (parseUpdate) before cond, which is parsed here.
+// expression parameters, ConditionalOperator, ReturnValues, the legacy
+// parameters themselves and the expressions — and only then resolves the
+// table. The caller parses its update (parseUpdate) before cond, which is
+// parsed here.
 func (e *Engine) checkWrite(in *itemWriteIn, w itemWrite, parseUpdate func(ex *exprs) error) (*checkedWrite, error) {
 	var v violations
 	v.enum("returnConsumedCapacity", in.ReturnConsumedCapacity, enumReturnConsumedCapacity)
