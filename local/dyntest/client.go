@@ -28,6 +28,7 @@ func NewClient(endpoint string, hc *http.Client) *dynamodb.Client {
 // MotoQuirks are the documented behaviours moto_server is known to break
 // (recorded by running this suite against moto 5.x).
 var MotoQuirks = Quirks{
+	QuirkEmptyAttributeNameAccepted:   true,
 	QuirkNoIndexArn:                   true,
 	QuirkTableNamesUnchecked:          true,
 	QuirkKeyValidationLax:             true,

@@ -80,6 +80,16 @@ func (s *suite) testTransactionValidation(t *testing.T) {
 			Key: item{"pk": vS("a")}, UpdateExpression: aws.String("SET a = :a"), ExpressionAttributeValues: item{":a": vS("x")}}})
 		s.refused(t, QuirkTableNamesUnchecked, err, "1 validation error detected: Value 'bad!name' at 'transactItems.2.member.update.tableName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+")
 	})
+	// An attribute named "" (captured in ten regions, 2026-10-09).
+	t.Run("EmptyAttributeName", func(t *testing.T) {
+		err := write(put(item{"pk": vS("noname"), "": vS("x")}))
+		s.refused(t, QuirkEmptyAttributeNameAccepted, err, "Empty attribute name")
+		if !s.quirks.Has(QuirkEmptyAttributeNameAccepted) {
+			if got := s.get(t, tb, item{"pk": vS("noname")}); got != nil {
+				t.Errorf("refused transaction wrote %s", showItem(got))
+			}
+		}
+	})
 	if s.quirks.Has(QuirkUnusedPlaceholdersOnWrites) || s.quirks.Has(QuirkTableNamesUnchecked) {
 		return // the target ran some of these transactions
 	}
