@@ -37,7 +37,7 @@ func decodeUpdateItem(body []byte, in *updateItemIn) error {
 		case "UpdateExpression":
 			in.UpdateExpression, err = r.optStr()
 		case "AttributeUpdates":
-			in.AttributeUpdates, err = readNested(r, &in.deep, updatesMember(r))
+			in.AttributeUpdates, err = readNested(r, &in.deep, r.attributeUpdates, updatesWithoutValues)
 		}
 		return err
 	})

@@ -37,7 +37,7 @@ func (c *itemWriteIn) field(r *jreader, k string) (bool, error) {
 	case "ExpressionAttributeNames":
 		c.ExpressionAttributeNames, err = r.names()
 	case "ExpressionAttributeValues":
-		c.ExpressionAttributeValues, err = readNested(r, &c.deep, valuesMember(r))
+		c.ExpressionAttributeValues, err = readNested(r, &c.deep, r.exprValues, entriesWithoutValues)
 	case "ReturnValues":
 		c.ReturnValues, err = r.str()
 	case "ReturnConsumedCapacity":
@@ -47,7 +47,7 @@ func (c *itemWriteIn) field(r *jreader, k string) (bool, error) {
 	case "ReturnValuesOnConditionCheckFailure":
 		c.ReturnValuesOnConditionCheckFailure, err = r.str()
 	case "Expected":
-		c.Expected, err = readNested(r, &c.deep, expectedMember(r))
+		c.Expected, err = readNested(r, &c.deep, r.legacyConds, conditionsWithoutValues)
 	case "ConditionalOperator":
 		c.ConditionalOperator, err = r.str()
 	default:
@@ -63,7 +63,7 @@ func decodeItemWrite(body []byte, c *itemWriteIn, itemField string, item *attr.I
 	return decodeWith(body, func(r *jreader, k string) error {
 		if k == itemField {
 			var err error
-			*item, err = readNested(r, &c.deep, itemMember(r))
+			*item, err = readNested(r, &c.deep, r.item, entriesWithoutValues)
 			return err
 		}
 		if ok, err := c.field(r, k); ok {

@@ -29,23 +29,16 @@ type deepValue struct {
 	older bool  // some value nests olderFormDepth levels or more
 }
 
-// nestedMember is how readNested reads one member of a single-item write
-// that holds attribute values: read reads it; on a value nested past the
-// limit, keep rereads its raw JSON without the values (what the members'
-// constraints still look at) and depth measures its values' nesting.
-type nestedMember[T any] struct {
-	read  func() (T, error)
-	keep  func(raw []byte) T
-	depth func(raw []byte) int
-}
-
-// readNested reads member m; a value nested past the limit is recorded in
-// *deep and the member is what m.keep makes of it. Another value error
-// after a recorded nesting is reported as that nesting, first in body
-// order, as it was before the nesting was kept for checkWrite.
-func readNested[T any](r *jreader, deep **deepValue, m nestedMember[T]) (T, error) {
+// readNested reads one member of a single-item write that holds attribute
+// values with read; on a value nested past the limit, it records the
+// nesting in *deep and returns what reread makes of the member's raw JSON:
+// the member without its values (what the members' constraints still look
+// at) and how deep its values nest. Another value error after a recorded
+// nesting is reported as that nesting, first in body order, as it was
+// before the nesting was kept for checkWrite.
+func readNested[T any](r *jreader, deep **deepValue, read func() (T, error), reread func(raw []byte) (T, int)) (T, error) {
 	start := r.i
-	v, err := m.read()
+	v, err := read()
 	if err == nil {
 		return v, nil
 	}
@@ -59,96 +52,63 @@ func readNested[T any](r *jreader, deep **deepValue, m nestedMember[T]) (T, erro
 		}
 		return v, err
 	}
-	raw := r.b[start:r.i]
 	if *deep == nil {
 		*deep = &deepValue{err: err}
 	}
-	(*deep).older = (*deep).older || m.depth(raw) >= olderFormDepth
-	return m.keep(raw), nil
+	kept, depth := reread(r.b[start:r.i])
+	(*deep).older = (*deep).older || depth >= olderFormDepth
+	return kept, nil
 }
 
-// The members of a single-item write that hold attribute values.
-func itemMember(r *jreader) nestedMember[attr.Item] {
-	return nestedMember[attr.Item]{read: r.item, keep: func([]byte) attr.Item { return attr.Item{} }, depth: entriesDepth}
-}
-
-func valuesMember(r *jreader) nestedMember[attr.Item] {
-	return nestedMember[attr.Item]{read: r.exprValues, keep: func([]byte) attr.Item { return attr.Item{} }, depth: entriesDepth}
-}
-
-func expectedMember(r *jreader) nestedMember[legacyConditions] {
-	return nestedMember[legacyConditions]{read: r.legacyConds, keep: conditionsWithoutValues, depth: conditionsDepth}
-}
-
-func updatesMember(r *jreader) nestedMember[map[string]attributeUpdate] {
-	return nestedMember[map[string]attributeUpdate]{read: r.attributeUpdates, keep: updatesWithoutValues, depth: updatesDepth}
-}
-
-// conditionsWithoutValues is Expected without its values, for the checks
-// of its operators.
-func conditionsWithoutValues(raw []byte) legacyConditions {
-	var in map[string]struct {
-		ComparisonOperator *string
-		Exists             *bool
-	}
-	_ = json.Unmarshal(raw, &in)
-	out := make(legacyConditions, len(in))
-	for k, c := range in {
-		out[k] = legacyCondition{ComparisonOperator: c.ComparisonOperator, Exists: c.Exists}
-	}
-	return out
-}
-
-// updatesWithoutValues is AttributeUpdates without its values, for the
-// checks of its actions.
-func updatesWithoutValues(raw []byte) map[string]attributeUpdate {
-	var in map[string]struct{ Action *string }
-	_ = json.Unmarshal(raw, &in)
-	out := make(map[string]attributeUpdate, len(in))
-	for k, u := range in {
-		out[k] = attributeUpdate{Action: u.Action}
-	}
-	return out
-}
-
-// entriesDepth is the deepest attribute value of an item or of
-// ExpressionAttributeValues.
-func entriesDepth(raw []byte) int {
+// entriesWithoutValues rereads an item or ExpressionAttributeValues: an
+// empty map (the member was sent) and its deepest value.
+func entriesWithoutValues(raw []byte) (attr.Item, int) {
 	var m map[string]any
 	_ = json.Unmarshal(raw, &m)
 	deepest := 0
 	for _, v := range m {
 		deepest = max(deepest, valueDepth(v))
 	}
-	return deepest
+	return attr.Item{}, deepest
 }
 
-// conditionsDepth is the deepest value of Expected's conditions.
-func conditionsDepth(raw []byte) int {
-	var m map[string]struct {
+// conditionsWithoutValues rereads Expected: its operators and Exists, for
+// their checks, and its deepest value.
+func conditionsWithoutValues(raw []byte) (legacyConditions, int) {
+	var in map[string]struct {
+		ComparisonOperator *string
+		Exists             *bool
 		Value              any
 		AttributeValueList []any
 	}
-	_ = json.Unmarshal(raw, &m)
+	_ = json.Unmarshal(raw, &in)
+	out := make(legacyConditions, len(in))
 	deepest := 0
-	for _, c := range m {
+	for k, c := range in {
+		out[k] = legacyCondition{ComparisonOperator: c.ComparisonOperator, Exists: c.Exists}
 		deepest = max(deepest, valueDepth(c.Value))
 		for _, v := range c.AttributeValueList {
 			deepest = max(deepest, valueDepth(v))
 		}
 	}
-	return deepest
+	return out, deepest
 }
 
-// updatesDepth is the deepest value of AttributeUpdates.
-func updatesDepth(raw []byte) int {
-	var m map[string]struct{ Value any }
-	_ = json.Unmarshal(raw, &m)
+// updatesWithoutValues rereads AttributeUpdates: its actions, for their
+// checks, and its deepest value.
+func updatesWithoutValues(raw []byte) (map[string]attributeUpdate, int) {
+	var in map[string]struct {
+		Action *string
+		Value  any
+	}
+	_ = json.Unmarshal(raw, &in)
+	out := make(map[string]attributeUpdate, len(in))
 	deepest := 0
-	for _, u := range m {
+	for k, u := range in {
+		out[k] = attributeUpdate{Action: u.Action}
 		deepest = max(deepest, valueDepth(u.Value))
 	}
-	return deepest
+	return out, deepest
 }
 
 // valueDepth is the nesting of one attribute value as decoded JSON: 1, and
