@@ -32,6 +32,9 @@ type backend struct {
 	// exclusive: nobody else can write through it while this process runs
 	// (the embedded engine in process: it holds the data file's lock).
 	exclusive bool
+	// memoryLimited: the process runs under engineMemoryLimit, set for the
+	// engine in process on its data file.
+	memoryLimited bool
 	// engine notes whether a server at a URL answers as adjl's engine.
 	engine *engineHint
 }

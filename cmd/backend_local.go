@@ -78,10 +78,10 @@ func (a *app) openLocal(ctx context.Context, path string) (*backend, error) {
 	if err != nil {
 		return nil, err
 	}
-	a.limitEngineMemory()
+	limited := a.limitEngineMemory()
 	client := dynamodb.NewFromConfig(retryEnv(localConfig(e.HTTPClient()), a.getenv), a.clientOptions()...)
 	be := &backend{api: client, describe: "local (file " + path + ")", close: e.Close,
-		where: "the embedded engine (data file " + path + ")", data: path, exclusive: true}
+		where: "the embedded engine (data file " + path + ")", data: path, exclusive: true, memoryLimited: limited}
 	if f, ok := e.(interface{ StorageFailure() error }); ok {
 		be.failure = f.StorageFailure
 	}
@@ -120,12 +120,13 @@ func serveSigningEnv(getenv func(string) (string, bool)) func(string) (string, b
 const engineMemoryLimit = 96 << 20
 
 // limitEngineMemory sets engineMemoryLimit, unless GOMEMLIMIT says
-// otherwise.
-func (a *app) limitEngineMemory() {
+// otherwise, and reports whether it did.
+func (a *app) limitEngineMemory() bool {
 	if a.setMemoryLimit == nil || envValue(a.getenv, "GOMEMLIMIT") != "" {
-		return
+		return false
 	}
 	a.setMemoryLimit(engineMemoryLimit)
+	return true
 }
 
 // dataFileError is a data file the embedded engine cannot open (no

@@ -17,9 +17,15 @@ import (
 // bulkMemoryLimit, twice the ceiling: the heap may then always grow to at
 // least twice what is live, as with the default, so the limit never makes
 // the collector run more often than the default would. Past the ceiling
-// (millions of entities to recount) the defaults come back. The embedded
-// engine in this process keeps its own setting (limitEngineMemory): its
-// speed is its commits'. bench/results/2026-12-01-bulk-gc.md has the figures.
+// (millions of entities to recount) the defaults come back.
+//
+// With the embedded engine in this process on its data file, the process
+// runs under engineMemoryLimit already, and these commands only raise
+// GOGC: the heap then grows to that limit before the collector runs, rather
+// than to twice what is live (a third of the limit in a 1,000,000-edge
+// import), and never past it, so no ceiling is needed: once twice what is
+// live passes the limit, the limit alone decides, as with the default.
+// bench/results/2026-12-01-bulk-gc.md has the figures.
 const (
 	bulkGCPercent   = 400
 	bulkLiveCeiling = 64 << 20
@@ -29,10 +35,18 @@ const (
 
 // tuneGCForBulk raises the collector's target for a bulk command whose
 // backend is open, and returns what puts the previous settings back. GOGC
-// or GOMEMLIMIT in the environment win.
+// or GOMEMLIMIT in the environment win; the in-memory engine in process,
+// which has no memory limit, keeps the defaults.
 func (a *app) tuneGCForBulk() (restore func()) {
-	if a.be == nil || a.be.exclusive || envValue(a.getenv, "GOGC") != "" || envValue(a.getenv, "GOMEMLIMIT") != "" {
+	if a.be == nil || envValue(a.getenv, "GOGC") != "" || envValue(a.getenv, "GOMEMLIMIT") != "" {
 		return func() {}
+	}
+	if a.be.exclusive {
+		if !a.be.memoryLimited {
+			return func() {}
+		}
+		old := debug.SetGCPercent(bulkGCPercent)
+		return func() { debug.SetGCPercent(old) }
 	}
 	return raiseGC(bulkGCPercent, bulkMemoryLimit, bulkLiveCeiling, bulkLivePoll)
 }

@@ -21,12 +21,16 @@ func TestBulkGCSettings(t *testing.T) {
 		be    *backend
 		env   map[string]string
 		tuned bool
+		// percentOnly: GOGC is raised and the limit left as it is
+		percentOnly bool
 	}{
-		{"a server at a URL, or AWS", &backend{}, nil, true},
-		{"the embedded engine in this process keeps its own", &backend{exclusive: true}, nil, false},
-		{"GOGC in the environment wins", &backend{}, map[string]string{"GOGC": "200"}, false},
-		{"GOMEMLIMIT in the environment wins", &backend{}, map[string]string{"GOMEMLIMIT": "1GiB"}, false},
-		{"an empty GOGC is no setting (as for Go)", &backend{}, map[string]string{"GOGC": ""}, true},
+		{"a server at a URL, or AWS", &backend{}, nil, true, false},
+		{"the engine in process on a data file keeps its limit", &backend{exclusive: true, memoryLimited: true}, nil, true, true},
+		{"the in-memory engine in process, with no limit, keeps the defaults", &backend{exclusive: true}, nil, false, false},
+		{"GOGC in the environment wins", &backend{}, map[string]string{"GOGC": "200"}, false, false},
+		{"GOGC in the environment wins over the engine's", &backend{exclusive: true, memoryLimited: true}, map[string]string{"GOGC": "200"}, false, false},
+		{"GOMEMLIMIT in the environment wins", &backend{}, map[string]string{"GOMEMLIMIT": "1GiB"}, false, false},
+		{"an empty GOGC is no setting (as for Go)", &backend{}, map[string]string{"GOGC": ""}, true, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			a := &app{be: c.be, getenv: func(k string) (string, bool) {
@@ -36,7 +40,10 @@ func TestBulkGCSettings(t *testing.T) {
 			restore := a.tuneGCForBulk()
 			gotPercent, gotLimit := currentGC()
 			restore()
-			if c.tuned && (gotPercent != bulkGCPercent || gotLimit != bulkMemoryLimit) {
+			if c.percentOnly && (gotPercent != bulkGCPercent || gotLimit != limit) {
+				t.Errorf("during the command: GOGC %d, limit %d; want %d and the process's %d", gotPercent, gotLimit, bulkGCPercent, limit)
+			}
+			if c.tuned && !c.percentOnly && (gotPercent != bulkGCPercent || gotLimit != bulkMemoryLimit) {
 				t.Errorf("during the command: GOGC %d, limit %d; want %d, %d", gotPercent, gotLimit, bulkGCPercent, bulkMemoryLimit)
 			}
 			if !c.tuned && (gotPercent != percent || gotLimit != limit) {
