@@ -43,10 +43,16 @@ func checkPlaceholders[V any](member string, m map[string]V, sigil byte) error {
 	if len(m) == 0 {
 		return errorf(member + " must not be empty")
 	}
-	for _, k := range slices.Sorted(maps.Keys(m)) {
-		if !validPlaceholder(k, sigil) {
-			return errorf(member + ` contains invalid key: Syntax error; key: "` + k + `"`)
+	// The first invalid key in sorted order is named; sorting only when
+	// there is one keeps valid requests free of it.
+	bad, found := "", false
+	for k := range m {
+		if !validPlaceholder(k, sigil) && (!found || k < bad) {
+			bad, found = k, true
 		}
+	}
+	if found {
+		return errorf(member + ` contains invalid key: Syntax error; key: "` + bad + `"`)
 	}
 	return nil
 }
@@ -94,7 +100,7 @@ func use[V any](m map[string]V, used *map[string]struct{}, ph string) (V, bool) 
 // Unused reports placeholders that no parsed expression referred to, names
 // first, with DynamoDB's message.
 func (e *Env) Unused() error {
-	if e == nil {
+	if e == nil || len(e.usedNames) == len(e.Names) && len(e.usedValues) == len(e.Values) {
 		return nil
 	}
 	var missing []string

@@ -44,6 +44,9 @@ func TestNewEnvValidation(t *testing.T) {
 		{map[string]string{"#a-b": "a"}, nil, `ExpressionAttributeNames contains invalid key: Syntax error; key: "#a-b"`},
 		{nil, map[string]attr.Value{"v": attr.String("x")}, `ExpressionAttributeValues contains invalid key: Syntax error; key: "v"`},
 		{map[string]string{"#ok_1": "a"}, map[string]attr.Value{":ok_2": attr.String("x")}, ""},
+		// Of several invalid keys, the first in sorted order is named.
+		{map[string]string{"#ok": "a", "z": "a", "#b-c": "a", "b": "a"}, nil, `ExpressionAttributeNames contains invalid key: Syntax error; key: "#b-c"`},
+		{map[string]string{"#ok": "a", "x": "a", "": "a"}, nil, `ExpressionAttributeNames contains invalid key: Syntax error; key: ""`},
 	}
 	for _, c := range cases {
 		_, err := NewEnv(c.names, c.values)
