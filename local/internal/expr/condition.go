@@ -55,6 +55,7 @@ type node struct {
 	name   string // function name
 	path   Path
 	val    attr.Value
+	ph     string // the :value placeholder of an nValue parsed from an expression
 	kids   []*node
 	parens bool // wrapped in parentheses and not yet combined with anything
 }
@@ -91,17 +92,30 @@ func ParseFilter(s string, env *Env) (*Condition, error) {
 }
 
 func parseCondition(s string, kind Kind, env *Env) (*Condition, error) {
+	if c, ok := parses.condition(kind, s, env); ok {
+		return c, nil
+	}
+	c, p, err := parseConditionText(s, kind, env)
+	if err == nil {
+		parses.keepCondition(kind, s, env, p)
+	}
+	return c, err
+}
+
+// parseConditionText parses s without the cache, returning the parser too
+// (for the placeholders it resolved).
+func parseConditionText(s string, kind Kind, env *Env) (*Condition, *parser, error) {
 	p := newParser(s, kind, env)
 	var root *node
 	if err := p.run(func() { root = p.conditionRoot() }); err != nil {
-		return nil, err
+		return nil, p, err
 	}
 	if msg := p.conditionErrors(); msg != "" {
-		return nil, errorf(p.prefix() + msg)
+		return nil, p, errorf(p.prefix() + msg)
 	}
 	c := &Condition{root: root}
 	c.names = topNames(root, nil)
-	return c, nil
+	return c, p, nil
 }
 
 func (p *parser) conditionRoot() *node {
@@ -273,8 +287,8 @@ func (p *parser) operand() *node {
 	t := p.peek()
 	switch t.kind {
 	case tValue:
-		v, _ := p.value()
-		return &node{kind: nValue, val: v}
+		v, ph := p.value()
+		return &node{kind: nValue, val: v, ph: ph}
 	case tIdent:
 		if p.toks[p.pos+1].kind == tLParen {
 			return p.function()
@@ -321,6 +335,9 @@ func (p *parser) function() *node {
 			}
 		}
 	case fnType:
+		if args[1].kind == nValue {
+			p.readsValues = true
+		}
 		k := args[1].staticType()
 		switch {
 		case k == attr.Invalid:
@@ -363,6 +380,9 @@ func (p *parser) checkDistinct(op string, a, b *node) {
 }
 
 func (p *parser) checkBetween(lo, hi *node) {
+	if lo.kind == nValue && hi.kind == nValue {
+		p.readsValues = true
+	}
 	if lo.kind != nValue || hi.kind != nValue || lo.val.Kind == attr.Invalid || hi.val.Kind == attr.Invalid {
 		return
 	}

@@ -34,6 +34,11 @@ type parser struct {
 	pos  int
 	env  *Env
 	sem  semantic
+	// refs are the placeholders the expression uses, in order, repeats
+	// included; readsValues: a check read a value's content, not only its
+	// type (see parseCache).
+	refs        []string
+	readsValues bool
 }
 
 func newParser(src string, kind Kind, env *Env) *parser {
@@ -144,6 +149,7 @@ func (p *parser) pathElem() string {
 	case tName:
 		p.next()
 		ph := p.text(t)
+		p.refs = append(p.refs, ph)
 		name, ok := p.env.name(ph)
 		if !ok {
 			set(&p.sem.attrNameVal, "An expression attribute name used in the document path is not defined; attribute name: "+ph)
@@ -187,6 +193,7 @@ func (p *parser) path() Path {
 func (p *parser) value() (attr.Value, string) {
 	t := p.expect(tValue)
 	ph := p.text(t)
+	p.refs = append(p.refs, ph)
 	v, ok := p.env.value(ph)
 	if !ok {
 		set(&p.sem.attrNameVal, "An expression attribute value used in expression is not defined; attribute value: "+ph)

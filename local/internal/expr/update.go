@@ -23,6 +23,7 @@ type uval struct {
 	kind uKind
 	path Path
 	val  attr.Value
+	ph   string // the :value placeholder of a uValue parsed from an expression
 	kids []*uval
 }
 
@@ -34,6 +35,7 @@ type setAction struct {
 type valAction struct {
 	path Path
 	val  attr.Value
+	ph   string // val's placeholder
 }
 
 // Update is a parsed UpdateExpression.
@@ -48,10 +50,23 @@ type Update struct {
 
 // ParseUpdate parses an UpdateExpression.
 func ParseUpdate(s string, env *Env) (*Update, error) {
+	if u, ok := parses.update(s, env); ok {
+		return u, nil
+	}
+	u, p, err := parseUpdateText(s, env)
+	if err == nil {
+		parses.keepUpdate(s, env, p)
+	}
+	return u, err
+}
+
+// parseUpdateText parses s without the cache, returning the parser too
+// (for the placeholders it resolved).
+func parseUpdateText(s string, env *Env) (*Update, *parser, error) {
 	p := newParser(s, UpdateExpression, env)
 	u := &Update{}
 	if err := p.run(func() { p.update(u) }); err != nil {
-		return nil, err
+		return nil, p, err
 	}
 	var paths []Path
 	for _, a := range u.sets {
@@ -70,12 +85,12 @@ func ParseUpdate(s string, env *Env) (*Update, error) {
 	s2 := &p.sem
 	if msg := first(s2.reserved, s2.unknownFunction, s2.section, s2.attrName, s2.attrVal,
 		s2.pathOverlap, s2.pathConflict, s2.operand, s2.function); msg != "" {
-		return nil, errorf(p.prefix() + msg)
+		return nil, p, errorf(p.prefix() + msg)
 	}
 	for _, path := range paths {
 		u.names = appendName(u.names, path[0].Name)
 	}
-	return u, nil
+	return u, p, nil
 }
 
 func appendName(names []string, n string) []string {
@@ -116,9 +131,9 @@ func (p *parser) update(u *Update) {
 				u.removes = append(u.removes, p.path())
 			case "ADD", "DELETE":
 				path := p.path()
-				v, _ := p.value()
+				v, ph := p.value()
 				p.checkSetOperand(kw, v)
-				a := valAction{path: path, val: v}
+				a := valAction{path: path, val: v, ph: ph}
 				if kw == "ADD" {
 					u.adds = append(u.adds, a)
 				} else {
@@ -199,8 +214,8 @@ func (p *parser) setTerm() *uval {
 	t := p.peek()
 	switch t.kind {
 	case tValue:
-		v, _ := p.value()
-		return &uval{kind: uValue, val: v}
+		v, ph := p.value()
+		return &uval{kind: uValue, val: v, ph: ph}
 	case tIdent:
 		if p.toks[p.pos+1].kind == tLParen {
 			return p.updateFunction()
