@@ -20,8 +20,10 @@ import (
 // in place, copying only the nodes that hold one, and the same
 // placeholders marked used as a parse marks them. Refusals are not kept,
 // nor parses that read a value's content (BETWEEN of two values,
-// attribute_type's type name). Templates are parsed from copies of the
-// text and names, so the cache holds no part of a request's body.
+// attribute_type's type name), nor texts over cacheTextMax bytes or names
+// over cacheNamesMax in all (a request's body of up to 16 MB could
+// otherwise be held for each variant). Templates are parsed from copies of
+// the text and names, so the cache holds no part of a request's body.
 type parseCache struct {
 	mu      sync.RWMutex
 	entries map[cacheKey]*cacheEntry
@@ -53,6 +55,7 @@ const (
 	cacheTexts    = 256 // texts kept; past it the cache starts again
 	cacheVariants = 4   // name and type variants kept for one text
 	cacheTextMax  = 512 // bytes; a longer expression is parsed every time
+	cacheNamesMax = 512 // bytes of the names a template's placeholders stand for
 )
 
 // parses is the process's cache; nil turns caching off (tests).
@@ -140,16 +143,26 @@ func (c *parseCache) keepUpdate(src string, env *Env, p *parser) {
 
 // keep parses a template of src (which p parsed with env) from copies of
 // the text, the names its placeholders stand for and values of their types
-// only, and adds it.
+// only, and adds it. Names longer than cacheNamesMax in all are not held.
 func (c *parseCache) keep(kind Kind, src string, env *Env, p *parser, parse func(string, *Env) (cacheVariant, bool)) {
 	if c == nil || len(src) > cacheTextMax || p.readsValues {
 		return
 	}
 	var refs []string
+	size := 0
 	for _, ph := range p.refs {
 		if !slices.Contains(refs, ph) {
-			refs = append(refs, strings.Clone(ph))
+			refs = append(refs, ph)
+			if ph[0] == '#' {
+				size += len(env.Names[ph])
+			}
 		}
+	}
+	if size > cacheNamesMax {
+		return
+	}
+	for i, ph := range refs {
+		refs[i] = strings.Clone(ph)
 	}
 	names, kinds := make([]string, len(refs)), make([]attr.Kind, len(refs))
 	var tenv *Env

@@ -260,3 +260,23 @@ func FuzzCachedParse(f *testing.F) {
 		}
 	})
 }
+
+// The names a template keeps are bounded like its text: a request whose
+// placeholders stand for long names is parsed every time rather than held.
+func TestParseCacheKeepsNoLongNames(t *testing.T) {
+	long := strings.Repeat("n", 1<<20)
+	c := newParseCache()
+	withCache(t, c, func() {
+		parseAs(t, ConditionExpression, "#n = :v", env(t, map[string]string{"#n": long}, map[string]string{":v": `{"N":"1"}`}))
+		parseAs(t, ConditionExpression, "#a = #b", env(t, map[string]string{"#a": long[:cacheNamesMax/2], "#b": long[:cacheNamesMax/2+1]}, nil))
+		parseAs(t, ConditionExpression, "#n = :v AND #m = :v", env(t, map[string]string{"#n": long[:cacheNamesMax/2], "#m": long[:cacheNamesMax/2]}, map[string]string{":v": `{"N":"1"}`}))
+	})
+	for k := range c.entries {
+		if k.src != "#n = :v AND #m = :v" {
+			t.Errorf("%q kept for names over %d bytes", k.src, cacheNamesMax)
+		}
+	}
+	if len(c.entries) != 1 {
+		t.Errorf("%d entries, want the one within %d bytes of names", len(c.entries), cacheNamesMax)
+	}
+}
