@@ -143,9 +143,16 @@ func (c *parseCache) keepUpdate(src string, env *Env, p *parser) {
 
 // keep parses a template of src (which p parsed with env) from copies of
 // the text, the names its placeholders stand for and values of their types
-// only, and adds it. Names longer than cacheNamesMax in all are not held.
+// only, and adds it. A text whose variants are all kept is not parsed
+// again, and names longer than cacheNamesMax in all are not held.
 func (c *parseCache) keep(kind Kind, src string, env *Env, p *parser, parse func(string, *Env) (cacheVariant, bool)) {
 	if c == nil || len(src) > cacheTextMax || p.readsValues {
+		return
+	}
+	c.mu.RLock()
+	e := c.entries[cacheKey{kind, src}]
+	c.mu.RUnlock()
+	if e != nil && len(e.variants) >= cacheVariants {
 		return
 	}
 	var refs []string
@@ -186,7 +193,7 @@ func (c *parseCache) keep(kind Kind, src string, env *Env, p *parser, parse func
 	key := cacheKey{kind, strings.Clone(src)}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e := c.entries[key]
+	e = c.entries[key]
 	if e == nil {
 		if len(c.entries) >= cacheTexts {
 			clear(c.entries)

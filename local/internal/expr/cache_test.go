@@ -280,3 +280,33 @@ func TestParseCacheKeepsNoLongNames(t *testing.T) {
 		t.Errorf("%d entries, want the one within %d bytes of names", len(c.entries), cacheNamesMax)
 	}
 }
+
+// A text whose variants are all kept is parsed once for a request of
+// another variant, not again for a template the cache has no room for.
+func TestParseCacheFullTextCostsOneParse(t *testing.T) {
+	const src = "SET #n = :v, b = :v"
+	e := func(name string) *Env {
+		return env(t, map[string]string{"#n": name}, map[string]string{":v": `{"S":"x"}`})
+	}
+	other := e("other")
+	parse := func() {
+		if _, err := ParseUpdate(src, other); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var fresh, full float64
+	withCache(t, nil, func() { fresh = testing.AllocsPerRun(20, parse) })
+	c := newParseCache()
+	withCache(t, c, func() {
+		for i := range cacheVariants {
+			parseAs(t, UpdateExpression, src, e(fmt.Sprint("n", i)))
+		}
+		full = testing.AllocsPerRun(20, parse)
+	})
+	if n := len(c.entries[cacheKey{UpdateExpression, src}].variants); n != cacheVariants {
+		t.Fatalf("%d variants kept, want %d", n, cacheVariants)
+	}
+	if full > fresh {
+		t.Errorf("a parse missing a full text allocates %v times, a parse without the cache %v", full, fresh)
+	}
+}
