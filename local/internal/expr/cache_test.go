@@ -310,3 +310,35 @@ func TestParseCacheFullTextCostsOneParse(t *testing.T) {
 		t.Errorf("a parse missing a full text allocates %v times, a parse without the cache %v", full, fresh)
 	}
 }
+
+// Requests parsing through one cache while others add variants and start
+// it again get what a parse of their own gives.
+func TestCachedParsesMatchUnderConcurrentKeeps(t *testing.T) {
+	withCache(t, newParseCache(), func() {
+		var wg sync.WaitGroup
+		for g := range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range 300 {
+					src := "#n = :v AND size(#m) > :w"
+					if i%3 == 0 {
+						src = fmt.Sprintf("#n = :v AND size(#m) > :w AND c%d = :v", (g*300+i)%(2*cacheTexts))
+					}
+					names := map[string]string{"#n": fmt.Sprint("n", i%6), "#m": fmt.Sprint("m", g)}
+					values := map[string]string{":v": fmt.Sprintf(`{"N":"%d"}`, i), ":w": `{"N":"2"}`}
+					if i%2 == 1 {
+						values[":v"] = fmt.Sprintf(`{"S":"%d"}`, i)
+					}
+					got, err := ParseCondition(src, env(t, names, values))
+					want, _, werr := parseConditionText(src, ConditionExpression, env(t, names, values))
+					if !reflect.DeepEqual(got, want) || errMsg(err) != errMsg(werr) {
+						t.Errorf("%q with %v %v: cached %+v %v, fresh %+v %v", src, names, values, got, err, want, werr)
+						return
+					}
+				}
+			}()
+		}
+		wg.Wait()
+	})
+}
