@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"hash/maphash"
 	"slices"
 	"strings"
 	"sync"
@@ -27,6 +28,10 @@ import (
 type parseCache struct {
 	mu      sync.RWMutex
 	entries map[cacheKey]*cacheEntry
+	// seen holds the hashes of texts parsed once and not kept: a text is
+	// kept the second time it is parsed, so one sent once (its names or
+	// values written into it) costs a hash, not a second parse.
+	seen map[uint64]struct{}
 }
 
 type cacheKey struct {
@@ -52,16 +57,22 @@ type cacheVariant struct {
 }
 
 const (
-	cacheTexts    = 256 // texts kept; past it the cache starts again
-	cacheVariants = 4   // name and type variants kept for one text
-	cacheTextMax  = 512 // bytes; a longer expression is parsed every time
-	cacheNamesMax = 512 // bytes of the names a template's placeholders stand for
+	cacheTexts    = 256  // texts kept; past it the cache starts again
+	cacheVariants = 4    // name and type variants kept for one text
+	cacheSeen     = 4096 // texts seen once remembered; past it they are forgotten
+	cacheTextMax  = 512  // bytes; a longer expression is parsed every time
+	cacheNamesMax = 512  // bytes of the names a template's placeholders stand for
 )
 
 // parses is the process's cache; nil turns caching off (tests).
 var parses = newParseCache()
 
-func newParseCache() *parseCache { return &parseCache{entries: map[cacheKey]*cacheEntry{}} }
+func newParseCache() *parseCache {
+	return &parseCache{entries: map[cacheKey]*cacheEntry{}, seen: map[uint64]struct{}{}}
+}
+
+// seenSeed seeds the hashes of parseCache.seen.
+var seenSeed = maphash.MakeSeed()
 
 // condition returns the kept parse of a condition of kind, with env's
 // values, if env matches one.
@@ -152,7 +163,7 @@ func (c *parseCache) keep(kind Kind, src string, env *Env, p *parser, parse func
 	c.mu.RLock()
 	e := c.entries[cacheKey{kind, src}]
 	c.mu.RUnlock()
-	if e != nil && len(e.variants) >= cacheVariants {
+	if e != nil && len(e.variants) >= cacheVariants || e == nil && !c.secondSighting(kind, src) {
 		return
 	}
 	var refs []string
@@ -289,4 +300,26 @@ func (v *uval) bind(env *Env) *uval {
 		b.kids[i] = k.bind(env)
 	}
 	return &b
+}
+
+// secondSighting reports whether kind's src was parsed before and not kept,
+// noting it if not.
+func (c *parseCache) secondSighting(kind Kind, src string) bool {
+	var h maphash.Hash
+	h.SetSeed(seenSeed)
+	h.WriteString(string(kind))
+	h.WriteByte(0)
+	h.WriteString(src)
+	sum := h.Sum64()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.seen[sum]; ok {
+		delete(c.seen, sum)
+		return true
+	}
+	if len(c.seen) >= cacheSeen {
+		clear(c.seen)
+	}
+	c.seen[sum] = struct{}{}
+	return false
 }

@@ -47,6 +47,12 @@ func parseAs(t testing.TB, kind Kind, src string, env *Env) parseResult {
 	return r
 }
 
+// parseKept parses src twice with env: a text is kept the second time.
+func parseKept(t testing.TB, kind Kind, src string, env *Env) parseResult {
+	parseAs(t, kind, src, env)
+	return parseAs(t, kind, src, env)
+}
+
 // cacheEnvs are request placeholders of the same names and types with
 // other values (first two), of other types (third), and standing for other
 // names (fourth).
@@ -98,7 +104,7 @@ func TestCachedParseMatchesAParseOfItsOwn(t *testing.T) {
 				var fresh, cached parseResult
 				withCache(t, nil, func() { fresh = parseAs(t, c.kind, c.src, cacheEnvs(t)[want]) })
 				withCache(t, newParseCache(), func() {
-					parseAs(t, c.kind, c.src, cacheEnvs(t)[seed])
+					parseKept(t, c.kind, c.src, cacheEnvs(t)[seed])
 					cached = parseAs(t, c.kind, c.src, cacheEnvs(t)[want])
 				})
 				if !reflect.DeepEqual(fresh, cached) {
@@ -115,9 +121,9 @@ func TestParseCacheKeepsWhatValuesCannotChange(t *testing.T) {
 	c := newParseCache()
 	withCache(t, c, func() {
 		for _, x := range cacheCorpus {
-			parseAs(t, x.kind, x.src, cacheEnvs(t)[0])
+			parseKept(t, x.kind, x.src, cacheEnvs(t)[0])
 		}
-		parseAs(t, ConditionExpression, "#n = = :s", cacheEnvs(t)[0])
+		parseKept(t, ConditionExpression, "#n = = :s", cacheEnvs(t)[0])
 	})
 	for _, x := range cacheCorpus {
 		_, kept := c.entries[cacheKey{x.kind, x.src}]
@@ -142,7 +148,10 @@ func TestParseCacheHoldsNoPartOfARequest(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := newParseCache()
-	withCache(t, c, func() { parseAs(t, ConditionExpression, src, e) })
+	withCache(t, c, func() {
+		parseAs(t, ConditionExpression, src, e)
+		parseAs(t, ConditionExpression, src, e)
+	})
 	in := func(s string) bool {
 		p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
 		start := uintptr(unsafe.Pointer(unsafe.StringData(body)))
@@ -172,13 +181,13 @@ func TestParseCacheIsBounded(t *testing.T) {
 	withCache(t, c, func() {
 		for i := range cacheTexts + 10 {
 			e := env(t, map[string]string{"#n": "name"}, map[string]string{":v": `{"N":"1"}`})
-			parseAs(t, ConditionExpression, fmt.Sprintf("#n = :v AND a%d = :v", i), e)
+			parseKept(t, ConditionExpression, fmt.Sprintf("#n = :v AND a%d = :v", i), e)
 		}
 		for _, name := range []string{"a", "b", "c", "d", "e", "f"} {
-			parseAs(t, ConditionExpression, "#n = :v", env(t, map[string]string{"#n": name}, map[string]string{":v": `{"N":"1"}`}))
+			parseKept(t, ConditionExpression, "#n = :v", env(t, map[string]string{"#n": name}, map[string]string{":v": `{"N":"1"}`}))
 		}
 		long := "#n = :v" + strings.Repeat(" AND #n = :v", cacheTextMax/12+1)
-		parseAs(t, ConditionExpression, long, env(t, map[string]string{"#n": "a"}, map[string]string{":v": `{"N":"1"}`}))
+		parseKept(t, ConditionExpression, long, env(t, map[string]string{"#n": "a"}, map[string]string{":v": `{"N":"1"}`}))
 		if _, kept := c.entries[cacheKey{ConditionExpression, long}]; kept {
 			t.Errorf("an expression of %d bytes was kept", len(long))
 		}
@@ -252,7 +261,7 @@ func FuzzCachedParse(f *testing.F) {
 		var fresh, cached parseResult
 		withCache(t, nil, func() { fresh = parseAs(t, k, src, cacheEnvs(t)[want]) })
 		withCache(t, newParseCache(), func() {
-			parseAs(t, k, src, envs[seed])
+			parseKept(t, k, src, envs[seed])
 			cached = parseAs(t, k, src, cacheEnvs(t)[want])
 		})
 		if !reflect.DeepEqual(fresh, cached) {
@@ -267,9 +276,9 @@ func TestParseCacheKeepsNoLongNames(t *testing.T) {
 	long := strings.Repeat("n", 1<<20)
 	c := newParseCache()
 	withCache(t, c, func() {
-		parseAs(t, ConditionExpression, "#n = :v", env(t, map[string]string{"#n": long}, map[string]string{":v": `{"N":"1"}`}))
-		parseAs(t, ConditionExpression, "#a = #b", env(t, map[string]string{"#a": long[:cacheNamesMax/2], "#b": long[:cacheNamesMax/2+1]}, nil))
-		parseAs(t, ConditionExpression, "#n = :v AND #m = :v", env(t, map[string]string{"#n": long[:cacheNamesMax/2], "#m": long[:cacheNamesMax/2]}, map[string]string{":v": `{"N":"1"}`}))
+		parseKept(t, ConditionExpression, "#n = :v", env(t, map[string]string{"#n": long}, map[string]string{":v": `{"N":"1"}`}))
+		parseKept(t, ConditionExpression, "#a = #b", env(t, map[string]string{"#a": long[:cacheNamesMax/2], "#b": long[:cacheNamesMax/2+1]}, nil))
+		parseKept(t, ConditionExpression, "#n = :v AND #m = :v", env(t, map[string]string{"#n": long[:cacheNamesMax/2], "#m": long[:cacheNamesMax/2]}, map[string]string{":v": `{"N":"1"}`}))
 	})
 	for k := range c.entries {
 		if k.src != "#n = :v AND #m = :v" {
@@ -299,7 +308,7 @@ func TestParseCacheFullTextCostsOneParse(t *testing.T) {
 	c := newParseCache()
 	withCache(t, c, func() {
 		for i := range cacheVariants {
-			parseAs(t, UpdateExpression, src, e(fmt.Sprint("n", i)))
+			parseKept(t, UpdateExpression, src, e(fmt.Sprint("n", i)))
 		}
 		full = testing.AllocsPerRun(20, parse)
 	})
@@ -341,4 +350,39 @@ func TestCachedParsesMatchUnderConcurrentKeeps(t *testing.T) {
 		}
 		wg.Wait()
 	})
+}
+
+// A text is kept the second time it is parsed: one parsed once costs what a
+// parse without the cache does, but for its hash.
+func TestParseCacheKeepsATextSeenTwice(t *testing.T) {
+	e := env(t, map[string]string{"#n": "name"}, map[string]string{":v": `{"N":"1"}`})
+	c := newParseCache()
+	withCache(t, c, func() {
+		parseAs(t, ConditionExpression, "#n = :v", e)
+		if len(c.entries) != 0 {
+			t.Fatalf("a text parsed once was kept")
+		}
+		parseAs(t, ConditionExpression, "#n = :v", e)
+		if len(c.entries) != 1 {
+			t.Fatalf("a text parsed twice was not kept")
+		}
+	})
+	texts := make([]string, 300)
+	for i := range texts {
+		texts[i] = fmt.Sprintf("#n = :v AND a%d = :v", i)
+	}
+	next := 0
+	parseNext := func() {
+		if _, err := ParseCondition(texts[next%len(texts)], e); err != nil {
+			t.Fatal(err)
+		}
+		next++
+	}
+	var fresh, once float64
+	withCache(t, nil, func() { fresh = testing.AllocsPerRun(100, parseNext) })
+	next = 0
+	withCache(t, newParseCache(), func() { once = testing.AllocsPerRun(100, parseNext) })
+	if once > fresh {
+		t.Errorf("a text parsed once allocates %v times, a parse without the cache %v", once, fresh)
+	}
 }
