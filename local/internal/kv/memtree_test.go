@@ -3,7 +3,9 @@ package kv
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"unsafe"
 )
@@ -92,4 +94,106 @@ func TestMemTreeSplitsShareNoMemory(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestMemTreeDefaultBlockSizeMatchesModel: at the block size the stores
+// use, loads in order (find's shortcut past the last key), in reverse and
+// at random, deletes of whole runs of keys (which empty blocks) and cursor
+// walks that cross block boundaries both ways keep the tree equal to a
+// sorted model.
+func TestMemTreeDefaultBlockSizeMatchesModel(t *testing.T) {
+	const n = 20 * defaultBlockMax
+	key := func(i int) []byte { return fmt.Appendf(nil, "k%06d", i) }
+	tr := newTree(defaultBlockMax)
+	model := map[int]string{}
+	put := func(i int, v string) {
+		old, had := tr.put(key(i), []byte(v))
+		if mv, ok := model[i]; had != ok || string(old) != mv {
+			t.Fatalf("put %d: replaced %q (%v), model %q (%v)", i, old, had, mv, ok)
+		}
+		model[i] = v
+	}
+	del := func(i int) {
+		tr.del(key(i))
+		delete(model, i)
+	}
+	check := func(stage string) {
+		t.Helper()
+		keys := slices.Sorted(maps.Keys(model))
+		for bi, b := range tr.blocks {
+			if len(b) == 0 || len(b) > defaultBlockMax {
+				t.Fatalf("%s: block %d has %d entries", stage, bi, len(b))
+			}
+		}
+		c := &memCursor{t: tr, bi: -1}
+		var fwd []string
+		for k, v := c.First(); k != nil; k, v = c.Next() {
+			fwd = append(fwd, string(k)+"="+string(v))
+		}
+		var back []string
+		for k, v := c.Last(); k != nil; k, v = c.Prev() {
+			back = append(back, string(k)+"="+string(v))
+		}
+		slices.Reverse(back)
+		var want []string
+		for _, k := range keys {
+			want = append(want, string(key(k))+"="+model[k])
+		}
+		if !slices.Equal(fwd, want) || !slices.Equal(back, want) {
+			t.Fatalf("%s: forward walk %d entries, backward %d, model %d", stage, len(fwd), len(back), len(want))
+		}
+		// From every key, one step each way lands on its neighbours,
+		// across block boundaries too.
+		for j, k := range keys {
+			if got, _ := c.Seek(key(k)); string(got) != string(key(k)) {
+				t.Fatalf("%s: Seek(%s) = %q", stage, key(k), got)
+			}
+			next, _ := c.Next()
+			if j+1 < len(keys) && string(next) != string(key(keys[j+1])) || j+1 == len(keys) && next != nil {
+				t.Fatalf("%s: after %s Next = %q", stage, key(k), next)
+			}
+			c.Seek(key(k))
+			prev, _ := c.Prev()
+			if j > 0 && string(prev) != string(key(keys[j-1])) || j == 0 && prev != nil {
+				t.Fatalf("%s: before %s Prev = %q", stage, key(k), prev)
+			}
+			if v, ok := tr.get(key(k)); !ok || string(v) != model[k] {
+				t.Fatalf("%s: get %s = %q, %v; model %q", stage, key(k), v, ok, model[k])
+			}
+		}
+		if k, _ := c.Seek([]byte("l")); k != nil { // after every "k..." key
+			t.Fatalf("%s: Seek past the last key = %q", stage, k)
+		}
+	}
+
+	for i := 0; i < n; i += 2 { // in order: every put past the last key
+		put(i, "a")
+	}
+	check("even keys in order")
+	for i := n - 1; i > 0; i -= 2 { // in reverse, between them
+		put(i, "b")
+	}
+	check("odd keys in reverse")
+	for lo := 3 * defaultBlockMax; lo < n; lo += 5 * defaultBlockMax { // runs of two blocks' worth
+		for i := lo; i < lo+2*defaultBlockMax; i++ {
+			del(i)
+		}
+	}
+	check("runs deleted")
+	rng := rand.New(rand.NewPCG(3, 4))
+	for step := range 4 * n {
+		if i := rng.IntN(n + defaultBlockMax); rng.IntN(3) == 0 {
+			del(i)
+		} else {
+			put(i, fmt.Sprint(step))
+		}
+	}
+	check("random puts and deletes")
+	for i := range n + defaultBlockMax {
+		del(i)
+	}
+	if len(tr.blocks) != 0 {
+		t.Fatalf("every key deleted: %d blocks left", len(tr.blocks))
+	}
+	check("empty")
 }
