@@ -1,8 +1,12 @@
 package cmd
 
 import (
+	"context"
+	"io"
+	"path/filepath"
 	"runtime"
 	"runtime/metrics"
+	"strings"
 	"testing"
 	"time"
 )
@@ -51,6 +55,52 @@ func TestBulkGCSettings(t *testing.T) {
 			}
 			if p, l := currentGC(); p != percent || l != limit {
 				t.Errorf("after the command: GOGC %d, limit %d; want them back at %d, %d", p, l, percent, limit)
+			}
+		})
+	}
+}
+
+// TestBulkGCOnTheEngineInProcess: the engine in process on its data file
+// marks its backend as running under engineMemoryLimit exactly when it set
+// that limit, and a bulk command on that backend then raises GOGC alone;
+// with GOMEMLIMIT in the environment, or on the in-memory engine of a data
+// file not created yet, neither happens.
+func TestBulkGCOnTheEngineInProcess(t *testing.T) {
+	s := newSession(t, "school.yaml")
+	s.ok("table", "create")
+	t.Setenv("GOGC", "") // no setting, whatever runs the tests
+	percent, limit := currentGC()
+	for _, c := range []struct {
+		name, data, gomemlimit string
+		limited                bool
+	}{
+		{"a data file", s.data, "", true},
+		{"a data file, GOMEMLIMIT in the environment", s.data, "200MiB", false},
+		{"no data file yet: the in-memory engine", filepath.Join(s.dir, "none.db"), "", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Setenv("GOMEMLIMIT", c.gomemlimit)
+			var set []int64
+			a := newApp(NewIOStreams(strings.NewReader(""), io.Discard, io.Discard), nil)
+			a.setMemoryLimit = func(n int64) int64 { set = append(set, n); return 0 }
+			be, err := a.openLocal(context.Background(), c.data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer be.close()
+			if be.memoryLimited != c.limited || (len(set) > 0) != c.limited {
+				t.Errorf("backend marked limited %v, limits set %v; want limited %v", be.memoryLimited, set, c.limited)
+			}
+			a.be = be
+			restore := a.tuneGCForBulk()
+			gotPercent, gotLimit := currentGC()
+			restore()
+			wantPercent := percent
+			if c.limited {
+				wantPercent = bulkGCPercent
+			}
+			if gotPercent != wantPercent || gotLimit != limit {
+				t.Errorf("during the command: GOGC %d, limit %d; want %d, %d", gotPercent, gotLimit, wantPercent, limit)
 			}
 		})
 	}
