@@ -216,26 +216,37 @@ func BenchmarkServeQueryGSI100(b *testing.B) {
 // BatchWriteItem bodies of 25 edge items (the shape of edgeItem) into an
 // in-memory table with GSI1, without the SDK. It reports items/s.
 func BenchmarkServeBatchWrite(b *testing.B) {
+	n := serveBatches(b, "BatchWriteItem", `{"RequestItems":{"school":[`, `]}}`, 25, func(body []byte, n int) []byte {
+		from, to := fmt.Sprintf("STU#%07d", n), fmt.Sprintf("CRS#%04d", n%5000)
+		return fmt.Appendf(body, `{"PutRequest":{"Item":{"PK":{"S":%q},"SK":{"S":"ENROLL#%s"},"GSI1PK":{"S":%q},"GSI1SK":{"S":%q},"grade":{"S":"A"},"enrolledOn":{"S":"2026-09-01"}}}}`, from, to, to, from)
+	})
+	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "items/s")
+}
+
+// serveBatches serves b.N bodies of op to a new in-memory engine with an
+// empty school table: each body is opening, per members appended by member
+// (the n-th of the run), separated by commas, and closing. It returns the
+// members served.
+func serveBatches(b *testing.B, op, opening, closing string, per int, member func(body []byte, n int) []byte) int {
 	e := openMem(b)
 	createGraphTable(b, clientFor(e), "school")
 	b.ReportAllocs()
 	b.ResetTimer()
 	n := 0
-	body := make([]byte, 0, 8<<10)
-	for i := 0; i < b.N; i++ {
-		body = append(body[:0], `{"RequestItems":{"school":[`...)
-		for j := 0; j < 25; j++ {
+	body := make([]byte, 0, 64<<10)
+	for range b.N {
+		body = append(body[:0], opening...)
+		for j := range per {
 			if j > 0 {
 				body = append(body, ',')
 			}
-			from, to := fmt.Sprintf("STU#%07d", n), fmt.Sprintf("CRS#%04d", n%5000)
-			body = fmt.Appendf(body, `{"PutRequest":{"Item":{"PK":{"S":%q},"SK":{"S":"ENROLL#%s"},"GSI1PK":{"S":%q},"GSI1SK":{"S":%q},"grade":{"S":"A"},"enrolledOn":{"S":"2026-09-01"}}}}`, from, to, to, from)
+			body = member(body, n)
 			n++
 		}
-		body = append(body, `]}}`...)
-		serveBody(b, e, "BatchWriteItem", string(body))
+		body = append(body, closing...)
+		serveBody(b, e, op, string(body))
 	}
-	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "items/s")
+	return n
 }
 
 // BenchmarkRawHTTPPutItemConditional posts prepared PutItem bodies over a
@@ -271,28 +282,13 @@ func BenchmarkRawHTTPPutItemConditional(b *testing.B) {
 // index keys and the type, if the counter is still absent) into an
 // in-memory table with GSI1. It reports updates/s.
 func BenchmarkServeCounterFixTransaction(b *testing.B) {
-	e := openMem(b)
-	createGraphTable(b, clientFor(e), "school")
-	b.ReportAllocs()
-	b.ResetTimer()
-	n := 0
-	body := make([]byte, 0, 64<<10)
-	for i := 0; i < b.N; i++ {
-		body = append(body[:0], `{"TransactItems":[`...)
-		for j := 0; j < 100; j++ {
-			if j > 0 {
-				body = append(body, ',')
-			}
-			key := fmt.Sprintf("STU#%07d", n)
-			body = fmt.Appendf(body, `{"Update":{"TableName":"school","Key":{"PK":{"S":%q},"SK":{"S":%q}},`+
-				`"UpdateExpression":"SET #c = :n, #s = :s, #ipk = :k, #isk = :k, #t = if_not_exists(#t, :t)",`+
-				`"ConditionExpression":"attribute_not_exists(#c)",`+
-				`"ExpressionAttributeNames":{"#c":"courseCount","#s":"ADJL#shards#enrollment","#ipk":"GSI1PK","#isk":"GSI1SK","#t":"type"},`+
-				`"ExpressionAttributeValues":{":n":{"N":"20"},":s":{"N":"1"},":k":{"S":%q},":t":{"S":"student"}}}}`, key, key, key)
-			n++
-		}
-		body = append(body, `]}`...)
-		serveBody(b, e, "TransactWriteItems", string(body))
-	}
+	n := serveBatches(b, "TransactWriteItems", `{"TransactItems":[`, `]}`, 100, func(body []byte, n int) []byte {
+		key := fmt.Sprintf("STU#%07d", n)
+		return fmt.Appendf(body, `{"Update":{"TableName":"school","Key":{"PK":{"S":%q},"SK":{"S":%q}},`+
+			`"UpdateExpression":"SET #c = :n, #s = :s, #ipk = :k, #isk = :k, #t = if_not_exists(#t, :t)",`+
+			`"ConditionExpression":"attribute_not_exists(#c)",`+
+			`"ExpressionAttributeNames":{"#c":"courseCount","#s":"ADJL#shards#enrollment","#ipk":"GSI1PK","#isk":"GSI1SK","#t":"type"},`+
+			`"ExpressionAttributeValues":{":n":{"N":"20"},":s":{"N":"1"},":k":{"S":%q},":t":{"S":"student"}}}}`, key, key, key)
+	})
 	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "updates/s")
 }
