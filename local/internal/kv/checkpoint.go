@@ -218,34 +218,26 @@ func (c *ckptTx) bucket(name []byte, ob *overBucket) error {
 		b.FillPercent = 1.0
 	}
 	fill := b.FillPercent
-	for _, blk := range ob.t.blocks {
-		for _, e := range blk {
-			if c.full() {
-				if err := c.commit(false); err != nil {
-					return err
-				}
-				if err := c.begin(); err != nil {
-					return err
-				}
-				// The bucket exists now, fresh or not.
-				if b = c.tx.Bucket(name); b == nil {
-					return errors.New("bucket missing from the data file")
-				}
-				b.FillPercent = fill
-			}
-			var err error
-			if isTombstone(e.v) {
-				err = b.Delete(e.k)
-			} else {
-				err = b.Put(e.k, e.v)
-				c.put += int64(len(e.k) + len(e.v))
-			}
-			if err != nil {
+	return ob.t.all(func(k, v []byte) error {
+		if c.full() {
+			if err := c.commit(false); err != nil {
 				return err
 			}
+			if err := c.begin(); err != nil {
+				return err
+			}
+			// The bucket exists now, fresh or not.
+			if b = c.tx.Bucket(name); b == nil {
+				return errors.New("bucket missing from the data file")
+			}
+			b.FillPercent = fill
 		}
-	}
-	return nil
+		if isTombstone(v) {
+			return b.Delete(k)
+		}
+		c.put += int64(len(k) + len(v))
+		return b.Put(k, v)
+	})
 }
 
 // checkpointFill is how full a checkpoint fills the pages it splits, where
@@ -258,9 +250,10 @@ const checkpointFill = 0.8
 
 // appendsOnly reports whether every key of t sorts after b's last key.
 func appendsOnly(b *bolt.Bucket, t *memTree) bool {
-	if len(t.blocks) == 0 {
+	first := t.firstKey()
+	if first == nil {
 		return false
 	}
 	last, _ := b.Cursor().Last()
-	return last == nil || bytes.Compare(t.blocks[0][0].k, last) > 0
+	return last == nil || bytes.Compare(first, last) > 0
 }

@@ -7,9 +7,10 @@
 //
 // DB, Tx, Bucket and Cursor are the subset of bbolt's API the engine uses,
 // with bbolt's rules: slices returned by Get and cursors are valid only
-// inside the transaction and must not be modified; slices passed to Put are
-// kept by the store (until commit in bbolt, for ever in Mem, until the next
-// checkpoint in File) and must never be modified afterwards; a bucket is
+// inside the transaction and must not be modified; slices passed to Put
+// must not be modified until the transaction ends (the undo log keeps the
+// key; both stores keep copies of keys and values in their trees, which
+// hold no pointers, so the collector need not scan them); a bucket is
 // not modified while one of its cursors is in use. One writer at a time;
 // readers wait for a running write. Both stores refuse what bbolt refuses
 // (empty bucket names and keys, oversized keys and values).

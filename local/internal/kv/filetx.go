@@ -194,9 +194,9 @@ func (b *walBucket) Delete(key []byte) error {
 	return b.set(opDel, bytes.Clone(key), tombstone)
 }
 
-// set records a put or delete in the active overlay, the undo log and the
-// record. Like Mem it keeps key and value (callers pass memory they never
-// reuse).
+// set records a put or delete in the active overlay (which copies key and
+// value), the undo log (which keeps key until the transaction ends) and the
+// record.
 func (b *walBucket) set(op byte, key, value []byte) error {
 	tx := b.tx
 	if !tx.writable {

@@ -169,8 +169,6 @@ func (b *memBucket) Put(key, value []byte) error {
 	if err := checkPut(key, value); err != nil { // as the file stores refuse
 		return err
 	}
-	// The slices are kept, not copied: like bbolt until commit, Mem needs
-	// them unchanged for ever, and every caller passes fresh memory.
 	old, had := b.t.put(key, value)
 	b.tx.undo = append(b.tx.undo, undoRec{op: undoPut, tree: b.t, key: key, old: old, had: had})
 	return nil
@@ -192,13 +190,4 @@ func (b *memBucket) Delete(key []byte) error {
 
 func (b *memBucket) Cursor() Cursor { return &memCursor{t: b.t, bi: -1} }
 
-func (b *memBucket) ForEach(fn func(k, v []byte) error) error {
-	for _, blk := range b.t.blocks {
-		for _, e := range blk {
-			if err := fn(e.k, e.v); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
+func (b *memBucket) ForEach(fn func(k, v []byte) error) error { return b.t.all(fn) }

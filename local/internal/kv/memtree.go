@@ -8,21 +8,132 @@ import (
 // memTree is an ordered map kept as a list of sorted blocks: binary search
 // over the blocks' last keys, then within a block. Blocks are never empty
 // and split when they grow past max entries, so inserts move little memory.
+//
+// Keys and values are copied into chunks the tree owns, and entries name
+// them by position: an entry holds no pointer, so the collector neither
+// scans the blocks (a data file's overlay holds a checkpoint's worth of
+// entries, a bulk load's collections run every few megabytes) nor pays a
+// write barrier for the entries an insert moves. Slices the tree hands out
+// point into its chunks, which are never written again: they stay valid
+// after the key is replaced or deleted, and callers must not change them.
+// Bytes of replaced and deleted entries stay in their chunks until the
+// tree is copied into new ones (compact), once they outweigh the rest.
 type memTree struct {
 	blocks [][]memEntry
 	max    int
+	chunks [][]byte
+	live   int // bytes of the entries in blocks
+	dead   int // bytes of replaced and deleted entries left in chunks
 }
 
-type memEntry struct{ k, v []byte }
+// memEntry is a key and its value, stored one after the other in chunk c
+// from off; vlen is tombLen for the tombstone.
+type memEntry struct {
+	c, off, klen, vlen uint32
+}
+
+const (
+	// chunkSize is the size of a chunk; a larger entry gets one of its own.
+	chunkSize = 64 << 10
+	// compactAfter is the dead bytes past which, when they also outweigh
+	// the live ones, a tree is copied into new chunks.
+	compactAfter = 4 << 20
+	tombLen      = ^uint32(0)
+)
 
 // defaultBlockMax is the entries of a block; tests pass fewer to exercise
-// splits with few keys. An insert moves half a block of entries, which hold
-// pointers: while the collector marks, that costs a write barrier per
-// pointer, so a small block is cheaper to insert into, and the searches it
-// adds are few (BenchmarkMemTreePut).
+// splits with few keys. An insert moves half a block of entries: a small
+// block is cheaper to insert into, and the searches it adds are few
+// (BenchmarkMemTreePut).
 const defaultBlockMax = 64
 
 func newTree(max int) *memTree { return &memTree{max: max} }
+
+func (t *memTree) key(e memEntry) []byte {
+	end := e.off + e.klen
+	return t.chunks[e.c][e.off:end:end]
+}
+
+func (t *memTree) value(e memEntry) []byte {
+	if e.vlen == tombLen {
+		return tombstone
+	}
+	from := e.off + e.klen
+	end := from + e.vlen
+	return t.chunks[e.c][from:end:end]
+}
+
+func (e memEntry) size() int {
+	if e.vlen == tombLen {
+		return int(e.klen)
+	}
+	return int(e.klen + e.vlen)
+}
+
+// store copies key and value into the chunks and returns their entry.
+func (t *memTree) store(key, value []byte) memEntry {
+	tomb := isTombstone(value)
+	if tomb {
+		value = nil
+	}
+	n := len(key) + len(value)
+	last := len(t.chunks) - 1
+	if last < 0 || cap(t.chunks[last])-len(t.chunks[last]) < n {
+		t.chunks = append(t.chunks, make([]byte, 0, max(chunkSize, n)))
+		last++
+	}
+	c := t.chunks[last]
+	e := memEntry{c: uint32(last), off: uint32(len(c)), klen: uint32(len(key)), vlen: uint32(len(value))}
+	if tomb {
+		e.vlen = tombLen
+	}
+	t.chunks[last] = append(append(c, key...), value...)
+	t.live += n
+	return e
+}
+
+// drop counts e's bytes dead, and copies the tree into new chunks once
+// they outweigh the live ones.
+func (t *memTree) drop(e memEntry) {
+	t.live -= e.size()
+	t.dead += e.size()
+	if t.dead > compactAfter && t.dead > t.live {
+		t.compact()
+	}
+}
+
+// compact copies every entry into new chunks, leaving the old ones to the
+// slices handed out from them.
+func (t *memTree) compact() {
+	old := *t
+	t.chunks, t.live, t.dead = nil, 0, 0
+	for _, blk := range t.blocks {
+		for i, e := range blk {
+			blk[i] = t.store(old.key(e), old.value(e))
+		}
+	}
+}
+
+// all calls fn with every key and value in order, stopping at its first
+// error.
+func (t *memTree) all(fn func(k, v []byte) error) error {
+	for _, blk := range t.blocks {
+		for _, e := range blk {
+			if err := fn(t.key(e), t.value(e)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// firstKey is the smallest key, nil when the tree is empty.
+func (t *memTree) firstKey() []byte {
+	if len(t.blocks) == 0 {
+		return nil
+	}
+	return t.key(t.blocks[0][0])
+}
 
 // find returns the position of the first key >= key (bi == len(blocks) when
 // every key is smaller) and whether it equals key.
@@ -31,20 +142,20 @@ func (t *memTree) find(key []byte) (bi, i int, found bool) {
 	// last one: answer that with one comparison instead of two searches.
 	if n := len(t.blocks); n > 0 {
 		last := t.blocks[n-1]
-		if bytes.Compare(last[len(last)-1].k, key) < 0 {
+		if bytes.Compare(t.key(last[len(last)-1]), key) < 0 {
 			return n, 0, false
 		}
 	}
 	bi = sort.Search(len(t.blocks), func(j int) bool {
 		b := t.blocks[j]
-		return bytes.Compare(b[len(b)-1].k, key) >= 0
+		return bytes.Compare(t.key(b[len(b)-1]), key) >= 0
 	})
 	if bi == len(t.blocks) {
 		return bi, 0, false
 	}
 	b := t.blocks[bi]
-	i = sort.Search(len(b), func(j int) bool { return bytes.Compare(b[j].k, key) >= 0 })
-	return bi, i, bytes.Equal(b[i].k, key)
+	i = sort.Search(len(b), func(j int) bool { return bytes.Compare(t.key(b[j]), key) >= 0 })
+	return bi, i, bytes.Equal(t.key(b[i]), key)
 }
 
 func (t *memTree) get(key []byte) ([]byte, bool) {
@@ -52,21 +163,24 @@ func (t *memTree) get(key []byte) ([]byte, bool) {
 	if !found {
 		return nil, false
 	}
-	return t.blocks[bi][i].v, true
+	return t.value(t.blocks[bi][i]), true
 }
 
-// put stores value under key and returns the value it replaced, searching
-// the tree once.
+// put stores a copy of value under a copy of key and returns the value it
+// replaced, searching the tree once.
 func (t *memTree) put(key, value []byte) (old []byte, had bool) {
 	bi, i, found := t.find(key)
 	if found {
-		old = t.blocks[bi][i].v
-		t.blocks[bi][i].v = value
+		e := t.blocks[bi][i]
+		old = t.value(e)
+		t.blocks[bi][i] = t.store(key, value)
+		t.drop(e)
 		return old, true
 	}
+	e := t.store(key, value)
 	if bi == len(t.blocks) {
 		if bi == 0 {
-			t.blocks = append(t.blocks, []memEntry{{key, value}})
+			t.blocks = append(t.blocks, []memEntry{e})
 			return nil, false
 		}
 		bi--
@@ -74,7 +188,7 @@ func (t *memTree) put(key, value []byte) (old []byte, had bool) {
 	}
 	b := append(t.blocks[bi], memEntry{})
 	copy(b[i+1:], b[i:])
-	b[i] = memEntry{key, value}
+	b[i] = e
 	if len(b) <= t.max {
 		t.blocks[bi] = b
 		return nil, false
@@ -83,7 +197,6 @@ func (t *memTree) put(key, value []byte) (old []byte, had bool) {
 	// is new.
 	half := len(b) / 2
 	right := append(make([]memEntry, 0, t.max+1), b[half:]...)
-	clear(b[half:])
 	t.blocks[bi] = b[:half]
 	t.blocks = append(t.blocks, nil)
 	copy(t.blocks[bi+2:], t.blocks[bi+1:])
@@ -97,16 +210,17 @@ func (t *memTree) del(key []byte) {
 		return
 	}
 	b := t.blocks[bi]
+	e := b[i]
 	copy(b[i:], b[i+1:])
-	b[len(b)-1] = memEntry{}
 	b = b[:len(b)-1]
 	if len(b) > 0 {
 		t.blocks[bi] = b
-		return
+	} else {
+		copy(t.blocks[bi:], t.blocks[bi+1:])
+		t.blocks[len(t.blocks)-1] = nil
+		t.blocks = t.blocks[:len(t.blocks)-1]
 	}
-	copy(t.blocks[bi:], t.blocks[bi+1:])
-	t.blocks[len(t.blocks)-1] = nil
-	t.blocks = t.blocks[:len(t.blocks)-1]
+	t.drop(e)
 }
 
 // memCursor walks a memTree; bi == -1 means "not positioned".
@@ -121,7 +235,7 @@ func (c *memCursor) at() ([]byte, []byte) {
 		return nil, nil
 	}
 	e := c.t.blocks[c.bi][c.i]
-	return e.k, e.v
+	return c.t.key(e), c.t.value(e)
 }
 
 func (c *memCursor) First() ([]byte, []byte) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"testing"
 	"unsafe"
@@ -79,12 +80,13 @@ func TestMemTreeSplitsShareNoMemory(t *testing.T) {
 				}
 				spans = append(spans, span{lo, hi})
 				for _, en := range blk {
-					if prev != nil && string(prev) >= string(en.k) {
-						t.Fatalf("max %d step %d: keys out of order: %q then %q", max, step, prev, en.k)
+					k, v := tree.key(en), tree.value(en)
+					if prev != nil && string(prev) >= string(k) {
+						t.Fatalf("max %d step %d: keys out of order: %q then %q", max, step, prev, k)
 					}
-					prev = en.k
-					if model[string(en.k)] != string(en.v) {
-						t.Fatalf("max %d step %d: %q = %q, want %q", max, step, en.k, en.v, model[string(en.k)])
+					prev = k
+					if model[string(k)] != string(v) {
+						t.Fatalf("max %d step %d: %q = %q, want %q", max, step, k, v, model[string(k)])
 					}
 					n++
 				}
@@ -196,4 +198,73 @@ func TestMemTreeDefaultBlockSizeMatchesModel(t *testing.T) {
 		t.Fatalf("every key deleted: %d blocks left", len(tr.blocks))
 	}
 	check("empty")
+}
+
+// The tree keeps copies: a caller's buffers may be reused after a put, and
+// slices the tree handed out keep their bytes after the key is replaced,
+// deleted or the tree is copied into new chunks.
+func TestMemTreeKeepsCopiesAndHandsOutStableSlices(t *testing.T) {
+	tr := newTree(4)
+	key, val := []byte("k001"), []byte("first")
+	tr.put(key, val)
+	copy(key, "XXXX")
+	copy(val, "XXXXX")
+	got, ok := tr.get([]byte("k001"))
+	if !ok || string(got) != "first" {
+		t.Fatalf("after the caller reused its buffers: %q, %v", got, ok)
+	}
+	big := make([]byte, 64<<10)
+	for i := range 200 { // replaced values outweigh the live ones: compactions
+		for j := range big {
+			big[j] = byte(i)
+		}
+		tr.put([]byte("k002"), big)
+	}
+	old, had := tr.put([]byte("k001"), []byte("second"))
+	if !had || string(old) != "first" || string(got) != "first" {
+		t.Fatalf("replaced value %q (had %v); the slice handed out before reads %q", old, had, got)
+	}
+	tr.del([]byte("k001"))
+	if string(old) != "first" {
+		t.Fatalf("after the delete the replaced value reads %q", old)
+	}
+	if v, _ := tr.get([]byte("k002")); len(v) != len(big) || v[0] != 199 || v[len(v)-1] != 199 {
+		t.Fatalf("k002 holds %d bytes starting %d", len(v), v[0])
+	}
+	held := 0
+	for _, c := range tr.chunks {
+		held += cap(c)
+	}
+	if limit := 2*tr.live + compactAfter + 2*chunkSize; held > limit {
+		t.Errorf("chunks hold %d bytes for %d live: over %d", held, tr.live, limit)
+	}
+}
+
+func TestMemTreeKeepsTombstonesByIdentity(t *testing.T) {
+	tr := newTree(4)
+	tr.put([]byte("a"), tombstone)
+	tr.put([]byte("b"), []byte{0}) // one byte, like the tombstone, but a value
+	if v, _ := tr.get([]byte("a")); !isTombstone(v) {
+		t.Errorf("a tombstone put reads back as %v", v)
+	}
+	if v, _ := tr.get([]byte("b")); isTombstone(v) || len(v) != 1 {
+		t.Errorf("a one-byte value reads back as a tombstone")
+	}
+	c := &memCursor{t: tr, bi: -1}
+	if k, v := c.First(); string(k) != "a" || !isTombstone(v) {
+		t.Errorf("the cursor reads %q = %v", k, v)
+	}
+}
+
+// An entry holds no pointer: blocks are not scanned by the collector and
+// moving entries costs no write barrier.
+func TestMemEntryHoldsNoPointers(t *testing.T) {
+	typ := reflect.TypeFor[memEntry]()
+	for i := range typ.NumField() {
+		switch typ.Field(i).Type.Kind() {
+		case reflect.Uint32, reflect.Uint64, reflect.Int, reflect.Int32, reflect.Int64:
+		default:
+			t.Errorf("memEntry.%s is a %s", typ.Field(i).Name, typ.Field(i).Type)
+		}
+	}
 }
