@@ -2,8 +2,10 @@ package kv
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"maps"
+	"path/filepath"
 	"slices"
 	"sort"
 	"testing"
@@ -80,4 +82,69 @@ func checkMemKV(rt *rapid.T, kv *Mem, name []byte, model map[string]string, seek
 		}
 		return nil
 	})
+}
+
+// A failed transaction whose replaces compacted a tree rolls back exactly:
+// the undo log's old values point into chunks the compaction left alone.
+func TestRollbackAcrossCompaction(t *testing.T) {
+	stores := map[string]func(t *testing.T) DB{
+		"mem": func(*testing.T) DB { return newMem(4) },
+		"file": func(t *testing.T) DB {
+			kv := openTestWAL(t, filepath.Join(t.TempDir(), "data.db"), 64<<20)
+			t.Cleanup(func() { kv.Close() })
+			return kv
+		},
+	}
+	for name, open := range stores {
+		t.Run(name, func(t *testing.T) {
+			db := open(t)
+			key := func(i int) []byte { return fmt.Appendf(nil, "k%02d", i) }
+			if err := db.Update(func(tx Tx) error {
+				b, err := tx.CreateBucket([]byte("b"))
+				for i := range 40 {
+					if err == nil {
+						err = b.Put(key(i), fmt.Appendf(nil, "committed %d", i))
+					}
+				}
+				return err
+			}); err != nil {
+				t.Fatal(err)
+			}
+			big := make([]byte, 1<<20)
+			err := db.Update(func(tx Tx) error {
+				b := tx.Bucket([]byte("b"))
+				for i := range 40 {
+					b.Put(key(i), fmt.Appendf(nil, "rolled back %d", i))
+				}
+				for i := 0; i < 40; i += 4 {
+					b.Delete(key(i))
+				}
+				for range 6 { // 5 MiB replaced: a compaction
+					b.Put([]byte("z"), big)
+				}
+				for i := 1; i < 40; i += 4 {
+					b.Put(key(i), []byte("rolled back again"))
+				}
+				return errors.New("abort")
+			})
+			if err == nil {
+				t.Fatal("the aborted transaction committed")
+			}
+			db.View(func(tx Tx) error {
+				b := tx.Bucket([]byte("b"))
+				n := 0
+				c := b.Cursor()
+				for k, v := c.First(); k != nil; k, v = c.Next() {
+					if want := fmt.Sprintf("committed %d", n); string(k) != string(key(n)) || string(v) != want {
+						t.Errorf("entry %d: %q = %q, want %q = %q", n, k, v, key(n), want)
+					}
+					n++
+				}
+				if n != 40 {
+					t.Errorf("%d entries, want 40", n)
+				}
+				return nil
+			})
+		})
+	}
 }

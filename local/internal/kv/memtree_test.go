@@ -24,7 +24,7 @@ func TestMemTreeSplitsShareNoMemory(t *testing.T) {
 		model := map[string]string{}
 		rng := rand.New(rand.NewPCG(uint64(max), 1))
 		errAbort := errors.New("abort")
-		for step := range 3000 {
+		for step := range 1500 {
 			abort := rng.IntN(5) == 0
 			staged := map[string]*string{}
 			err := kv.Update(func(tx Tx) error {
@@ -266,5 +266,196 @@ func TestMemEntryHoldsNoPointers(t *testing.T) {
 		default:
 			t.Errorf("memEntry.%s is a %s", typ.Field(i).Name, typ.Field(i).Type)
 		}
+	}
+}
+
+// Every slice the tree hands out ends where its bytes end: appending to
+// one allocates instead of writing over the chunk's next entry or the
+// space later puts fill.
+func TestMemTreeHandsOutSlicesCappedAtTheirLength(t *testing.T) {
+	tr := newTree(4)
+	for i := range 20 {
+		tr.put(fmt.Appendf(nil, "k%02d", i), fmt.Appendf(nil, "v%02d", i))
+	}
+	capped := func(what string, s []byte) {
+		t.Helper()
+		if cap(s) != len(s) {
+			t.Errorf("%s: len %d, cap %d", what, len(s), cap(s))
+		}
+	}
+	v, _ := tr.get([]byte("k05"))
+	capped("get", v)
+	capped("firstKey", tr.firstKey())
+	c := &memCursor{t: tr, bi: -1}
+	for k, v := c.First(); k != nil; k, v = c.Next() {
+		capped("cursor key "+string(k), k)
+		capped("cursor value of "+string(k), v)
+	}
+	tr.all(func(k, v []byte) error {
+		capped("all: key "+string(k), k)
+		capped("all: value of "+string(k), v)
+		return nil
+	})
+	old, _ := tr.put([]byte("k19"), []byte("new"))
+	capped("put's replaced value", old)
+	last, _ := tr.get([]byte("k19")) // the chunk's last bytes: free space follows
+	_ = append(last, "XXXXXXXX"...)
+	_ = append(v, "XXXXXXXX"...)
+	tr.put([]byte("k20"), []byte("v20"))
+	for i := range 21 {
+		want := fmt.Sprintf("v%02d", i)
+		if i == 19 {
+			want = "new"
+		}
+		if got, _ := tr.get(fmt.Appendf(nil, "k%02d", i)); string(got) != want {
+			t.Errorf("k%02d = %q after appends to handed-out values, want %q", i, got, want)
+		}
+	}
+}
+
+// A compaction copies the entries into new chunks and leaves the old ones
+// as they are: values read, replaced or deleted before it keep their bytes
+// even where the new layout puts different bytes at their old place.
+func TestMemTreeCompactionKeepsHandedOutBytes(t *testing.T) {
+	tr := newTree(4)
+	key := func(i int) []byte { return fmt.Appendf(nil, "k%03d", i) }
+	var held [][]byte
+	var want []string
+	hold := func(v []byte) {
+		held = append(held, v)
+		want = append(want, string(v))
+	}
+	for i := range 100 {
+		tr.put(key(i), fmt.Appendf(nil, "first value of %d", i))
+	}
+	for i := range 100 {
+		v, _ := tr.get(key(i))
+		hold(v)
+	}
+	for i := range 100 {
+		old, _ := tr.put(key(i), fmt.Appendf(nil, "second %d", i))
+		hold(old)
+	}
+	for i := 0; i < 100; i += 3 {
+		v, _ := tr.get(key(i))
+		hold(v)
+		tr.del(key(i))
+	}
+	firstChunk := &tr.chunks[0][:1][0]
+	big := make([]byte, 1<<20)
+	for range 6 { // 5 MiB replaced, 1 MiB live: a compaction
+		tr.put([]byte("z"), big)
+	}
+	if &tr.chunks[0][:1][0] == firstChunk {
+		t.Fatal("no compaction: the tree still writes its first chunk")
+	}
+	for i, v := range held {
+		if string(v) != want[i] {
+			t.Errorf("handed out %q, reads %q after the compaction", want[i], v)
+		}
+	}
+	for i := range 100 {
+		v, ok := tr.get(key(i))
+		if i%3 == 0 && ok || i%3 != 0 && string(v) != fmt.Sprintf("second %d", i) {
+			t.Errorf("%s = %q, %v after the compaction", key(i), v, ok)
+		}
+	}
+}
+
+// The tree's byte counts match its entries through puts, replaces,
+// tombstones, deletes and compactions: live is the bytes of the entries
+// (a tombstone's value counts nothing), live and dead together are the
+// bytes written into chunks, and dead bytes never stay above both the
+// compaction threshold and the live ones.
+func TestMemTreeCountsLiveAndDeadBytes(t *testing.T) {
+	tr := newTree(8)
+	model := map[string]string{}
+	rng := rand.New(rand.NewPCG(5, 6))
+	compactions := 0
+	var first *byte
+	for step := range 1500 {
+		k := fmt.Sprintf("k%03d", rng.IntN(200))
+		switch op := rng.IntN(10); {
+		case op < 2:
+			tr.del([]byte(k))
+			delete(model, k)
+		case op < 4:
+			tr.put([]byte(k), tombstone)
+			model[k] = "<tombstone>"
+		default:
+			v := make([]byte, 1+rng.IntN(32<<10))
+			v[0] = byte(step)
+			tr.put([]byte(k), v)
+			model[k] = string(v)
+		}
+		live, written := 0, 0
+		n := 0
+		err := tr.all(func(k, v []byte) error {
+			n++
+			got := string(v)
+			if isTombstone(v) {
+				got = "<tombstone>"
+			} else {
+				live += len(v)
+			}
+			live += len(k)
+			if got != model[string(k)] {
+				return fmt.Errorf("%s holds %d bytes, model %d", k, len(got), len(model[string(k)]))
+			}
+			return nil
+		})
+		if err != nil || n != len(model) {
+			t.Fatalf("step %d: %v; %d entries, model %d", step, err, n, len(model))
+		}
+		for _, c := range tr.chunks {
+			written += len(c)
+		}
+		if tr.live != live || tr.live+tr.dead != written {
+			t.Fatalf("step %d: live %d dead %d; entries hold %d, chunks %d", step, tr.live, tr.dead, live, written)
+		}
+		if tr.dead > compactAfter && tr.dead > tr.live {
+			t.Fatalf("step %d: %d dead bytes left beside %d live", step, tr.dead, tr.live)
+		}
+		if len(tr.chunks) > 0 {
+			if f := &tr.chunks[0][:1][0]; f != first {
+				if first != nil {
+					compactions++
+				}
+				first = f
+			}
+		}
+	}
+	if compactions < 2 {
+		t.Fatalf("%d compactions ran", compactions)
+	}
+}
+
+// A compaction changes no entry's place in the blocks: a cursor open on the
+// tree steps on from where it was, and what it returned keeps its bytes.
+func TestMemTreeCursorKeepsItsPlaceAcrossCompaction(t *testing.T) {
+	tr := newTree(4)
+	for i := range 40 {
+		tr.put(fmt.Appendf(nil, "k%02d", i), fmt.Appendf(nil, "v%02d", i))
+	}
+	c := &memCursor{t: tr, bi: -1}
+	k, v := c.Seek([]byte("k17"))
+	big := make([]byte, 1<<20)
+	for range 6 {
+		tr.put([]byte("k30"), big)
+	}
+	if tr.dead >= 5<<20 {
+		t.Fatal("no compaction")
+	}
+	if string(k) != "k17" || string(v) != "v17" {
+		t.Errorf("the cursor returned %q = %q, reads %q = %q after the compaction", "k17", "v17", k, v)
+	}
+	if k, v := c.Next(); string(k) != "k18" || string(v) != "v18" {
+		t.Errorf("Next after the compaction: %q = %q", k, v)
+	}
+	if k, _ := c.Prev(); string(k) != "k17" {
+		t.Errorf("Prev after the compaction: %q", k)
+	}
+	if _, v := c.Seek([]byte("k30")); len(v) != len(big) {
+		t.Errorf("k30 holds %d bytes", len(v))
 	}
 }
