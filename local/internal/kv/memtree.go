@@ -22,6 +22,7 @@ type memTree struct {
 	blocks [][]memEntry
 	max    int
 	chunks [][]byte
+	fill   int // the chunk small entries go to; past chunks or full: a new one
 	live   int // bytes of the entries in blocks
 	dead   int // bytes of replaced and deleted entries left in chunks
 }
@@ -33,8 +34,13 @@ type memEntry struct {
 }
 
 const (
-	// chunkSize is the size of a chunk; a larger entry gets one of its own.
+	// chunkSize is the largest chunk small entries share; a tree holding
+	// less gets chunks as large as what it holds, from minChunk up.
 	chunkSize = 64 << 10
+	minChunk  = 256
+	// ownChunkOver is the entry size past which an entry gets a chunk of
+	// its own size: a shared chunk ends with less than that unused.
+	ownChunkOver = chunkSize / 8
 	// compactAfter is the dead bytes past which, when they also outweigh
 	// the live ones, a tree is copied into new chunks.
 	compactAfter = 4 << 20
@@ -70,24 +76,31 @@ func (e memEntry) size() int {
 	return int(e.klen + e.vlen)
 }
 
-// store copies key and value into the chunks and returns their entry.
+// store copies key and value into the chunks and returns their entry: a
+// small entry into the fill chunk (a new one when it has no room), a large
+// one into a chunk of its own, which the fill chunk outlives.
 func (t *memTree) store(key, value []byte) memEntry {
 	tomb := isTombstone(value)
 	if tomb {
 		value = nil
 	}
 	n := len(key) + len(value)
-	last := len(t.chunks) - 1
-	if last < 0 || cap(t.chunks[last])-len(t.chunks[last]) < n {
-		t.chunks = append(t.chunks, make([]byte, 0, max(chunkSize, n)))
-		last++
+	ci := t.fill
+	switch {
+	case n > ownChunkOver:
+		ci = len(t.chunks)
+		t.chunks = append(t.chunks, make([]byte, 0, n))
+	case ci >= len(t.chunks) || cap(t.chunks[ci])-len(t.chunks[ci]) < n:
+		ci = len(t.chunks)
+		t.chunks = append(t.chunks, make([]byte, 0, max(n, min(chunkSize, max(minChunk, t.live)))))
+		t.fill = ci
 	}
-	c := t.chunks[last]
-	e := memEntry{c: uint32(last), off: uint32(len(c)), klen: uint32(len(key)), vlen: uint32(len(value))}
+	c := t.chunks[ci]
+	e := memEntry{c: uint32(ci), off: uint32(len(c)), klen: uint32(len(key)), vlen: uint32(len(value))}
 	if tomb {
 		e.vlen = tombLen
 	}
-	t.chunks[last] = append(append(c, key...), value...)
+	t.chunks[ci] = append(append(c, key...), value...)
 	t.live += n
 	return e
 }
@@ -106,7 +119,7 @@ func (t *memTree) drop(e memEntry) {
 // slices handed out from them.
 func (t *memTree) compact() {
 	old := *t
-	t.chunks, t.live, t.dead = nil, 0, 0
+	t.chunks, t.fill, t.live, t.dead = nil, 0, 0, 0
 	for _, blk := range t.blocks {
 		for i, e := range blk {
 			blk[i] = t.store(old.key(e), old.value(e))

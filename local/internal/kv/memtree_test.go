@@ -459,3 +459,34 @@ func TestMemTreeCursorKeepsItsPlaceAcrossCompaction(t *testing.T) {
 		t.Errorf("k30 holds %d bytes", len(v))
 	}
 }
+
+// The chunks hold little beyond the entries they were given: an entry too
+// large to share a chunk well gets one of its exact size without closing
+// the chunk small entries fill, and a small tree gets small chunks.
+func TestMemTreeChunksHoldLittleBeyondTheirEntries(t *testing.T) {
+	held := func(tr *memTree) (n int) {
+		for _, c := range tr.chunks {
+			n += cap(c)
+		}
+		return n
+	}
+	sizes := map[string][]int{
+		"100 B": {100}, "1000 B": {1000}, "7 KiB": {7 << 10}, "9 KiB": {9 << 10},
+		"20 KiB": {20 << 10}, "33 KiB": {33 << 10}, "40 KiB": {40 << 10}, "70 KiB": {70 << 10},
+		"70 KiB and 200 B": {70 << 10, 200}, "33 KiB and 100 B": {33 << 10, 100},
+	}
+	for name, vs := range sizes {
+		tr := newTree(defaultBlockMax)
+		for i := range 300 {
+			tr.put(fmt.Appendf(nil, "k%04d", i), make([]byte, vs[i%len(vs)]))
+		}
+		if h, limit := held(tr), tr.live+tr.live/7+2*chunkSize; h > limit {
+			t.Errorf("values of %s: chunks hold %d bytes for %d of entries (%.2f times)", name, h, tr.live, float64(h)/float64(tr.live))
+		}
+	}
+	tr := newTree(defaultBlockMax)
+	tr.put([]byte("key"), []byte("value"))
+	if h := held(tr); h > 1<<10 {
+		t.Errorf("one entry of 8 bytes: chunks hold %d bytes", h)
+	}
+}
