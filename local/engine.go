@@ -42,7 +42,6 @@ type FormatError = kv.FormatError
 // serialises writers inside the process and its file lock across processes.
 type Engine struct {
 	db       kv.DB
-	inMemory bool // db keeps what Put is given for good (see writer.alloc)
 	path     string
 	closeMu  sync.Mutex
 	closed   bool
@@ -71,7 +70,7 @@ func Open(path string, opt Options) (*Engine, error) {
 	if opt.LockTimeout <= 0 {
 		opt.LockTimeout = DefaultLockTimeout
 	}
-	e := &Engine{tables: map[string]*table{}, stop: make(chan struct{}), now: time.Now, inMemory: opt.InMemory}
+	e := &Engine{tables: map[string]*table{}, stop: make(chan struct{}), now: time.Now}
 	if opt.InMemory {
 		// Nothing survives Close, so no file, lock or fsync.
 		e.db = kv.NewMem()

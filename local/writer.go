@@ -1,7 +1,6 @@
 package local
 
 import (
-	"bytes"
 	"fmt"
 
 	"github.com/adjl/adjl/local/internal/attr"
@@ -33,24 +32,13 @@ type writer struct {
 	deltas map[statsID]counts
 	arena  []byte
 	writes int // puts and deletes so far, to tell a clean failure from a partial one
-	exact  bool
 }
 
 // alloc appends an encoding to the arena and returns it (nil if enc wrote
 // nothing or returned nil). Earlier results stay valid: a full arena is
-// replaced, never reused.
+// replaced, never reused. The stores copy what Put is given, so the arena
+// is garbage once the transaction ends.
 func (w *writer) alloc(enc func(dst []byte) []byte) []byte {
-	if w.exact {
-		// The in-memory store keeps what it is given for good: encode
-		// into scratch space and keep an exact-size copy, so no arena
-		// chunk stays pinned.
-		out := enc(w.arena[:0])
-		if out == nil {
-			return nil
-		}
-		w.arena = out[:0]
-		return bytes.Clone(out)
-	}
 	if cap(w.arena)-len(w.arena) < 512 {
 		n := 2 * cap(w.arena)
 		if n < 2048 {
@@ -74,7 +62,7 @@ func (w *writer) alloc(enc func(dst []byte) []byte) []byte {
 }
 
 func newWriter(e *Engine, tx kv.Tx) *writer {
-	return &writer{e: e, tx: tx, deltas: map[statsID]counts{}, exact: e.inMemory}
+	return &writer{e: e, tx: tx, deltas: map[statsID]counts{}}
 }
 
 // fresh returns the current cached form of t: a request resolved its table
@@ -118,8 +106,9 @@ func (w *writer) put(t *table, pk primaryKey, old, item attr.Item) error {
 	if err != nil {
 		return err
 	}
-	// bbolt keeps references to keys and values until commit, so every
-	// encoding gets fresh memory from the append-only arena.
+	// A store needs what Put is given unchanged until the transaction
+	// ends (its undo log keeps the key), so every encoding gets fresh
+	// memory from the append-only arena.
 	val := w.alloc(func(dst []byte) []byte { return attr.AppendItem(dst, item) })
 	w.writes++
 	if err := b.Put(pk.enc, val); err != nil {
