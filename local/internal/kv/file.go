@@ -102,8 +102,8 @@ func (e *LockedError) Error() string {
 // overlay maps bucket names to their changes.
 type overlay map[string]*overBucket
 
-// overBucket is one bucket's changes. Values are stored as given;
-// tombstone marks a key deleted from what lies beneath.
+// overBucket is one bucket's changes, copied into its tree; tombstone
+// marks a key deleted from what lies beneath.
 type overBucket struct {
 	t *memTree
 	// fresh: the bucket was dropped (and perhaps created again), so what lies

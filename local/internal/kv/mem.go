@@ -9,8 +9,8 @@ import (
 // contract as File. Nothing has to survive Close, so it skips what a file
 // needs (copy-on-write pages, page writes, fsync) and is several times
 // faster; writes are still atomic (an undo log rolls a failed transaction
-// back) and isolated (one writer at a time, readers wait for it). It keeps
-// every slice passed to Put for as long as the key holds it.
+// back) and isolated (one writer at a time, readers wait for it). Its
+// trees keep copies of what Put is given (memtree.go).
 type Mem struct {
 	mu       sync.RWMutex
 	buckets  map[string]*memTree
