@@ -120,3 +120,24 @@ func BenchmarkMemTreePut(b *testing.B) {
 	}
 	runtime.KeepAlive(live)
 }
+
+// BenchmarkMemTreeReplace replaces random keys of a tree in place (an
+// in-memory table whose items are updated), which leaves the old values
+// dead in the chunks until a compaction copies the live ones: its cost
+// per replace grows with the tree's size up to compactAfter.
+func BenchmarkMemTreeReplace(b *testing.B) {
+	for _, keys := range []int{100, 1000, 100_000} {
+		b.Run(fmt.Sprintf("keys=%d", keys), func(b *testing.B) {
+			t := newTree(defaultBlockMax)
+			key := func(i int) []byte { return fmt.Appendf(nil, "key%08d", i) }
+			v := make([]byte, 1000)
+			for i := range keys {
+				t.put(key(i), v)
+			}
+			r := rand.New(rand.NewPCG(1, 2))
+			for b.Loop() {
+				t.put(key(r.IntN(keys)), v)
+			}
+		})
+	}
+}

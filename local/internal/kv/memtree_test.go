@@ -490,3 +490,27 @@ func TestMemTreeChunksHoldLittleBeyondTheirEntries(t *testing.T) {
 		t.Errorf("one entry of 8 bytes: chunks hold %d bytes", h)
 	}
 }
+
+// A small tree updated in place stays small: an in-memory store holds a
+// tree per table and index, and the bytes their replaced values leave
+// behind add up over every tree. A compaction copies fewer bytes than
+// were replaced since the last, so compacting small trees costs no more
+// per byte than compacting large ones.
+func TestMemTreeSmallTreeUpdatedInPlaceStaysSmall(t *testing.T) {
+	tr := newTree(defaultBlockMax)
+	rng := rand.New(rand.NewPCG(7, 8))
+	peak := 0
+	for i := range 50_000 {
+		tr.put(fmt.Appendf(nil, "k%03d", rng.IntN(100)), make([]byte, 200))
+		if i%100 == 0 {
+			held := 0
+			for _, c := range tr.chunks {
+				held += cap(c)
+			}
+			peak = max(peak, held)
+		}
+	}
+	if limit := tr.live + 512<<10; peak > limit {
+		t.Errorf("100 entries of %d bytes updated in place: chunks held up to %d bytes, over %d", tr.live/100, peak, limit)
+	}
+}
