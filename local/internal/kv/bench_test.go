@@ -123,8 +123,8 @@ func BenchmarkMemTreePut(b *testing.B) {
 
 // BenchmarkMemTreeReplace replaces random keys of a tree in place (an
 // in-memory table whose items are updated), which leaves the old values
-// dead in the chunks until a compaction copies the live ones: its cost
-// per replace grows with the tree's size up to compactAfter.
+// dead in the chunks until a reclaim copies the live ones of the deadest
+// chunks and gives those up.
 func BenchmarkMemTreeReplace(b *testing.B) {
 	for _, keys := range []int{100, 1000, 100_000} {
 		b.Run(fmt.Sprintf("keys=%d", keys), func(b *testing.B) {

@@ -84,8 +84,8 @@ func checkMemKV(rt *rapid.T, kv *Mem, name []byte, model map[string]string, seek
 	})
 }
 
-// A failed transaction whose replaces compacted a tree rolls back exactly:
-// the undo log's old values point into chunks the compaction left alone.
+// A failed transaction whose replaces made a tree give up chunks rolls back
+// exactly: the undo log's old values point into chunks left as they were.
 func TestRollbackAcrossCompaction(t *testing.T) {
 	stores := map[string]func(t *testing.T) DB{
 		"mem": func(*testing.T) DB { return newMem(4) },
@@ -119,7 +119,7 @@ func TestRollbackAcrossCompaction(t *testing.T) {
 				for i := 0; i < 40; i += 4 {
 					b.Delete(key(i))
 				}
-				for range 6 { // 5 MiB replaced: a compaction
+				for range 6 { // 5 MiB replaced: reclaims
 					b.Put([]byte("z"), big)
 				}
 				for i := 1; i < 40; i += 4 {

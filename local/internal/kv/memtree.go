@@ -2,6 +2,8 @@ package kv
 
 import (
 	"bytes"
+	"cmp"
+	"slices"
 	"sort"
 )
 
@@ -21,10 +23,15 @@ import (
 type memTree struct {
 	blocks [][]memEntry
 	max    int
-	chunks [][]byte
-	fill   int // the chunk small entries go to; past chunks or full: a new one
-	live   int // bytes of the entries in blocks
-	dead   int // bytes of replaced and deleted entries left in chunks
+	chunks [][]byte // nil: given up, its index in free
+	fill   int      // the chunk small entries go to; past chunks or full: a new one
+	live   int      // bytes of the entries in blocks
+	dead   int      // bytes of replaced and deleted entries left in chunks
+	// chunkDead is the dead bytes of each chunk, and free the indexes of
+	// chunks given up, for new ones.
+	chunkDead []int
+	free      []uint32
+	reclaims  int // times reclaim gave chunks up
 }
 
 // memEntry is a key and its value, stored one after the other in chunk c
@@ -41,11 +48,9 @@ const (
 	// ownChunkOver is the entry size past which an entry gets a chunk of
 	// its own size: a shared chunk ends with less than that unused.
 	ownChunkOver = chunkSize / 8
-	// compactAfter is the dead bytes past which, when they also outweigh
-	// the live ones, a tree is copied into new chunks. Every tree of a
-	// store may hold that much dead, so it is small; a compaction copies
-	// fewer bytes than died since the last one, so it costs a smaller tree
-	// less per replace (BenchmarkMemTreeReplace).
+	// compactAfter is the dead bytes past which, when they are also over
+	// half the live ones, a tree gives up its deadest chunks (reclaim).
+	// Every tree of a store may hold that much dead, so it is small.
 	compactAfter = 256 << 10
 	tombLen      = ^uint32(0)
 )
@@ -91,11 +96,9 @@ func (t *memTree) store(key, value []byte) memEntry {
 	ci := t.fill
 	switch {
 	case n > ownChunkOver:
-		ci = len(t.chunks)
-		t.chunks = append(t.chunks, make([]byte, 0, n))
+		ci = t.newChunk(n)
 	case ci >= len(t.chunks) || cap(t.chunks[ci])-len(t.chunks[ci]) < n:
-		ci = len(t.chunks)
-		t.chunks = append(t.chunks, make([]byte, 0, max(n, min(chunkSize, max(minChunk, t.live)))))
+		ci = t.newChunk(max(n, min(chunkSize, max(minChunk, t.live))))
 		t.fill = ci
 	}
 	c := t.chunks[ci]
@@ -108,25 +111,73 @@ func (t *memTree) store(key, value []byte) memEntry {
 	return e
 }
 
-// drop counts e's bytes dead, and copies the tree into new chunks once
-// they outweigh the live ones.
+// newChunk adds an empty chunk of capacity size, at the index of one given
+// up if there is one, and returns its index.
+func (t *memTree) newChunk(size int) int {
+	c := make([]byte, 0, size)
+	if n := len(t.free); n > 0 {
+		ci := t.free[n-1]
+		t.free = t.free[:n-1]
+		t.chunks[ci], t.chunkDead[ci] = c, 0
+		return int(ci)
+	}
+	t.chunks, t.chunkDead = append(t.chunks, c), append(t.chunkDead, 0)
+	return len(t.chunks) - 1
+}
+
+// drop counts e's bytes dead, and reclaims chunks once they are over
+// compactAfter and half the live bytes.
 func (t *memTree) drop(e memEntry) {
 	t.live -= e.size()
 	t.dead += e.size()
-	if t.dead > compactAfter && t.dead > t.live {
-		t.compact()
+	t.chunkDead[e.c] += e.size()
+	if t.dead > compactAfter && 2*t.dead > t.live {
+		t.reclaim()
 	}
 }
 
-// compact copies every entry into new chunks, leaving the old ones to the
-// slices handed out from them.
-func (t *memTree) compact() {
-	old := *t
-	t.chunks, t.fill, t.live, t.dead = nil, 0, 0, 0
+// reclaim gives up the chunks with the largest share of dead bytes, at
+// least half the dead bytes in all, after copying their live entries into
+// the fill chunk: it copies fewer bytes than it frees, never the whole
+// tree at once. A given-up chunk is left to the slices handed out from it.
+// Entries keep their places in the blocks.
+func (t *memTree) reclaim() {
+	var victims []int
+	for ci, d := range t.chunkDead {
+		if d > 0 && ci != t.fill {
+			victims = append(victims, ci)
+		}
+	}
+	// Deadest share first: they cost the least copying per byte freed.
+	slices.SortFunc(victims, func(a, b int) int {
+		return cmp.Compare(t.chunkDead[b]*len(t.chunks[a]), t.chunkDead[a]*len(t.chunks[b]))
+	})
+	freed, n := 0, 0
+	for n < len(victims) && 2*freed < t.dead {
+		freed += t.chunkDead[victims[n]]
+		n++
+	}
+	victims = victims[:n]
+	if len(victims) == 0 {
+		return
+	}
+	victim := make([]bool, len(t.chunks))
+	for _, ci := range victims {
+		victim[ci] = true
+	}
 	for _, blk := range t.blocks {
 		for i, e := range blk {
-			blk[i] = t.store(old.key(e), old.value(e))
+			if victim[e.c] {
+				t.live -= e.size()
+				blk[i] = t.store(t.key(e), t.value(e))
+			}
 		}
+	}
+	t.reclaims++
+	for _, ci := range victims {
+		t.dead -= t.chunkDead[ci]
+		t.chunks[ci], t.chunkDead[ci] = nil, 0
+		t.free = append(t.free, uint32(ci))
 	}
 }
 

@@ -214,7 +214,7 @@ func TestMemTreeKeepsCopiesAndHandsOutStableSlices(t *testing.T) {
 		t.Fatalf("after the caller reused its buffers: %q, %v", got, ok)
 	}
 	big := make([]byte, 64<<10)
-	for i := range 200 { // replaced values outweigh the live ones: compactions
+	for i := range 200 { // replaced values outweigh the live ones: reclaims
 		for j := range big {
 			big[j] = byte(i)
 		}
@@ -313,10 +313,10 @@ func TestMemTreeHandsOutSlicesCappedAtTheirLength(t *testing.T) {
 	}
 }
 
-// A compaction copies the entries into new chunks and leaves the old ones
-// as they are: values read, replaced or deleted before it keep their bytes
-// even where the new layout puts different bytes at their old place.
-func TestMemTreeCompactionKeepsHandedOutBytes(t *testing.T) {
+// A reclaim copies the live entries of the chunks it gives up into others
+// and leaves those chunks as they are: values read, replaced or deleted
+// before it keep their bytes.
+func TestMemTreeReclaimKeepsHandedOutBytes(t *testing.T) {
 	tr := newTree(4)
 	key := func(i int) []byte { return fmt.Appendf(nil, "k%03d", i) }
 	var held [][]byte
@@ -341,38 +341,48 @@ func TestMemTreeCompactionKeepsHandedOutBytes(t *testing.T) {
 		hold(v)
 		tr.del(key(i))
 	}
-	firstChunk := &tr.chunks[0][:1][0]
 	big := make([]byte, 1<<20)
-	for range 6 { // 5 MiB replaced, 1 MiB live: a compaction
+	for range 6 { // 5 MiB replaced, 1 MiB live: reclaims
 		tr.put([]byte("z"), big)
 	}
-	if &tr.chunks[0][:1][0] == firstChunk {
-		t.Fatal("no compaction: the tree still writes its first chunk")
+	for i := range 100 { // small replaces leave the first chunks mostly dead
+		tr.put(key(i+200), make([]byte, 3000))
+		tr.del(key(i + 200))
+	}
+	kept := func(v []byte) bool { // v lies in a chunk the tree still has
+		p := uintptr(unsafe.Pointer(unsafe.SliceData(v)))
+		for _, c := range tr.chunks {
+			if lo := uintptr(unsafe.Pointer(unsafe.SliceData(c))); c != nil && p >= lo && p < lo+uintptr(cap(c)) {
+				return true
+			}
+		}
+		return false
+	}
+	if !slices.ContainsFunc(held, func(v []byte) bool { return !kept(v) }) {
+		t.Fatalf("%d reclaims gave up no chunk holding a value handed out", tr.reclaims)
 	}
 	for i, v := range held {
 		if string(v) != want[i] {
-			t.Errorf("handed out %q, reads %q after the compaction", want[i], v)
+			t.Errorf("handed out %q, reads %q after the reclaims", want[i], v)
 		}
 	}
 	for i := range 100 {
 		v, ok := tr.get(key(i))
 		if i%3 == 0 && ok || i%3 != 0 && string(v) != fmt.Sprintf("second %d", i) {
-			t.Errorf("%s = %q, %v after the compaction", key(i), v, ok)
+			t.Errorf("%s = %q, %v after the reclaims", key(i), v, ok)
 		}
 	}
 }
 
 // The tree's byte counts match its entries through puts, replaces,
-// tombstones, deletes and compactions: live is the bytes of the entries
-// (a tombstone's value counts nothing), live and dead together are the
-// bytes written into chunks, and dead bytes never stay above both the
-// compaction threshold and the live ones.
+// tombstones, deletes and reclaims: live is the bytes of the entries (a
+// tombstone's value counts nothing), live and dead together are the bytes
+// written into the chunks kept, and dead bytes never stay above both the
+// threshold and half the live ones.
 func TestMemTreeCountsLiveAndDeadBytes(t *testing.T) {
 	tr := newTree(8)
 	model := map[string]string{}
 	rng := rand.New(rand.NewPCG(5, 6))
-	compactions := 0
-	var first *byte
 	for step := range 1500 {
 		k := fmt.Sprintf("k%03d", rng.IntN(200))
 		switch op := rng.IntN(10); {
@@ -413,26 +423,23 @@ func TestMemTreeCountsLiveAndDeadBytes(t *testing.T) {
 		if tr.live != live || tr.live+tr.dead != written {
 			t.Fatalf("step %d: live %d dead %d; entries hold %d, chunks %d", step, tr.live, tr.dead, live, written)
 		}
-		if tr.dead > compactAfter && tr.dead > tr.live {
+		if tr.dead > compactAfter && 2*tr.dead > tr.live {
 			t.Fatalf("step %d: %d dead bytes left beside %d live", step, tr.dead, tr.live)
 		}
-		if len(tr.chunks) > 0 {
-			if f := &tr.chunks[0][:1][0]; f != first {
-				if first != nil {
-					compactions++
-				}
-				first = f
+		for ci, c := range tr.chunks {
+			if c == nil && !slices.Contains(tr.free, uint32(ci)) || c != nil && slices.Contains(tr.free, uint32(ci)) {
+				t.Fatalf("step %d: chunk %d given up %v, in the free list %v", step, ci, c == nil, slices.Contains(tr.free, uint32(ci)))
 			}
 		}
 	}
-	if compactions < 2 {
-		t.Fatalf("%d compactions ran", compactions)
+	if tr.reclaims < 2 {
+		t.Fatalf("%d reclaims ran", tr.reclaims)
 	}
 }
 
-// A compaction changes no entry's place in the blocks: a cursor open on the
+// A reclaim changes no entry's place in the blocks: a cursor open on the
 // tree steps on from where it was, and what it returned keeps its bytes.
-func TestMemTreeCursorKeepsItsPlaceAcrossCompaction(t *testing.T) {
+func TestMemTreeCursorKeepsItsPlaceAcrossReclaims(t *testing.T) {
 	tr := newTree(4)
 	for i := range 40 {
 		tr.put(fmt.Appendf(nil, "k%02d", i), fmt.Appendf(nil, "v%02d", i))
@@ -443,17 +450,17 @@ func TestMemTreeCursorKeepsItsPlaceAcrossCompaction(t *testing.T) {
 	for range 6 {
 		tr.put([]byte("k30"), big)
 	}
-	if tr.dead >= 5<<20 {
-		t.Fatal("no compaction")
+	if tr.reclaims == 0 {
+		t.Fatal("no reclaim")
 	}
 	if string(k) != "k17" || string(v) != "v17" {
-		t.Errorf("the cursor returned %q = %q, reads %q = %q after the compaction", "k17", "v17", k, v)
+		t.Errorf("the cursor returned %q = %q, reads %q = %q after the reclaims", "k17", "v17", k, v)
 	}
 	if k, v := c.Next(); string(k) != "k18" || string(v) != "v18" {
-		t.Errorf("Next after the compaction: %q = %q", k, v)
+		t.Errorf("Next after the reclaims: %q = %q", k, v)
 	}
 	if k, _ := c.Prev(); string(k) != "k17" {
-		t.Errorf("Prev after the compaction: %q", k)
+		t.Errorf("Prev after the reclaims: %q", k)
 	}
 	if _, v := c.Seek([]byte("k30")); len(v) != len(big) {
 		t.Errorf("k30 holds %d bytes", len(v))
@@ -493,9 +500,8 @@ func TestMemTreeChunksHoldLittleBeyondTheirEntries(t *testing.T) {
 
 // A small tree updated in place stays small: an in-memory store holds a
 // tree per table and index, and the bytes their replaced values leave
-// behind add up over every tree. A compaction copies fewer bytes than
-// were replaced since the last, so compacting small trees costs no more
-// per byte than compacting large ones.
+// behind add up over every tree. A reclaim copies fewer bytes than it
+// frees, so reclaiming small trees costs no more per byte than large ones.
 func TestMemTreeSmallTreeUpdatedInPlaceStaysSmall(t *testing.T) {
 	tr := newTree(defaultBlockMax)
 	rng := rand.New(rand.NewPCG(7, 8))
@@ -512,5 +518,32 @@ func TestMemTreeSmallTreeUpdatedInPlaceStaysSmall(t *testing.T) {
 	}
 	if limit := tr.live + 512<<10; peak > limit {
 		t.Errorf("100 entries of %d bytes updated in place: chunks held up to %d bytes, over %d", tr.live/100, peak, limit)
+	}
+}
+
+// A large tree updated in place holds at most about one and a half times
+// its live bytes, and never copies the whole tree at once: a reclaim gives
+// up the deadest chunks, copying their live entries only.
+func TestMemTreeLargeTreeUpdatedInPlaceStaysNearItsLiveBytes(t *testing.T) {
+	tr := newTree(defaultBlockMax)
+	key := func(i int) []byte { return fmt.Appendf(nil, "k%05d", i) }
+	for i := range 4000 {
+		tr.put(key(i), make([]byte, 1000))
+	}
+	rng := rand.New(rand.NewPCG(9, 10))
+	peak := 0
+	for range 40_000 {
+		tr.put(key(rng.IntN(4000)), make([]byte, 1000))
+		held := 0
+		for _, c := range tr.chunks {
+			held += cap(c)
+		}
+		peak = max(peak, held)
+	}
+	if limit := tr.live + tr.live/2 + compactAfter + 2*chunkSize; peak > limit {
+		t.Errorf("%d live bytes updated in place: chunks held up to %d, over %d", tr.live, peak, limit)
+	}
+	if tr.reclaims < 10 {
+		t.Errorf("%d reclaims", tr.reclaims)
 	}
 }
