@@ -125,14 +125,14 @@ func (t *memTree) newChunk(size int) int {
 	return len(t.chunks) - 1
 }
 
-// drop counts e's bytes dead, and reclaims chunks once they are over
-// compactAfter and half the live bytes.
+// drop counts e's bytes dead, and reclaims chunks while they are over
+// compactAfter and half the live bytes (each reclaim frees half of them,
+// unless only the fill chunk holds dead bytes).
 func (t *memTree) drop(e memEntry) {
 	t.live -= e.size()
 	t.dead += e.size()
 	t.chunkDead[e.c] += e.size()
-	if t.dead > compactAfter && 2*t.dead > t.live {
-		t.reclaim()
+	for t.dead > compactAfter && 2*t.dead > t.live && t.reclaim() {
 	}
 }
 
@@ -140,8 +140,9 @@ func (t *memTree) drop(e memEntry) {
 // least half the dead bytes in all, after copying their live entries into
 // the fill chunk: it copies fewer bytes than it frees, never the whole
 // tree at once. A given-up chunk is left to the slices handed out from it.
-// Entries keep their places in the blocks.
-func (t *memTree) reclaim() {
+// Entries keep their places in the blocks. It reports whether it gave up
+// any chunk.
+func (t *memTree) reclaim() bool {
 	var victims []int
 	for ci, d := range t.chunkDead {
 		if d > 0 && ci != t.fill {
@@ -159,7 +160,7 @@ func (t *memTree) reclaim() {
 	}
 	victims = victims[:n]
 	if len(victims) == 0 {
-		return
+		return false
 	}
 	victim := make([]bool, len(t.chunks))
 	for _, ci := range victims {
@@ -179,6 +180,7 @@ func (t *memTree) reclaim() {
 		t.chunks[ci], t.chunkDead[ci] = nil, 0
 		t.free = append(t.free, uint32(ci))
 	}
+	return true
 }
 
 // all calls fn with every key and value in order, stopping at its first
