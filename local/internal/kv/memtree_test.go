@@ -547,3 +547,145 @@ func TestMemTreeLargeTreeUpdatedInPlaceStaysNearItsLiveBytes(t *testing.T) {
 		t.Errorf("%d reclaims", tr.reclaims)
 	}
 }
+
+// checkChunks fails unless every entry lies inside a chunk the tree keeps,
+// each chunk's bytes are its entries' plus its dead ones, the counts add
+// up, and the fill index names a kept shared chunk or none.
+func checkChunks(t *testing.T, tr *memTree, when string) {
+	t.Helper()
+	used := make([]int, len(tr.chunks))
+	live := 0
+	for _, blk := range tr.blocks {
+		for _, e := range blk {
+			if int(e.c) >= len(tr.chunks) || tr.chunks[e.c] == nil {
+				t.Fatalf("%s: an entry names chunk %d, given up or past the %d chunks", when, e.c, len(tr.chunks))
+			}
+			if int(e.off)+e.size() > len(tr.chunks[e.c]) {
+				t.Fatalf("%s: an entry ends at %d in chunk %d of %d bytes", when, int(e.off)+e.size(), e.c, len(tr.chunks[e.c]))
+			}
+			used[e.c] += e.size()
+			live += e.size()
+		}
+	}
+	dead := 0
+	for ci, c := range tr.chunks {
+		if used[ci]+tr.chunkDead[ci] != len(c) {
+			t.Fatalf("%s: chunk %d holds %d bytes, %d live and %d dead", when, ci, len(c), used[ci], tr.chunkDead[ci])
+		}
+		dead += tr.chunkDead[ci]
+	}
+	if live != tr.live || dead != tr.dead {
+		t.Fatalf("%s: live %d dead %d counted, entries hold %d, chunks %d dead", when, tr.live, tr.dead, live, dead)
+	}
+	if tr.fill >= 0 && tr.fill < len(tr.chunks) {
+		if c := tr.chunks[tr.fill]; c == nil {
+			t.Fatalf("%s: the fill chunk %d was given up", when, tr.fill)
+		}
+	}
+	if tr.dead > compactAfter && 2*tr.dead > tr.live {
+		t.Fatalf("%s: %d dead bytes left beside %d live", when, tr.dead, tr.live)
+	}
+}
+
+// Reclaims move live entries out of the chunks they give up: after every
+// put and delete of small and large entries, each entry lies in a chunk
+// the tree keeps and the byte counts match the chunks, chunk by chunk.
+func TestMemTreeReclaimMovesLiveEntriesIntoKeptChunks(t *testing.T) {
+	tr := newTree(8)
+	model := map[string]string{}
+	rng := rand.New(rand.NewPCG(11, 12))
+	at := map[string]memEntry{} // where each key's last put stored it
+	for step := range 6000 {
+		k := fmt.Sprintf("k%04d", rng.IntN(1000))
+		switch op := rng.IntN(20); {
+		case op < 3:
+			tr.del([]byte(k))
+			delete(model, k)
+			delete(at, k)
+		case op < 4:
+			tr.put([]byte(k), tombstone)
+			model[k] = "<tombstone>"
+			bi, i, _ := tr.find([]byte(k))
+			at[k] = tr.blocks[bi][i]
+		default:
+			n := 1 + rng.IntN(600)
+			if op == 4 {
+				n = ownChunkOver + rng.IntN(64<<10)
+			}
+			v := make([]byte, n)
+			v[0], v[n-1] = byte(step), byte(step>>8)
+			tr.put([]byte(k), v)
+			model[k] = string(v)
+			bi, i, _ := tr.find([]byte(k))
+			at[k] = tr.blocks[bi][i]
+		}
+		checkChunks(t, tr, fmt.Sprintf("step %d", step))
+	}
+	moved := 0
+	err := tr.all(func(k, v []byte) error {
+		got := string(v)
+		if isTombstone(v) {
+			got = "<tombstone>"
+		}
+		if got != model[string(k)] {
+			return fmt.Errorf("%s holds %d bytes, model %d", k, len(got), len(model[string(k)]))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, blk := range tr.blocks {
+		for _, e := range blk {
+			if e != at[string(tr.key(e))] {
+				moved++
+			}
+		}
+	}
+	if tr.reclaims < 5 || moved == 0 {
+		t.Fatalf("%d reclaims moved %d live entries", tr.reclaims, moved)
+	}
+}
+
+// Deleting a large entry can leave the dead bytes over both limits after
+// the reclaim that gives up its chunk: the tree reclaims again, right away.
+func TestMemTreeReclaimsAgainWhileDeadBytesOutweighHalfTheLive(t *testing.T) {
+	tr := newTree(defaultBlockMax)
+	key := func(i int) []byte { return fmt.Appendf(nil, "k%05d", i) }
+	for i := range 1500 { // 1.5 MB live in shared chunks
+		tr.put(key(i), make([]byte, 1000))
+	}
+	tr.put([]byte("big"), make([]byte, 3<<19))
+	for i := range 1500 { // 1 MB dead, two thirds of each shared chunk
+		if i%3 != 2 {
+			tr.put(key(i), make([]byte, 1000))
+		}
+	}
+	if tr.reclaims != 0 || tr.dead < 1_000_000 {
+		t.Fatalf("before the delete: %d reclaims, %d dead", tr.reclaims, tr.dead)
+	}
+	// Giving up the large entry's chunk, the deadest, frees over half the
+	// dead bytes and leaves 1 MB dead beside 1.5 MB live.
+	tr.del([]byte("big"))
+	checkChunks(t, tr, "after deleting the large entry")
+	if tr.reclaims < 2 {
+		t.Errorf("%d reclaims after deleting the large entry", tr.reclaims)
+	}
+}
+
+// The chunk being filled is never given up, even when it is the deadest:
+// a reclaim copies live entries into it.
+func TestMemTreeReclaimKeepsTheChunkBeingFilled(t *testing.T) {
+	tr := newTree(defaultBlockMax)
+	key := func(i int) []byte { return fmt.Appendf(nil, "k%05d", i) }
+	for i := range 600 {
+		tr.put(key(i), make([]byte, 1000))
+	}
+	for i := range 250 { // half of the first chunks dead
+		tr.put(key(2*i), make([]byte, 1000))
+	}
+	for i := 0; tr.reclaims == 0; i++ { // one key replaced: the fill chunk is the deadest
+		tr.put(key(1), make([]byte, 1000))
+		checkChunks(t, tr, fmt.Sprintf("replace %d", i))
+	}
+}
