@@ -24,7 +24,7 @@ type memTree struct {
 	blocks [][]memEntry
 	max    int
 	chunks [][]byte // nil: given up, its index in free
-	fill   int      // the chunk small entries go to; past chunks or full: a new one
+	fill   int      // the chunk small entries go to; -1 or full: a new one
 	live   int      // bytes of the entries in blocks
 	dead   int      // bytes of replaced and deleted entries left in chunks
 	// chunkDead is the dead bytes of each chunk, and free the indexes of
@@ -61,7 +61,9 @@ const (
 // (BenchmarkMemTreePut).
 const defaultBlockMax = 64
 
-func newTree(max int) *memTree { return &memTree{max: max} }
+// newTree returns an empty tree. It has no fill chunk yet: index 0 may go
+// to a large entry's own chunk, which must stay free to give up.
+func newTree(max int) *memTree { return &memTree{max: max, fill: -1} }
 
 func (t *memTree) key(e memEntry) []byte {
 	end := e.off + e.klen
@@ -97,7 +99,7 @@ func (t *memTree) store(key, value []byte) memEntry {
 	switch {
 	case n > ownChunkOver:
 		ci = t.newChunk(n)
-	case ci >= len(t.chunks) || cap(t.chunks[ci])-len(t.chunks[ci]) < n:
+	case ci < 0 || cap(t.chunks[ci])-len(t.chunks[ci]) < n:
 		ci = t.newChunk(max(n, min(chunkSize, max(minChunk, t.live))))
 		t.fill = ci
 	}

@@ -673,6 +673,26 @@ func TestMemTreeReclaimsAgainWhileDeadBytesOutweighHalfTheLive(t *testing.T) {
 	}
 }
 
+// A tree whose first entry has a chunk of its own gives that chunk up once
+// the entry is replaced, like any other: the chunk is not taken for the
+// one small entries fill.
+func TestMemTreeGivesUpTheFirstEntrysOwnChunk(t *testing.T) {
+	tr := newTree(defaultBlockMax)
+	big := make([]byte, 300<<10)
+	for i := range 4 {
+		big[0] = byte(i)
+		tr.put([]byte("a"), big)
+		checkChunks(t, tr, fmt.Sprintf("put %d", i))
+	}
+	held := 0
+	for _, c := range tr.chunks {
+		held += cap(c)
+	}
+	if held > 2*len(big) {
+		t.Errorf("one entry of %d bytes: chunks hold %d", len(big), held)
+	}
+}
+
 // The chunk being filled is never given up, even when it is the deadest:
 // a reclaim copies live entries into it.
 func TestMemTreeReclaimKeepsTheChunkBeingFilled(t *testing.T) {
