@@ -140,8 +140,11 @@ func (t *memTree) drop(e memEntry) {
 
 // reclaim gives up the chunks with the largest share of dead bytes, at
 // least half the dead bytes in all, after copying their live entries into
-// the fill chunk: it copies fewer bytes than it frees, never the whole
-// tree at once. A given-up chunk is left to the slices handed out from it.
+// the fill chunk, never the whole tree at once: where those chunks are
+// more than half dead it copies fewer bytes than it frees, and at worst
+// (every chunk a third dead, the least that starts a reclaim) about two
+// bytes for each freed, paid once for every quarter of the live bytes that
+// die. A given-up chunk is left to the slices handed out from it.
 // Entries keep their places in the blocks. It reports whether it gave up
 // any chunk.
 func (t *memTree) reclaim() bool {
