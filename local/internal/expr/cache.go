@@ -256,13 +256,17 @@ func (n *node) bind(env *Env) *node {
 	return &b
 }
 
-// bind is u with env's values in place of the template's.
+// bind is u with env's values in place of the template's, sharing what
+// holds none.
 func (u *Update) bind(env *Env) *Update {
 	b := *u
-	if slices.ContainsFunc(u.sets, func(a setAction) bool { return a.val.hasValue() }) {
-		b.sets = slices.Clone(u.sets)
-		for i := range b.sets {
-			b.sets[i].val = b.sets[i].val.bind(env)
+	cloned := false
+	for i, a := range u.sets {
+		if bv := a.val.bind(env); bv != a.val {
+			if !cloned {
+				b.sets, cloned = slices.Clone(u.sets), true
+			}
+			b.sets[i].val = bv
 		}
 	}
 	b.adds, b.deletes = bindValActions(u.adds, env), bindValActions(u.deletes, env)
@@ -280,10 +284,6 @@ func bindValActions(acts []valAction, env *Env) []valAction {
 	return out
 }
 
-func (v *uval) hasValue() bool {
-	return v.kind == uValue || slices.ContainsFunc(v.kids, (*uval).hasValue)
-}
-
 // bind is node.bind for the right-hand side of a SET.
 func (v *uval) bind(env *Env) *uval {
 	if v.kind == uValue {
@@ -291,14 +291,21 @@ func (v *uval) bind(env *Env) *uval {
 		b.val = env.Values[v.ph]
 		return &b
 	}
-	if !v.hasValue() {
+	var kids []*uval
+	for i, k := range v.kids {
+		bk := k.bind(env)
+		if bk != k && kids == nil {
+			kids = slices.Clone(v.kids)
+		}
+		if kids != nil {
+			kids[i] = bk
+		}
+	}
+	if kids == nil {
 		return v
 	}
 	b := *v
-	b.kids = make([]*uval, len(v.kids))
-	for i, k := range v.kids {
-		b.kids[i] = k.bind(env)
-	}
+	b.kids = kids
 	return &b
 }
 
