@@ -19,7 +19,8 @@ import (
 // point into its chunks, which are never written again: they stay valid
 // after the key is replaced or deleted, and callers must not change them.
 // Bytes of replaced and deleted entries stay in their chunks until the
-// tree is copied into new ones (compact), once they outweigh the rest.
+// tree gives up its deadest chunks (reclaim), once they are over half the
+// live ones.
 type memTree struct {
 	blocks [][]memEntry
 	max    int
@@ -48,10 +49,10 @@ const (
 	// ownChunkOver is the entry size past which an entry gets a chunk of
 	// its own size: a shared chunk ends with less than that unused.
 	ownChunkOver = chunkSize / 8
-	// compactAfter is the dead bytes past which, when they are also over
+	// reclaimAfter is the dead bytes past which, when they are also over
 	// half the live ones, a tree gives up its deadest chunks (reclaim).
 	// Every tree of a store may hold that much dead, so it is small.
-	compactAfter = 256 << 10
+	reclaimAfter = 256 << 10
 	tombLen      = ^uint32(0)
 )
 
@@ -128,13 +129,13 @@ func (t *memTree) newChunk(size int) int {
 }
 
 // drop counts e's bytes dead, and reclaims chunks while they are over
-// compactAfter and half the live bytes (each reclaim frees half of them,
+// reclaimAfter and half the live bytes (each reclaim frees half of them,
 // unless only the fill chunk holds dead bytes).
 func (t *memTree) drop(e memEntry) {
 	t.live -= e.size()
 	t.dead += e.size()
 	t.chunkDead[e.c] += e.size()
-	for t.dead > compactAfter && 2*t.dead > t.live && t.reclaim() {
+	for t.dead > reclaimAfter && 2*t.dead > t.live && t.reclaim() {
 	}
 }
 

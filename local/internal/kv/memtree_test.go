@@ -235,7 +235,7 @@ func TestMemTreeKeepsCopiesAndHandsOutStableSlices(t *testing.T) {
 	for _, c := range tr.chunks {
 		held += cap(c)
 	}
-	if limit := 2*tr.live + compactAfter + 2*chunkSize; held > limit {
+	if limit := 2*tr.live + reclaimAfter + 2*chunkSize; held > limit {
 		t.Errorf("chunks hold %d bytes for %d live: over %d", held, tr.live, limit)
 	}
 }
@@ -423,7 +423,7 @@ func TestMemTreeCountsLiveAndDeadBytes(t *testing.T) {
 		if tr.live != live || tr.live+tr.dead != written {
 			t.Fatalf("step %d: live %d dead %d; entries hold %d, chunks %d", step, tr.live, tr.dead, live, written)
 		}
-		if tr.dead > compactAfter && 2*tr.dead > tr.live {
+		if tr.dead > reclaimAfter && 2*tr.dead > tr.live {
 			t.Fatalf("step %d: %d dead bytes left beside %d live", step, tr.dead, tr.live)
 		}
 		for ci, c := range tr.chunks {
@@ -540,7 +540,7 @@ func TestMemTreeLargeTreeUpdatedInPlaceStaysNearItsLiveBytes(t *testing.T) {
 		}
 		peak = max(peak, held)
 	}
-	if limit := tr.live + tr.live/2 + compactAfter + 2*chunkSize; peak > limit {
+	if limit := tr.live + tr.live/2 + reclaimAfter + 2*chunkSize; peak > limit {
 		t.Errorf("%d live bytes updated in place: chunks held up to %d, over %d", tr.live, peak, limit)
 	}
 	if tr.reclaims < 10 {
@@ -582,7 +582,7 @@ func checkChunks(t *testing.T, tr *memTree, when string) {
 			t.Fatalf("%s: the fill chunk %d was given up", when, tr.fill)
 		}
 	}
-	if tr.dead > compactAfter && 2*tr.dead > tr.live {
+	if tr.dead > reclaimAfter && 2*tr.dead > tr.live {
 		t.Fatalf("%s: %d dead bytes left beside %d live", when, tr.dead, tr.live)
 	}
 }
