@@ -83,8 +83,12 @@ func (o prefixOwners) normalize(input, prefix string, maxBytes int) (string, err
 		key = prefix + input
 	}
 	id := key[len(prefix):]
-	if reason := idProblem(id, utf8.RuneCountInString(input)-utf8.RuneCountInString(id)); reason != "" {
-		return "", &KeyError{Input: input, Reason: reason, Want: want()}
+	// Most ids are printable ASCII, which idProblem has nothing against:
+	// they skip it and the counting of positions for its messages.
+	if !printableASCII(id) {
+		if reason := idProblem(id, utf8.RuneCountInString(input)-utf8.RuneCountInString(id)); reason != "" {
+			return "", &KeyError{Input: input, Reason: reason, Want: want()}
+		}
 	}
 	if len(key) > maxBytes {
 		return "", &KeyError{Input: input, Reason: fmt.Sprintf("key is %d bytes, over the %d-byte limit", len(key), maxBytes), Want: want()}
@@ -145,6 +149,21 @@ func idProblem(id string, offset int) string {
 		}
 	}
 	return ""
+}
+
+// printableASCII reports whether id is printable ASCII, neither starting
+// nor ending with a space: an id idProblem has nothing against, told
+// without decoding runes.
+func printableASCII(id string) bool {
+	if id == "" || id[0] == ' ' || id[len(id)-1] == ' ' {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		if c := id[i]; c < 0x20 || c >= 0x7f {
+			return false
+		}
+	}
+	return true
 }
 
 // Invisible names a character that a terminal does not show as itself

@@ -169,3 +169,23 @@ func TestKeyCaseSuggestion(t *testing.T) {
 		t.Errorf("ResolveKey(crs#math204): %v", err)
 	}
 }
+
+// TestPrintableASCIIIdsAreThoseIdProblemPasses: the shortcut normalize
+// takes (printableASCII) only ever skips ids idProblem accepts, and takes
+// it for the ids idProblem accepts that are ASCII.
+func TestPrintableASCIIIdsAreThoseIdProblemPasses(t *testing.T) {
+	for b := range 128 {
+		c := string(rune(b))
+		for _, id := range []string{c, "a" + c, c + "a", "a" + c + "a", c + c} {
+			fast, full := printableASCII(id), idProblem(id, 0) == ""
+			if fast != full {
+				t.Errorf("id %q: printableASCII %v, idProblem accepts it: %v", id, fast, full)
+			}
+		}
+	}
+	for _, id := range []string{"", "é", "a\u0085", "\u00a0a"} {
+		if printableASCII(id) {
+			t.Errorf("printableASCII(%q) = true", id)
+		}
+	}
+}
