@@ -50,7 +50,7 @@ type csvReader struct {
 	cols []string
 	at   []int // the record index of each known column (-1: not in the file)
 	rec  []string
-	cell func(i int) (any, bool)
+	cell func(i int) (cell, bool)
 }
 
 func newCSVReader(r io.Reader, name string, t Target) (*csvReader, error) {
@@ -80,11 +80,11 @@ func newCSVReader(r io.Reader, name string, t Target) (*csvReader, error) {
 	for _, k := range exampleHeader(t) {
 		c.at = append(c.at, slices.Index(head, k))
 	}
-	c.cell = func(i int) (any, bool) {
+	c.cell = func(i int) (cell, bool) {
 		if c.at[i] < 0 {
-			return nil, false
+			return cell{}, false
 		}
-		return c.rec[c.at[i]], true
+		return textCell(c.rec[c.at[i]]), true
 	}
 	return c, nil
 }
@@ -294,9 +294,12 @@ func (n *ndjsonReader) Next() (Row, error) {
 				return Row{}, n.bad(line, fmt.Sprintf("unknown field %q; %s %s takes %s", k, kindWord(n.t), n.t.Name(), strings.Join(known, ", ")))
 			}
 		}
-		row, msg := n.t.row(n.line, true, func(i int) (any, bool) {
+		row, msg := n.t.row(n.line, true, func(i int) (cell, bool) {
 			v, ok := obj[known[i]]
-			return v, ok
+			if s, isStr := v.(string); isStr {
+				return textCell(s), true
+			}
+			return cell{json: v}, ok
 		})
 		if msg != "" {
 			return Row{}, n.bad(line, msg)

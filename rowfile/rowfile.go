@@ -136,27 +136,38 @@ func (e *LineError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.L
 // maxItemBytes is DynamoDB's item size limit.
 const maxItemBytes = 400 * 1024
 
-// row builds a Row from the cells of a row, checking keys and values. cell
-// returns the cell of known column i (see exampleHeader: the key columns,
-// then the declared attributes), a string (CSV) or a decoded JSON value
-// (NDJSON, jsonCells); ok is false when the file has no such column.
-func (t Target) row(line int, jsonCells bool, cell func(i int) (v any, ok bool)) (Row, string) {
+// cell is one value of a row: text (every CSV cell, a JSON string) or
+// another decoded JSON value (a number, true/false, an array, an object,
+// or nil for null). Text is not boxed in an interface: that allocated for
+// every cell of every row, read twice by an import.
+type cell struct {
+	text   string
+	isText bool
+	json   any
+}
+
+func textCell(s string) cell { return cell{text: s, isText: true} }
+
+// row builds a Row from the cells of a row, checking keys and values.
+// cellAt returns the cell of known column i (see exampleHeader: the key
+// columns, then the declared attributes); ok is false when the file has no
+// such column. jsonCells: the cells are NDJSON's.
+func (t Target) row(line int, jsonCells bool, cellAt func(i int) (c cell, ok bool)) (Row, string) {
 	r := Row{Line: line}
 	size := 0
 	key := func(i int, col string, norm func(string) (string, error)) (string, string) {
-		v, ok := cell(i)
-		s, isStr := v.(string)
+		c, ok := cellAt(i)
 		switch {
 		case !ok:
 			return "", fmt.Sprintf("%s is missing", col)
-		case v == nil:
+		case !c.isText && c.json == nil:
 			return "", fmt.Sprintf("%s is null; give the key as a string", col)
-		case isStr && s == "":
+		case !c.isText:
+			return "", fmt.Sprintf("%s must be a string key, not %s", col, jsonKind(c.json))
+		case c.text == "":
 			return "", fmt.Sprintf("%s is empty", col)
-		case !isStr:
-			return "", fmt.Sprintf("%s must be a string key, not %s", col, jsonKind(v))
 		}
-		k, err := norm(s)
+		k, err := norm(c.text)
 		if err != nil {
 			return "", fmt.Sprintf("%s: %v", col, err)
 		}
@@ -181,18 +192,18 @@ func (t Target) row(line int, jsonCells bool, cell func(i int) (v any, ok bool))
 	}
 	attrs := t.Attributes()
 	for i, a := range attrs {
-		v, ok := cell(nkeys + i)
-		if !ok || v == nil {
+		c, ok := cellAt(nkeys + i)
+		if !ok || !c.isText && c.json == nil {
 			continue
 		}
-		if s, isStr := v.(string); isStr && s == "" && jsonCells && a.Kind == schema.KindString {
+		if c.isText && c.text == "" && jsonCells && a.Kind == schema.KindString {
 			// NDJSON tells "" from no value (null, or no field): an empty
 			// string is a value DynamoDB stores, as --set NAME= writes.
 			r.Attrs = append(r.Attrs, Attr{a.Name, ""})
 			size += len(a.Name)
 			continue
 		}
-		typed, absent, err := typedValue(a.Kind, v)
+		typed, absent, err := typedValue(a.Kind, c)
 		if err != nil {
 			return r, fmt.Sprintf("%s is %s: %v", a.Name, a.Kind.Noun(), err)
 		}
@@ -215,14 +226,15 @@ func (t Target) row(line int, jsonCells bool, cell func(i int) (v any, ok bool))
 // JSON null) is an absent attribute. JSON values may be of the attribute's
 // own JSON type (number, true/false, an array of strings) or the text a CSV
 // cell would hold.
-func typedValue(kind schema.AttrKind, v any) (any, bool, error) {
-	switch x := v.(type) {
-	case string:
-		if x == "" {
+func typedValue(kind schema.AttrKind, c cell) (any, bool, error) {
+	if c.isText {
+		if c.text == "" {
 			return nil, true, nil
 		}
-		out, err := schema.ParseValue(kind, x)
+		out, err := schema.ParseValue(kind, c.text)
 		return out, false, err
+	}
+	switch x := c.json.(type) {
 	case jsonNumber:
 		if kind != schema.KindNumber {
 			return nil, false, fmt.Errorf("got the number %s; write it as a string", x)
@@ -253,7 +265,7 @@ func typedValue(kind schema.AttrKind, v any) (any, bool, error) {
 		}
 		return out, false, nil
 	}
-	return nil, false, fmt.Errorf("got %s", jsonKind(v))
+	return nil, false, fmt.Errorf("got %s", jsonKind(c.json))
 }
 
 func valueSize(v any) int {
