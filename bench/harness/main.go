@@ -27,30 +27,31 @@ import (
 
 // config is the harness's flags, with the budgets of the chosen mode.
 type config struct {
-	quick         bool
-	adjlMode      string // auto, serve, inproc
-	targets       string
-	clients       int
-	rounds        int
-	otherEdges    int
-	warm, run     budget
-	ingestItems   int
-	ingestWorker  int
-	shardEdges    int
-	rssEdges      int
-	listRuns      int    // --all runs per layout; first-page runs are 2n+1
-	memItems      int    // items in the partition paged for engine memory
-	bulkEdges     int    // edges of the large import into the data file
-	bulkHTTPEdges int    // edges imported into adjl local serve, against the raw loop
-	bulkMotoEdges int    // the same into moto
-	startupRuns   int    // interleaved runs of each start-up command
-	startupOther  string // another adjl binary measured alongside (before/after)
-	sections      string
-	clientModes   []string // HTTP client modes; the first one's ratios are the verdicts
-	build         bool
-	outDir        string
-	cpuProfile    string
-	root          string // repository root
+	quick          bool
+	adjlMode       string // auto, serve, inproc
+	targets        string
+	clients        int
+	rounds         int
+	otherEdges     int
+	warm, run      budget
+	ingestItems    int
+	ingestWorker   int
+	shardEdges     int
+	rssEdges       int
+	listRuns       int    // --all runs per layout; first-page runs are 2n+1
+	memItems       int    // items in the partition paged for engine memory
+	bulkEdges      int    // edges of the large import into the data file
+	bulkHTTPEdges  int    // edges imported into adjl local serve, against the raw loop
+	bulkMotoEdges  int    // the same into moto
+	bulkHTTPRounds int    // rounds of those comparisons
+	startupRuns    int    // interleaved runs of each start-up command
+	startupOther   string // another adjl binary measured alongside (before/after)
+	sections       string
+	clientModes    []string // HTTP client modes; the first one's ratios are the verdicts
+	build          bool
+	outDir         string
+	cpuProfile     string
+	root           string // repository root
 }
 
 func main() {
@@ -181,6 +182,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.IntVar(&cfg.bulkEdges, "bulk-edges", 0, "edges of the large import into the embedded data file (default 1000000, quick 20000)")
 	fs.IntVar(&cfg.bulkHTTPEdges, "bulk-http-edges", 0, "edges imported into adjl local serve against the raw BatchWriteItem loop (default 200000, quick 10000; negative skips)")
 	fs.IntVar(&cfg.bulkMotoEdges, "bulk-moto-edges", 0, "the same into moto (default 5000, quick 1000; negative skips)")
+	fs.IntVar(&cfg.bulkHTTPRounds, "bulk-http-rounds", 0, "rounds of the import against the raw loop on each server (default 5, quick 1)")
 	fs.IntVar(&cfg.startupRuns, "startup-runs", 0, "interleaved runs of each start-up command; the figures are medians (default 101, quick 21)")
 	fs.StringVar(&cfg.startupOther, "startup-compare", "", "another adjl `BINARY` (say, a build of main) whose start-up is measured in the same runs, for before/after figures")
 	fs.BoolVar(&cfg.build, "build", true, "build bench/out/adjl from the repository before measuring")
@@ -240,6 +242,7 @@ type sizing struct {
 	ingestItems, shardEdges      int
 	bulkEdges, bulkHTTPEdges     int
 	bulkMotoEdges, startupRuns   int
+	bulkHTTPRounds               int
 	rssEdges, memItems           int
 }
 
@@ -249,7 +252,7 @@ var (
 		warm:        budget{Requests: 100, Duration: 300 * time.Millisecond},
 		run:         budget{Requests: 20_000, Duration: 1500 * time.Millisecond},
 		ingestItems: 20_000, shardEdges: 5_000,
-		bulkEdges: 20_000, bulkHTTPEdges: 10_000, bulkMotoEdges: 1_000,
+		bulkEdges: 20_000, bulkHTTPEdges: 10_000, bulkMotoEdges: 1_000, bulkHTTPRounds: 1,
 		startupRuns: 21,
 	}
 	fullSizing = sizing{
@@ -257,7 +260,7 @@ var (
 		warm:        budget{Requests: 1_000, Duration: time.Second},
 		run:         budget{Requests: 200_000, Duration: 5 * time.Second},
 		ingestItems: 500_000, shardEdges: 100_000,
-		bulkEdges: 1_000_000, bulkHTTPEdges: 200_000, bulkMotoEdges: 5_000,
+		bulkEdges: 1_000_000, bulkHTTPEdges: 200_000, bulkMotoEdges: 5_000, bulkHTTPRounds: 5,
 		startupRuns: 101, rssEdges: 1_000_000, memItems: 1_000_000,
 	}
 )
@@ -275,6 +278,7 @@ func (cfg *config) applySizing(s sizing) {
 	cfg.bulkEdges = orDefault(cfg.bulkEdges, s.bulkEdges)
 	cfg.bulkHTTPEdges = zeroDefault(cfg.bulkHTTPEdges, s.bulkHTTPEdges)
 	cfg.bulkMotoEdges = zeroDefault(cfg.bulkMotoEdges, s.bulkMotoEdges)
+	cfg.bulkHTTPRounds = orDefault(cfg.bulkHTTPRounds, s.bulkHTTPRounds)
 	cfg.startupRuns = orDefault(cfg.startupRuns, s.startupRuns)
 	cfg.rssEdges = zeroDefault(cfg.rssEdges, s.rssEdges)
 	cfg.memItems = zeroDefault(cfg.memItems, s.memItems)
