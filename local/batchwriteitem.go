@@ -102,6 +102,14 @@ func (e *Engine) batchWriteItem(body []byte) ([]byte, error) {
 	var tables []*table
 	for _, name := range names {
 		reqs := in.RequestItems[name]
+		// An attribute named "" before the table, as in a transaction.
+		for _, wr := range reqs {
+			if wr.PutRequest != nil {
+				if _, ok := wr.PutRequest.Item[""]; ok {
+					return nil, emptyAttributeName()
+				}
+			}
+		}
 		t, err := e.tableFor(name)
 		if err != nil {
 			return nil, err

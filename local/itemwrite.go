@@ -81,6 +81,7 @@ func decodeItemWrite(body []byte, c *itemWriteIn, itemField string, item *attr.I
 type itemWrite struct {
 	itemMember   string    // "item" or "key", which must be sent
 	itemSet      bool      // it was
+	emptyName    bool      // the item has an attribute named ""
 	returnValues []string  // the ReturnValues the operation takes besides NONE
 	isUpdate     bool      // UpdateItem, whose update is one of the next two
 	update       *string   // UpdateExpression
@@ -91,6 +92,12 @@ type itemWrite struct {
 func (w itemWrite) takes(rv string) bool {
 	return rv == "" || rv == "NONE" || slices.Contains(w.returnValues, rv)
 }
+
+// emptyAttributeName refuses an item with an attribute named "": names
+// are at least one character long ("Naming rules" in DynamoDB's developer
+// guide), and this is what a transaction's Put of one gets (captured in
+// ten regions, 2026-10-09).
+func emptyAttributeName() *apiError { return validationf("Empty attribute name") }
 
 // returnValuesRefused refuses a ReturnValues the operation does not take.
 func returnValuesRefused() *apiError { return validationf("ReturnValues can only be ALL_OLD or NONE") }
@@ -143,6 +150,10 @@ func (e *Engine) checkWrite(in *itemWriteIn, w itemWrite, parseUpdate func(ex *e
 	v.enum("returnValuesOnConditionCheckFailure", in.ReturnValuesOnConditionCheckFailure, enumReturnOnFailure)
 	if err := v.err(); err != nil {
 		return nil, err
+	}
+	// An attribute named "" first, as a transaction's Put reports it.
+	if w.emptyName {
+		return nil, emptyAttributeName()
 	}
 	// A value nested past the limit, kept for here (nesting.go).
 	if d := in.deep; d != nil {

@@ -11,7 +11,8 @@ type putItemIn struct {
 
 // putItem is PutItem, conditional on ConditionExpression or Expected.
 func (e *Engine) putItem(in *putItemIn) ([]byte, error) {
-	cw, err := e.checkWrite(&in.itemWriteIn, itemWrite{itemMember: "item", itemSet: in.Item != nil, returnValues: []string{"ALL_OLD"}}, nil)
+	_, emptyName := in.Item[""]
+	cw, err := e.checkWrite(&in.itemWriteIn, itemWrite{itemMember: "item", itemSet: in.Item != nil, emptyName: emptyName, returnValues: []string{"ALL_OLD"}}, nil)
 	if err != nil {
 		return nil, err
 	}

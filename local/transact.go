@@ -105,7 +105,7 @@ func (e *Engine) checkTxWrite(w txWrite) (txOp, error) {
 	if w.kind == "Put" {
 		itemErr = a.itemErr
 		if a.emptyName {
-			return op, validationf("Empty attribute name")
+			return op, emptyAttributeName()
 		}
 	}
 	if a.valuesErr != nil {

@@ -105,6 +105,7 @@ var MotoQuirks = Quirks{
 // DynaliteQuirks are dynalite 4.x's known deviations (it has no
 // transactions and no TTL).
 var DynaliteQuirks = Quirks{
+	QuirkEmptyAttributeNameAccepted:    true,
 	QuirkNoTransactions:                true,
 	QuirkNoPartiQL:                     true,
 	QuirkValidationMessages:            true,

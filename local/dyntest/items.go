@@ -59,6 +59,29 @@ func (s *suite) testItems(t *testing.T) {
 		s.wantValidation(t, err, "The provided key element does not match the schema")
 	})
 
+	// Attribute names are at least one character long ("Naming rules");
+	// an item with an attribute named "" is refused as a transaction's Put
+	// of one is (see testTransactionValidation), and nothing is written.
+	// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.NamingRulesDataTypes.html
+	t.Run("EmptyAttributeName", func(t *testing.T) {
+		tb := s.table(t, composite)
+		ctx := s.ctx(t)
+		_, err := s.c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(tb), Item: item{"pk": vS("a"), "sk": vS("1"), "": vS("x")}})
+		s.refused(t, QuirkEmptyAttributeNameAccepted, err, "Empty attribute name")
+		_, err = s.c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{tb: {
+			{PutRequest: &types.PutRequest{Item: item{"pk": vS("a"), "sk": vS("2")}}},
+			{PutRequest: &types.PutRequest{Item: item{"pk": vS("a"), "sk": vS("3"), "": vS("x")}}}}}})
+		s.refused(t, QuirkEmptyAttributeNameAccepted, err, "Empty attribute name")
+		if s.quirks.Has(QuirkEmptyAttributeNameAccepted) {
+			return
+		}
+		for _, sk := range []string{"1", "2", "3"} {
+			if got := s.get(t, tb, item{"pk": vS("a"), "sk": vS(sk)}); got != nil {
+				t.Errorf("refused write left %s", showItem(got))
+			}
+		}
+	})
+
 	// ConditionExpression on PutItem/DeleteItem/UpdateItem: a false condition
 	// is ConditionalCheckFailedException ("The conditional request failed")
 	// and changes nothing.

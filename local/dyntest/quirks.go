@@ -156,8 +156,9 @@ const (
 	// QuirkAttributeTypeUnchecked: attribute_type with an unknown type name
 	// evaluates to false instead of being a ValidationException.
 	QuirkAttributeTypeUnchecked Quirk = "AttributeTypeUnchecked"
-	// QuirkEmptyAttributeNameAccepted: a TransactWriteItems Put item with
-	// an attribute named "" is written ("Empty attribute name").
+	// QuirkEmptyAttributeNameAccepted: an item with an attribute named ""
+	// is written by PutItem, BatchWriteItem or a TransactWriteItems Put
+	// ("Empty attribute name").
 	QuirkEmptyAttributeNameAccepted Quirk = "EmptyAttributeNameAccepted"
 	// QuirkNestingUnchecked: documents nested deeper than 32 levels are
 	// accepted.
