@@ -42,15 +42,15 @@ func NewReader(r io.Reader, name string, format Format, t Target) (Reader, error
 // csvReader reads RFC 4180 CSV: a header naming the columns, then one record
 // per row. Quoted fields may hold commas, quotes ("") and line breaks.
 type csvReader struct {
-	r    *csv.Reader
-	src  *recorder
-	off  int64 // input offset where the next record starts
-	name string
-	t    Target
-	cols []string
-	at   []int // the record index of each known column (-1: not in the file)
-	rec  []string
-	cell func(i int) (cell, bool)
+	r      *csv.Reader
+	src    *recorder
+	off    int64 // input offset where the next record starts
+	name   string
+	t      Target
+	cols   []string
+	at     []int // the record index of each known column (-1: not in the file)
+	rec    []string
+	cellAt func(i int) (cell, bool)
 }
 
 func newCSVReader(r io.Reader, name string, t Target) (*csvReader, error) {
@@ -80,7 +80,7 @@ func newCSVReader(r io.Reader, name string, t Target) (*csvReader, error) {
 	for _, k := range exampleHeader(t) {
 		c.at = append(c.at, slices.Index(head, k))
 	}
-	c.cell = func(i int) (cell, bool) {
+	c.cellAt = func(i int) (cell, bool) {
 		if c.at[i] < 0 {
 			return cell{}, false
 		}
@@ -178,7 +178,7 @@ func (c *csvReader) record(start int64, rec []string, err error) (row Row, blank
 			Msg: fmt.Sprintf("%d fields, but the header has %d (%s); quote a value that holds a comma", len(rec), len(c.cols), strings.Join(c.cols, ",")) + spanNote(line, raw)}
 	}
 	c.rec = rec
-	row, msg := c.t.row(line, false, c.cell)
+	row, msg := c.t.row(line, false, c.cellAt)
 	if msg != "" {
 		raw := c.raw(start)
 		return Row{}, false, &LineError{File: c.name, Line: line, Msg: msg + spanNote(line, raw), Raw: raw}
