@@ -189,3 +189,48 @@ func TestPrintableASCIIIdsAreThoseIdProblemPasses(t *testing.T) {
 		}
 	}
 }
+
+// idCharacters are characters of every class idProblem and printableASCII
+// tell apart: every ASCII character, C1 controls, Unicode spaces, the
+// invisible and bidirectional characters, letters beyond ASCII, and bytes
+// that are not UTF-8.
+func idCharacters() []string {
+	var cs []string
+	for b := range 0x80 {
+		cs = append(cs, string(rune(b)))
+	}
+	for _, r := range []rune{0x80, 0x85, 0x9f, 0xa0, 0xad, 0xe9, 0x61c, 0x1680, 0x2000, 0x200b, 0x200c, 0x200d, 0x200e, 0x2028, 0x2029, 0x202e, 0x205f, 0x2060, 0x2066, 0x3000, 0xfeff, 0x1f600} {
+		cs = append(cs, string(r))
+	}
+	return append(cs, "\xff", "\xc3")
+}
+
+// TestKeyVerdicts holds Entity.Key and Relation.ToKey to
+// testdata/ids.golden: the key or the error each gives for an id holding
+// one of idCharacters alone, at either end, in the middle, twice, after
+// the side's prefix or another delimiter, or beside a letter beyond ASCII,
+// and for ids at the key size limit.
+func TestKeyVerdicts(t *testing.T) {
+	s := loadExample(t, "school.yaml")
+	stu, enroll := s.Entity("student"), s.Relation("enrollment")
+	var inputs []string
+	for _, c := range idCharacters() {
+		inputs = append(inputs, c, "a"+c, c+"a", "a"+c+"b", c+c, "STU#"+c, "STU#a"+c, "STU#"+c+"a", "x#"+c, "\u00e9"+c, c+"\u00e9")
+	}
+	inputs = append(inputs, "", " ", "  ", "STU#", "STU# ", "a ", " a", "a  b", strings.Repeat("a", 1013), strings.Repeat("a", 1014),
+		strings.Repeat("a", 1020), strings.Repeat("a", 1021), strings.Repeat("\u00e9", 600))
+	verdict := func(key string, err error) string {
+		if err != nil {
+			return "error: " + err.Error()
+		}
+		return fmt.Sprintf("%q", clip(key))
+	}
+	var b strings.Builder
+	for _, in := range inputs {
+		k, err := stu.Key(in)
+		fmt.Fprintf(&b, "%q\t%s\n", clip(in), verdict(k, err))
+		k, err = enroll.ToKey(in)
+		fmt.Fprintf(&b, "%q\tto\t%s\n", clip(in), verdict(k, err))
+	}
+	golden(t, "ids.golden", []byte(b.String()))
+}
