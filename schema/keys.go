@@ -83,9 +83,10 @@ func (o prefixOwners) normalize(input, prefix string, maxBytes int) (string, err
 		key = prefix + input
 	}
 	id := key[len(prefix):]
-	// Most ids are printable ASCII, which idProblem has nothing against:
-	// they skip it and the counting of positions for its messages.
-	if !printableASCII(id) {
+	// Most ids are printable ASCII without a space at either end, which
+	// idProblem passes: they skip it and the counting of positions its
+	// messages need.
+	if !trimmedPrintableASCII(id) {
 		if reason := idProblem(id, utf8.RuneCountInString(input)-utf8.RuneCountInString(id)); reason != "" {
 			return "", &KeyError{Input: input, Reason: reason, Want: want()}
 		}
@@ -129,6 +130,8 @@ func (o prefixOwners) foreignPrefix(input, p, own, want string) error {
 // separators, bidirectional overrides and isolates), which would make two
 // keys that look alike differ. offset is the length of the prefix adjl
 // added, so positions count in the key as typed (1-based characters).
+// normalize does not call it for ids trimmedPrintableASCII passes: a rule
+// against such an id belongs in both.
 func idProblem(id string, offset int) string {
 	switch {
 	case id == "":
@@ -151,10 +154,10 @@ func idProblem(id string, offset int) string {
 	return ""
 }
 
-// printableASCII reports whether id is printable ASCII, neither starting
-// nor ending with a space: an id idProblem has nothing against, told
+// trimmedPrintableASCII reports whether id is non-empty printable ASCII
+// that neither starts nor ends with a space: an id idProblem passes, told
 // without decoding runes.
-func printableASCII(id string) bool {
+func trimmedPrintableASCII(id string) bool {
 	if id == "" || id[0] == ' ' || id[len(id)-1] == ' ' {
 		return false
 	}

@@ -170,30 +170,30 @@ func TestKeyCaseSuggestion(t *testing.T) {
 	}
 }
 
-// TestPrintableASCIIIdsAreThoseIdProblemPasses: the shortcut normalize
-// takes (printableASCII) only ever skips ids idProblem accepts, and takes
-// it for the ids idProblem accepts that are ASCII.
-func TestPrintableASCIIIdsAreThoseIdProblemPasses(t *testing.T) {
+// TestTrimmedPrintableASCIIIdsAreThoseIdProblemPasses: the shortcut
+// normalize takes (trimmedPrintableASCII) only ever skips ids idProblem
+// accepts, and takes it for the ids idProblem accepts that are ASCII.
+func TestTrimmedPrintableASCIIIdsAreThoseIdProblemPasses(t *testing.T) {
 	for b := range 128 {
 		c := string(rune(b))
 		for _, id := range []string{c, "a" + c, c + "a", "a" + c + "a", c + c} {
-			fast, full := printableASCII(id), idProblem(id, 0) == ""
+			fast, full := trimmedPrintableASCII(id), idProblem(id, 0) == ""
 			if fast != full {
-				t.Errorf("id %q: printableASCII %v, idProblem accepts it: %v", id, fast, full)
+				t.Errorf("id %q: trimmedPrintableASCII %v, idProblem accepts it: %v", id, fast, full)
 			}
 		}
 	}
 	for _, id := range []string{"", "é", "a\u0085", "\u00a0a"} {
-		if printableASCII(id) {
-			t.Errorf("printableASCII(%q) = true", id)
+		if trimmedPrintableASCII(id) {
+			t.Errorf("trimmedPrintableASCII(%q) = true", id)
 		}
 	}
 }
 
-// idCharacters are characters of every class idProblem and printableASCII
-// tell apart: every ASCII character, C1 controls, Unicode spaces, the
-// invisible and bidirectional characters, letters beyond ASCII, and bytes
-// that are not UTF-8.
+// idCharacters are characters of every class idProblem and
+// trimmedPrintableASCII tell apart: every ASCII character, C1 controls,
+// Unicode spaces, the invisible and bidirectional characters, letters
+// beyond ASCII, and bytes that are not UTF-8.
 func idCharacters() []string {
 	var cs []string
 	for b := range 0x80 {
