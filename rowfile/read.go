@@ -299,7 +299,7 @@ func (n *ndjsonReader) Next() (Row, error) {
 			if s, isStr := v.(string); isStr {
 				return textCell(s), true
 			}
-			return cell{json: v}, ok
+			return cell{jsonValue: v}, ok
 		})
 		if msg != "" {
 			return Row{}, n.bad(line, msg)

@@ -141,9 +141,9 @@ const maxItemBytes = 400 * 1024
 // or nil for null). Text is not boxed in an interface: that allocated for
 // every cell of every row, read twice by an import.
 type cell struct {
-	text   string
-	isText bool
-	json   any
+	text      string
+	isText    bool
+	jsonValue any // when !isText; nil is JSON null
 }
 
 func textCell(s string) cell { return cell{text: s, isText: true} }
@@ -160,10 +160,10 @@ func (t Target) row(line int, jsonCells bool, cellAt func(i int) (c cell, ok boo
 		switch {
 		case !ok:
 			return "", fmt.Sprintf("%s is missing", col)
-		case !c.isText && c.json == nil:
+		case !c.isText && c.jsonValue == nil:
 			return "", fmt.Sprintf("%s is null; give the key as a string", col)
 		case !c.isText:
-			return "", fmt.Sprintf("%s must be a string key, not %s", col, jsonKind(c.json))
+			return "", fmt.Sprintf("%s must be a string key, not %s", col, jsonKind(c.jsonValue))
 		case c.text == "":
 			return "", fmt.Sprintf("%s is empty", col)
 		}
@@ -193,7 +193,7 @@ func (t Target) row(line int, jsonCells bool, cellAt func(i int) (c cell, ok boo
 	attrs := t.Attributes()
 	for i, a := range attrs {
 		c, ok := cellAt(nkeys + i)
-		if !ok || !c.isText && c.json == nil {
+		if !ok || !c.isText && c.jsonValue == nil {
 			continue
 		}
 		if c.isText && c.text == "" && jsonCells && a.Kind == schema.KindString {
@@ -222,10 +222,11 @@ func (t Target) row(line int, jsonCells bool, cellAt func(i int) (c cell, ok boo
 	return r, ""
 }
 
-// typedValue converts a cell to the attribute's type. An empty CSV cell (or
-// JSON null) is an absent attribute. JSON values may be of the attribute's
-// own JSON type (number, true/false, an array of strings) or the text a CSV
-// cell would hold.
+// typedValue converts a cell to the attribute's type. Empty text (an empty
+// CSV cell, or a JSON "" for an attribute that is not a string: row keeps
+// that one) is an absent attribute; row skips JSON null before calling it.
+// JSON values may be of the attribute's own JSON type (number, true/false,
+// an array of strings) or the text a CSV cell would hold.
 func typedValue(kind schema.AttrKind, c cell) (any, bool, error) {
 	if c.isText {
 		if c.text == "" {
@@ -234,7 +235,7 @@ func typedValue(kind schema.AttrKind, c cell) (any, bool, error) {
 		out, err := schema.ParseValue(kind, c.text)
 		return out, false, err
 	}
-	switch x := c.json.(type) {
+	switch x := c.jsonValue.(type) {
 	case jsonNumber:
 		if kind != schema.KindNumber {
 			return nil, false, fmt.Errorf("got the number %s; write it as a string", x)
@@ -265,7 +266,7 @@ func typedValue(kind schema.AttrKind, c cell) (any, bool, error) {
 		}
 		return out, false, nil
 	}
-	return nil, false, fmt.Errorf("got %s", jsonKind(c.json))
+	return nil, false, fmt.Errorf("got %s", jsonKind(c.jsonValue))
 }
 
 func valueSize(v any) int {
