@@ -88,6 +88,7 @@ var MotoQuirks = Quirks{
 	QuirkDeleteItemIgnoresExpected:        true,
 	QuirkAttributesToGetIgnored:           true,
 	QuirkLegacyMixingUnchecked:            true,
+	QuirkConditionalOperatorUnchecked:     true,
 	QuirkRequiredMembersUnchecked:         true,
 	QuirkTableLookupFirst:                 true,
 	QuirkEmptyTransactionAccepted:         true,
@@ -126,4 +127,15 @@ var DynaliteQuirks = Quirks{
 	QuirkNestingUnchecked:              true,
 	QuirkNoDeletionProtection:          true,
 	QuirkNoContinuousBackups:           true,
+	// Legacy parameters, request validation, item collections.
+	QuirkLegacyComparisons:             true,
+	QuirkLegacyOrFirstCondition:        true,
+	QuirkExpectedOperandTypesUnchecked: true,
+	QuirkUpdateActionUnchecked:         true,
+	QuirkConditionalOperatorUnchecked:  true,
+	QuirkDeleteReturnValuesUnchecked:   true,
+	QuirkItemSizeBeforeTableLookup:     true,
+	QuirkUnknownARNNotFound:            true,
+	QuirkTableARNAsNameRefused:         true,
+	QuirkNoItemCollectionMetrics:       true,
 }

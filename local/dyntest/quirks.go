@@ -219,13 +219,40 @@ const (
 	// ValidationException.
 	QuirkLegacyValidationLax Quirk = "LegacyValidationLax"
 	// QuirkLegacyComparisons: some legacy comparisons (API_Condition)
-	// evaluate otherwise than documented: CONTAINS and BEGINS_WITH on binary
-	// values, NE and NOT_CONTAINS on a missing attribute, LT between values
-	// of different types (HTTP 500).
+	// evaluate otherwise than documented, or are refused although
+	// documented. moto: CONTAINS and BEGINS_WITH on binary values, NE and
+	// NOT_CONTAINS on a missing attribute, LT between values of different
+	// types (HTTP 500). dynalite: in Expected, EQ compares numbers as
+	// written (5 is not 5.0, though "For type Number, value comparisons are
+	// numeric") and finds equal maps unequal; in a ScanFilter or QueryFilter,
+	// EQ with a map or boolean value is a ValidationException ("EQ is
+	// supported for all data types, including lists and maps"; DynamoDB
+	// evaluates it, as Alternator's test_query_filter.py records); in both,
+	// NOT_CONTAINS holds on a missing attribute, where DynamoDB's is false.
 	QuirkLegacyComparisons Quirk = "LegacyComparisons"
 	// QuirkLegacyOrIgnored: ConditionalOperator OR joins Expected and
 	// ScanFilter entries with AND.
 	QuirkLegacyOrIgnored Quirk = "LegacyOrIgnored"
+	// QuirkLegacyOrFirstCondition: with ConditionalOperator OR, an Expected,
+	// QueryFilter or ScanFilter map takes the outcome of its first entry in
+	// the request's JSON, held or not (dynalite returns at the first entry
+	// either way); DynamoDB: "If at least one of the conditions evaluates to
+	// true, then the entire map evaluates to true". The SDK writes a map's
+	// entries in Go's map order, so which entry decides varies between
+	// requests; the suite asserts the quirk where every order departs.
+	QuirkLegacyOrFirstCondition Quirk = "LegacyOrFirstCondition"
+	// QuirkExpectedOperandTypesUnchecked: an Expected entry whose value is
+	// of a type its operator does not take (CONTAINS with a list,
+	// BEGINS_WITH with a number) is evaluated, and fails the condition,
+	// instead of being a ValidationException ("ComparisonOperator CONTAINS
+	// is not valid for L AttributeValue type"); dynalite checks those types
+	// in ScanFilter and QueryFilter only.
+	QuirkExpectedOperandTypesUnchecked Quirk = "ExpectedOperandTypesUnchecked"
+	// QuirkUpdateActionUnchecked: an AttributeUpdates Action other than
+	// ADD, PUT or DELETE is accepted and changes nothing, instead of a
+	// ValidationException ("Member must satisfy enum value set: [ADD, PUT,
+	// DELETE]").
+	QuirkUpdateActionUnchecked Quirk = "UpdateActionUnchecked"
 	// QuirkQueryFilterDuplicates: a QueryFilter with several conditions
 	// returns an item once per condition it meets.
 	QuirkQueryFilterDuplicates Quirk = "QueryFilterDuplicates"
@@ -238,10 +265,15 @@ const (
 	QuirkAttributesToGetIgnored Quirk = "AttributesToGetIgnored"
 	// QuirkLegacyMixingUnchecked: a request mixing legacy and expression
 	// parameters is accepted ("Can not use both expression and
-	// non-expression parameters in the same request"), as are
-	// ConditionalOperator without two conditions and
+	// non-expression parameters in the same request"), as is
 	// ExpressionAttributeValues without an expression.
 	QuirkLegacyMixingUnchecked Quirk = "LegacyMixingUnchecked"
+	// QuirkConditionalOperatorUnchecked: ConditionalOperator without an
+	// Expected or filter map, or with a map of one entry, is not refused
+	// with a ValidationException ("ConditionalOperator can only be used when
+	// Filter or Expected has two or more elements"); dynalite applies the
+	// request.
+	QuirkConditionalOperatorUnchecked Quirk = "ConditionalOperatorUnchecked"
 	// QuirkRequiredMembersUnchecked: a request without a required member
 	// (TableName, Key) or with an empty RequestItems is accepted or fails
 	// otherwise (HTTP 500, ResourceNotFoundException) instead of a
@@ -267,6 +299,23 @@ const (
 	// answers otherwise (a ValidationException for the request, another
 	// reason).
 	QuirkTransactionKeyErrorsNotCancelled Quirk = "TransactionKeyErrorsNotCancelled"
+	// QuirkItemSizeBeforeTableLookup: a PutItem of an item over 400 KB
+	// naming a missing table is refused for the item's size
+	// (ValidationException) where DynamoDB answers
+	// ResourceNotFoundException, having looked the table up first (ExtendDB's
+	// test_validation_precedence.py). dynalite keeps the order its own tests
+	// recorded from DynamoDB years earlier.
+	QuirkItemSizeBeforeTableLookup Quirk = "ItemSizeBeforeTableLookup"
+	// QuirkDeleteReturnValuesUnchecked: DeleteItem accepts ReturnValues
+	// ALL_NEW, UPDATED_OLD or UPDATED_NEW; DynamoDB "does not recognize any
+	// values other than NONE or ALL_OLD" and refuses them ("ReturnValues can
+	// only be ALL_OLD or NONE").
+	QuirkDeleteReturnValuesUnchecked Quirk = "DeleteReturnValuesUnchecked"
+	// QuirkTableARNAsNameRefused: an item operation whose TableName is the
+	// table's ARN is a ValidationException (the name must match
+	// [a-zA-Z0-9_.-]+); DynamoDB accepts it ("You can also provide the
+	// Amazon Resource Name (ARN) of the table in this parameter").
+	QuirkTableARNAsNameRefused Quirk = "TableARNAsNameRefused"
 	// QuirkUnknownARNNotFound: ListTagsOfResource of an ARN naming no table
 	// answers ResourceNotFoundException where DynamoDB denies access.
 	QuirkUnknownARNNotFound Quirk = "UnknownARNNotFound"

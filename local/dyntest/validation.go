@@ -114,7 +114,7 @@ func (s *suite) testValidation(t *testing.T) {
 		_, err := s.c.PutItem(s.ctx(t), &dynamodb.PutItemInput{TableName: aws.String(tb), Item: key, ReturnValues: types.ReturnValueUpdatedOld})
 		s.refused(t, "", err, "ReturnValues can only be ALL_OLD or NONE")
 		_, err = s.c.DeleteItem(s.ctx(t), &dynamodb.DeleteItemInput{TableName: aws.String(tb), Key: key, ReturnValues: types.ReturnValueAllNew})
-		s.refused(t, "", err, "ReturnValues can only be ALL_OLD or NONE")
+		s.refused(t, QuirkDeleteReturnValuesUnchecked, err, "ReturnValues can only be ALL_OLD or NONE")
 		_, err = s.c.PutItem(s.ctx(t), &dynamodb.PutItemInput{TableName: aws.String(tb), Item: key, ReturnValues: "GARBAGE"})
 		s.refused(t, "", err, "1 validation error detected: Value 'GARBAGE' at 'returnValues' failed to satisfy constraint: Member must satisfy enum value set: [ALL_NEW, UPDATED_OLD, ALL_OLD, NONE, UPDATED_NEW]")
 	})
@@ -153,6 +153,12 @@ func (s *suite) testValidation(t *testing.T) {
 		s.refused(t, "", err, "Provided list of item keys contains duplicates")
 		_, err = s.c.PutItem(s.ctx(t), &dynamodb.PutItemInput{TableName: aws.String(missing),
 			Item: item{"pk": vS("k"), "big": vS(strings.Repeat("x", 400*1024+1))}})
+		if s.quirks.Has(QuirkItemSizeBeforeTableLookup) {
+			var rnf *types.ResourceNotFoundException
+			s.documented(t, QuirkItemSizeBeforeTableLookup, asErr(err, &rnf), "")
+			s.wantValidation(t, err, "Item size has exceeded the maximum allowed size")
+			return
+		}
 		wantTyped[*types.ResourceNotFoundException](t, err)
 	})
 
@@ -174,12 +180,14 @@ func (s *suite) testValidationLimits(t *testing.T) {
 	}
 	_, err := s.c.BatchWriteItem(s.ctx(t), &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{tb: puts[:26]}})
 	s.refused(t, QuirkBatchWriteLimitUnchecked, err, "at 'requestItems' failed to satisfy constraint: Map value must satisfy constraint: [Member must have length less than or equal to 25, Member must have length greater than or equal to 1]")
-	_, err = s.c.TransactWriteItems(s.ctx(t), &dynamodb.TransactWriteItemsInput{TransactItems: acts})
-	s.refused(t, "", err, "1 validation error detected: Value '[", "]' at 'transactItems' failed to satisfy constraint: Member must have length less than or equal to 100")
-	_, err = s.c.TransactWriteItems(s.ctx(t), &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{}})
-	s.refused(t, QuirkEmptyTransactionAccepted, err, "failed to satisfy constraint: Member must have length greater than or equal to 1")
-	_, err = s.c.TransactGetItems(s.ctx(t), &dynamodb.TransactGetItemsInput{TransactItems: []types.TransactGetItem{}})
-	s.refused(t, QuirkEmptyTransactionAccepted, err, "1 validation error detected: Value '[]' at 'transactItems' failed to satisfy constraint: Member must have length greater than or equal to 1")
+	if !s.quirks.Has(QuirkNoTransactions) {
+		_, err = s.c.TransactWriteItems(s.ctx(t), &dynamodb.TransactWriteItemsInput{TransactItems: acts})
+		s.refused(t, "", err, "1 validation error detected: Value '[", "]' at 'transactItems' failed to satisfy constraint: Member must have length less than or equal to 100")
+		_, err = s.c.TransactWriteItems(s.ctx(t), &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{}})
+		s.refused(t, QuirkEmptyTransactionAccepted, err, "failed to satisfy constraint: Member must have length greater than or equal to 1")
+		_, err = s.c.TransactGetItems(s.ctx(t), &dynamodb.TransactGetItemsInput{TransactItems: []types.TransactGetItem{}})
+		s.refused(t, QuirkEmptyTransactionAccepted, err, "1 validation error detected: Value '[]' at 'transactItems' failed to satisfy constraint: Member must have length greater than or equal to 1")
+	}
 	if n := len(s.scanAll(t, dynamodb.ScanInput{TableName: aws.String(tb)})); n != 0 && !s.quirks.Has(QuirkBatchWriteLimitUnchecked) {
 		t.Errorf("refused batches wrote %d items", n)
 	}
