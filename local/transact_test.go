@@ -3,6 +3,7 @@ package local
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -138,5 +139,34 @@ func TestIdempotencyTokenExpires(t *testing.T) {
 	var tce *types.TransactionCanceledException
 	if !errors.As(err, &tce) {
 		t.Fatalf("request after the window: %v", err)
+	}
+}
+
+// A transaction action's member paths are the ones fmt formatted before
+// they were concatenated: transactItems.<i+1>.member.<kind, first letter
+// lowered>.<name>, for every kind, index and member named in messages.
+func TestTxWriteMemberPathsMatchTheirFormat(t *testing.T) {
+	names := []string{"tableName", "item", "key", "updateExpression", "conditionExpression", "returnValuesOnConditionCheckFailure", ""}
+	for _, kind := range []string{"ConditionCheck", "Put", "Delete", "Update"} {
+		for _, i := range []int{0, 1, 8, 9, 10, 98, 99, 100, 1 << 20} {
+			w := txWrite{kind: kind, i: i}
+			for _, name := range names {
+				want := fmt.Sprintf("transactItems.%d.member.%s%s.%s", i+1, strings.ToLower(kind[:1]), kind[1:], name)
+				if got := w.member(name); got != want {
+					t.Errorf("%s action %d member %q: got %q, want %q", kind, i, name, got, want)
+				}
+			}
+		}
+	}
+	// The paths as messages show them.
+	for kind, want := range map[string]string{
+		"ConditionCheck": "transactItems.3.member.conditionCheck.key",
+		"Put":            "transactItems.3.member.put.key",
+		"Delete":         "transactItems.3.member.delete.key",
+		"Update":         "transactItems.3.member.update.key",
+	} {
+		if got := (txWrite{kind: kind, i: 2}).member("key"); got != want {
+			t.Errorf("%s: got %q, want %q", kind, got, want)
+		}
 	}
 }
