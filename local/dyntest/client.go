@@ -29,6 +29,7 @@ func NewClient(endpoint string, hc *http.Client) *dynamodb.Client {
 // (recorded by running this suite against moto 5.x).
 var MotoQuirks = Quirks{
 	QuirkEmptyAttributeNameAccepted:   true,
+	QuirkEmptyNamePlaceholderAccepted: true,
 	QuirkNoIndexArn:                   true,
 	QuirkTableNamesUnchecked:          true,
 	QuirkKeyValidationLax:             true,

@@ -5,6 +5,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // exprErrCase is one invalid request; it must be refused with a
@@ -98,4 +99,55 @@ func (s *suite) testExpressionErrors(t *testing.T) {
 			Key: item{"pk": vS("u")}, ProjectionExpression: aws.String("size, n")})
 		s.wantValidation(t, err, "reserved keyword")
 	})
+	t.Run("EmptyNamePlaceholder", s.testEmptyNamePlaceholder)
+}
+
+// testEmptyNamePlaceholder: a name placeholder that stands for "" is
+// refused wherever placeholders are read, as attribute names are at least
+// one character long, and nothing is written. The message is DynamoDB's as
+// its clients quote it ("... for key #DE").
+// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.NamingRulesDataTypes.html
+func (s *suite) testEmptyNamePlaceholder(t *testing.T) {
+	const msg = "ExpressionAttributeNames contains invalid value: Empty attribute name for key #n"
+	tb := s.table(t, composite)
+	key := item{"pk": vS("a"), "sk": vS("1")}
+	s.put(t, tb, item{"pk": vS("a"), "sk": vS("1"), "x": vS("old")})
+	empty := map[string]string{"#n": ""}
+	t.Run("UpdateItemSet", func(t *testing.T) {
+		_, err := s.c.UpdateItem(s.ctx(t), &dynamodb.UpdateItemInput{TableName: aws.String(tb), Key: key,
+			UpdateExpression: aws.String("SET #n = :v"), ExpressionAttributeNames: empty, ExpressionAttributeValues: item{":v": vS("x")}})
+		s.refused(t, QuirkEmptyNamePlaceholderAccepted, err, msg)
+	})
+	t.Run("PutItemCondition", func(t *testing.T) {
+		_, err := s.c.PutItem(s.ctx(t), &dynamodb.PutItemInput{TableName: aws.String(tb), Item: item{"pk": vS("a"), "sk": vS("2")},
+			ConditionExpression: aws.String("attribute_not_exists(#n)"), ExpressionAttributeNames: empty})
+		s.refused(t, QuirkEmptyNamePlaceholderAccepted, err, msg)
+	})
+	if !s.quirks.Has(QuirkNoTransactions) {
+		t.Run("TransactWriteItemsUpdate", func(t *testing.T) {
+			_, err := s.c.TransactWriteItems(s.ctx(t), &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
+				{Update: &types.Update{TableName: aws.String(tb), Key: key, UpdateExpression: aws.String("SET #n = :v"),
+					ExpressionAttributeNames: empty, ExpressionAttributeValues: item{":v": vS("x")}}}}})
+			s.refused(t, QuirkEmptyNamePlaceholderAccepted, err, msg)
+		})
+	}
+	t.Run("GetItemProjection", func(t *testing.T) {
+		// moto refuses this one, calling the placeholder unused.
+		_, err := s.c.GetItem(s.ctx(t), &dynamodb.GetItemInput{TableName: aws.String(tb), Key: key,
+			ProjectionExpression: aws.String("#n"), ExpressionAttributeNames: empty})
+		s.wantValidation(t, err, msg)
+	})
+	t.Run("QueryFilter", func(t *testing.T) {
+		_, err := s.c.Query(s.ctx(t), &dynamodb.QueryInput{TableName: aws.String(tb),
+			KeyConditionExpression: aws.String("pk = :p"), FilterExpression: aws.String("attribute_exists(#n)"),
+			ExpressionAttributeNames: empty, ExpressionAttributeValues: item{":p": vS("a")}})
+		s.refused(t, QuirkEmptyNamePlaceholderAccepted, err, msg)
+	})
+	if s.quirks.Has(QuirkEmptyNamePlaceholderAccepted) {
+		return
+	}
+	wantItem(t, "item after refused writes", s.get(t, tb, key), item{"pk": vS("a"), "sk": vS("1"), "x": vS("old")})
+	if got := s.get(t, tb, item{"pk": vS("a"), "sk": vS("2")}); got != nil {
+		t.Errorf("refused PutItem wrote %s", showItem(got))
+	}
 }

@@ -160,6 +160,11 @@ const (
 	// is written by PutItem, BatchWriteItem or a TransactWriteItems Put
 	// ("Empty attribute name").
 	QuirkEmptyAttributeNameAccepted Quirk = "EmptyAttributeNameAccepted"
+	// QuirkEmptyNamePlaceholderAccepted: an ExpressionAttributeNames entry
+	// that stands for "" is accepted, and an update writes an attribute
+	// named "" ("ExpressionAttributeNames contains invalid value: Empty
+	// attribute name for key #n").
+	QuirkEmptyNamePlaceholderAccepted Quirk = "EmptyNamePlaceholderAccepted"
 	// QuirkNestingUnchecked: documents nested deeper than 32 levels are
 	// accepted.
 	QuirkNestingUnchecked Quirk = "NestingUnchecked"

@@ -21,10 +21,14 @@ type Env struct {
 }
 
 // NewEnv validates the placeholder maps the way DynamoDB does before any
-// expression is parsed: they must not be empty when present, and keys must
-// be "#" or ":" followed by letters, digits or underscores.
+// expression is parsed: they must not be empty when present, keys must be
+// "#" or ":" followed by letters, digits or underscores, and no name may
+// stand for "".
 func NewEnv(names map[string]string, values map[string]attr.Value) (*Env, error) {
 	if err := checkPlaceholders("ExpressionAttributeNames", names, '#'); err != nil {
+		return nil, err
+	}
+	if err := checkNameValues(names); err != nil {
 		return nil, err
 	}
 	if err := checkPlaceholders("ExpressionAttributeValues", values, ':'); err != nil {
@@ -53,6 +57,24 @@ func checkPlaceholders[V any](member string, m map[string]V, sigil byte) error {
 	}
 	if found {
 		return errorf(member + ` contains invalid key: Syntax error; key: "` + bad + `"`)
+	}
+	return nil
+}
+
+// checkNameValues refuses a name placeholder that stands for "": attribute
+// names are at least one character long ("Naming rules" in DynamoDB's
+// developer guide). The message is DynamoDB's as clients quote it; that
+// the keys' syntax is checked first, and the first such key in sorted
+// order named, is a model.
+func checkNameValues(names map[string]string) error {
+	bad, found := "", false
+	for k, v := range names {
+		if v == "" && (!found || k < bad) {
+			bad, found = k, true
+		}
+	}
+	if found {
+		return errorf("ExpressionAttributeNames contains invalid value: Empty attribute name for key " + bad)
 	}
 	return nil
 }

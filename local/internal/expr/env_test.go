@@ -47,6 +47,13 @@ func TestNewEnvValidation(t *testing.T) {
 		// Of several invalid keys, the first in sorted order is named.
 		{map[string]string{"#ok": "a", "z": "a", "#b-c": "a", "b": "a"}, nil, `ExpressionAttributeNames contains invalid key: Syntax error; key: "#b-c"`},
 		{map[string]string{"#ok": "a", "x": "a", "": "a"}, nil, `ExpressionAttributeNames contains invalid key: Syntax error; key: ""`},
+		// A name that stands for "": the first such key in sorted order,
+		// after the keys' syntax and before ExpressionAttributeValues.
+		{map[string]string{"#a": ""}, nil, "ExpressionAttributeNames contains invalid value: Empty attribute name for key #a"},
+		{map[string]string{"#ok": "a", "#z": "", "#b": ""}, nil, "ExpressionAttributeNames contains invalid value: Empty attribute name for key #b"},
+		{map[string]string{"#a": "", "b": "b"}, nil, `ExpressionAttributeNames contains invalid key: Syntax error; key: "b"`},
+		{map[string]string{"#a": ""}, map[string]attr.Value{"v": attr.String("x")}, "ExpressionAttributeNames contains invalid value: Empty attribute name for key #a"},
+		{map[string]string{"#a": " "}, nil, ""},
 	}
 	for _, c := range cases {
 		_, err := NewEnv(c.names, c.values)
