@@ -23,6 +23,7 @@ type itemWriteIn struct {
 
 	tableNameSet bool       // TableName was sent, if only as ""
 	deep         *deepValue // a value nested past the limit, for checkWrite
+	emptyName    bool       // the item (or key) has a member named "", read even when its values nest too deep
 }
 
 // field reads member k into c and reports whether k is one of the shared
@@ -62,8 +63,18 @@ func (c *itemWriteIn) field(r *jreader, k string) (bool, error) {
 func decodeItemWrite(body []byte, c *itemWriteIn, itemField string, item *attr.Item, extra func(r *jreader, k string) error) error {
 	return decodeWith(body, func(r *jreader, k string) error {
 		if k == itemField {
+			start := r.i
 			var err error
 			*item, err = readNested(r, &c.deep, r.item, entriesWithoutValues)
+			if err == nil {
+				// When the item's values nest too deep an empty item stands in
+				// for it, so its names are read from the JSON: checkWrite
+				// reports an attribute named "" before the nesting.
+				_, c.emptyName = (*item)[""]
+				if !c.emptyName && c.deep != nil && len(*item) == 0 {
+					c.emptyName = hasEmptyName(r.b[start:r.i])
+				}
+			}
 			return err
 		}
 		if ok, err := c.field(r, k); ok {

@@ -73,3 +73,30 @@ func TestNestingKeptForSingleItemWrites(t *testing.T) {
 		t.Errorf("after the refused writes, GetItem answered %s; want {}", raw)
 	}
 }
+
+// PutItem reports an attribute named "" after its members' constraints and
+// before a value nested too deep, wherever in the item that value is, as a
+// transaction's Put does (TestTransactWriteItemsChecksActionsInRequestOrder);
+// a map key "" is not an attribute name and does not count.
+func TestPutItemReportsEmptyAttributeNameBeforeNesting(t *testing.T) {
+	e := layersEngine(t)
+	const (
+		nest      = "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit"
+		emptyName = "Empty attribute name"
+	)
+	put := func(more string) string {
+		return `{"TableName":"deep_order_absent","Item":{"pk":{"S":"a"},"sk":{"S":"1"}` + more + `}}`
+	}
+	checkRefusals(t, e, []refusalCase{
+		{"EmptyNameBeforeNested40", "PutItem", put(`,"":{"S":"x"},"d":` + nested(40)), emptyName},
+		{"EmptyNameAfterNested40", "PutItem", put(`,"d":` + nested(40) + `,"":{"S":"x"}`), emptyName},
+		{"EmptyNameAfterNested100", "PutItem", put(`,"d":` + nested(100) + `,"":{"S":"x"}`), emptyName},
+		{"EmptyNameBesideNestedConditionValue", "PutItem",
+			`{"TableName":"deep_order_absent","Item":{"pk":{"S":"a"},"":{"S":"x"}},"ConditionExpression":"d = :deep","ExpressionAttributeValues":{":deep":` + nested(40) + `}}`,
+			emptyName},
+		{"EmptyMapKeyBesideNested40", "PutItem", put(`,"m":{"M":{"":{"S":"x"}}},"d":` + nested(40)), nest},
+		{"ConstraintBeforeEmptyName", "PutItem",
+			`{"TableName":"deep_order_absent","Item":{"pk":{"S":"a"},"":{"S":"x"},"d":` + nested(40) + `},"ReturnValues":"BOGUS"}`,
+			"1 validation error detected: Value 'BOGUS' at 'returnValues' failed to satisfy constraint: Member must satisfy enum value set: [ALL_NEW, UPDATED_OLD, ALL_OLD, NONE, UPDATED_NEW]"},
+	})
+}

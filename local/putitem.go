@@ -11,8 +11,7 @@ type putItemIn struct {
 
 // putItem is PutItem, conditional on ConditionExpression or Expected.
 func (e *Engine) putItem(in *putItemIn) ([]byte, error) {
-	_, emptyName := in.Item[""]
-	cw, err := e.checkWrite(&in.itemWriteIn, itemWrite{itemMember: "item", itemSet: in.Item != nil, emptyName: emptyName, returnValues: []string{"ALL_OLD"}}, nil)
+	cw, err := e.checkWrite(&in.itemWriteIn, itemWrite{itemMember: "item", itemSet: in.Item != nil, emptyName: in.emptyName, returnValues: []string{"ALL_OLD"}}, nil)
 	if err != nil {
 		return nil, err
 	}
