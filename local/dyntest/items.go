@@ -72,14 +72,32 @@ func (s *suite) testItems(t *testing.T) {
 			{PutRequest: &types.PutRequest{Item: item{"pk": vS("a"), "sk": vS("2")}}},
 			{PutRequest: &types.PutRequest{Item: item{"pk": vS("a"), "sk": vS("3"), "": vS("x")}}}}}})
 		s.refused(t, QuirkEmptyAttributeNameAccepted, err, "Empty attribute name")
+		// The item in another table of the request, after that table's
+		// good items: the whole request is refused, in whichever order the
+		// tables are checked.
+		other := s.table(t, composite)
+		kept := item{"pk": vS("kept"), "sk": vS("1")}
+		s.put(t, tb, kept)
+		_, err = s.c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{
+			tb: {{PutRequest: &types.PutRequest{Item: item{"pk": vS("a"), "sk": vS("4")}}},
+				{DeleteRequest: &types.DeleteRequest{Key: kept}}},
+			other: {{PutRequest: &types.PutRequest{Item: item{"pk": vS("a"), "sk": vS("1")}}},
+				{PutRequest: &types.PutRequest{Item: item{"pk": vS("a"), "sk": vS("2"), "": vS("x")}}}}}})
+		s.refused(t, QuirkEmptyAttributeNameAccepted, err, "Empty attribute name")
 		if s.quirks.Has(QuirkEmptyAttributeNameAccepted) {
 			return
 		}
-		for _, sk := range []string{"1", "2", "3"} {
+		for _, sk := range []string{"1", "2", "3", "4"} {
 			if got := s.get(t, tb, item{"pk": vS("a"), "sk": vS(sk)}); got != nil {
 				t.Errorf("refused write left %s", showItem(got))
 			}
 		}
+		for _, sk := range []string{"1", "2"} {
+			if got := s.get(t, other, item{"pk": vS("a"), "sk": vS(sk)}); got != nil {
+				t.Errorf("refused write left %s in the other table", showItem(got))
+			}
+		}
+		wantItem(t, "item the refused request would delete", s.get(t, tb, kept), kept)
 	})
 
 	// ConditionExpression on PutItem/DeleteItem/UpdateItem: a false condition
