@@ -326,3 +326,27 @@ func BenchmarkExecuteStatementInsert(b *testing.B) {
 		return err
 	})
 }
+
+// A statement naming an attribute "" is not refused with the check of
+// ExpressionAttributeNames: the placeholders the engine writes for a
+// statement are its own, and no answer names them (DynamoDB's answer to
+// such a statement is not known).
+func TestStatementsWithAnEmptyNameDoNotNameThePlaceholders(t *testing.T) {
+	e := partiqlEngine(t)
+	if _, err := call(t, e, "PutItem", `{"TableName":"tbl","Item":{"pk":{"S":"a"},"sk":{"S":"1"}}}`); err != nil {
+		t.Fatal(err)
+	}
+	const update = `UPDATE tbl SET \"\" = 'x' WHERE pk = 'a' AND sk = '1'`
+	for _, c := range []struct{ name, op, body string }{
+		{"ExecuteStatementUpdate", "ExecuteStatement", `{"Statement":"` + update + `"}`},
+		{"ExecuteStatementWhere", "ExecuteStatement", `{"Statement":"SELECT * FROM tbl WHERE pk = 'a' AND \"\" = 'x'"}`},
+		{"BatchExecuteStatementUpdate", "BatchExecuteStatement", `{"Statements":[{"Statement":"` + update + `"}]}`},
+		{"ExecuteTransactionUpdate", "ExecuteTransaction", `{"TransactStatements":[{"Statement":"` + update + `"}]}`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if _, raw := postRaw(t, e, c.op, c.body); strings.Contains(string(raw), "#n") {
+				t.Errorf("%s names a placeholder the statement does not have: %s", c.op, raw)
+			}
+		})
+	}
+}

@@ -161,7 +161,7 @@ func (e *Engine) transactionWrites(in *executeTransactionIn, stmts []partiql.Sta
 	if err != nil {
 		return nil, err
 	}
-	out, err := e.transactWriteItems(req)
+	out, err := e.transactWrite(req, true)
 	if err != nil {
 		return nil, transactionWriteError(err, writes)
 	}
@@ -182,7 +182,7 @@ func (e *Engine) transactionWrites(in *executeTransactionIn, stmts []partiql.Sta
 // checkExpressions parses a write's expressions as TransactWriteItems will,
 // so that an error in one names its statement.
 func checkExpressions(t *table, w *partiql.Write) error {
-	ex := newExprs(w.Names, w.Values)
+	ex := newStatementExprs(w.Names, w.Values)
 	if _, err := ex.condition(optional(w.Condition)); err != nil {
 		return partiqlError(err)
 	}

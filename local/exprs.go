@@ -29,6 +29,13 @@ func newExprs(names map[string]string, values attr.Item) *exprs {
 	return &exprs{env: env, err: exprError(err)}
 }
 
+// newStatementExprs is newExprs for the expressions the engine writes for a
+// PartiQL statement (expr.NewStatementEnv).
+func newStatementExprs(names map[string]string, values attr.Item) *exprs {
+	env, err := expr.NewStatementEnv(names, values)
+	return &exprs{env: env, err: exprError(err)}
+}
+
 // exprError turns expression errors into ValidationException.
 func exprError(err error) error {
 	if err == nil {

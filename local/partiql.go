@@ -141,7 +141,7 @@ func optional(s string) *string {
 // (nil when none) and the capacity it consumed. onFailure is
 // ReturnValuesOnConditionCheckFailure.
 func (e *Engine) runWrite(t *table, w *partiql.Write, onFailure string) (attr.Item, *capacity, error) {
-	ex := newExprs(w.Names, w.Values)
+	ex := newStatementExprs(w.Names, w.Values)
 	var pk primaryKey
 	var err error
 	var upd updateFn
@@ -260,7 +260,7 @@ func (e *Engine) runSelect(t *table, x *index, rd *partiql.Read, from selectCurs
 		limit = multiQueryPage
 	}
 	s := newSource(t, x)
-	ex := newExprs(rd.Names, rd.Values)
+	ex := newStatementExprs(rd.Names, rd.Values)
 	var proj projFn
 	fetch := false
 	if rd.Columns != nil {

@@ -30,10 +30,11 @@ func (v *violations) transactItems(n int, show func() string) {
 // txWrite is one action of TransactWriteItems: its kind (ConditionCheck,
 // Put, Delete or Update; "" unless exactly one was sent) and request.
 type txWrite struct {
-	kind string
-	a    *txAction
-	n    int // actions sent in the element
-	i    int // position in TransactItems, from 0
+	kind      string
+	a         *txAction
+	n         int  // actions sent in the element
+	i         int  // position in TransactItems, from 0
+	statement bool // written by ExecuteTransaction for a statement
 }
 
 func (ti transactWriteItem) action() txWrite {
@@ -111,7 +112,11 @@ func (e *Engine) checkTxWrite(w txWrite) (txOp, error) {
 	if a.valuesErr != nil {
 		return op, serialization(a.valuesErr)
 	}
-	ex := newExprs(a.ExpressionAttributeNames, a.ExpressionAttributeValues)
+	newEx := newExprs
+	if w.statement {
+		newEx = newStatementExprs
+	}
+	ex := newEx(a.ExpressionAttributeNames, a.ExpressionAttributeValues)
 	parsed, err := ex.parseUpdate(a.UpdateExpression)
 	if err != nil {
 		return op, err

@@ -69,6 +69,13 @@ func claimItem(seen map[string]bool, t *table, pk primaryKey) error {
 // written together or not at all (CancellationReasons say why), made
 // idempotent by ClientRequestToken.
 func (e *Engine) transactWriteItems(body []byte) ([]byte, error) {
+	return e.transactWrite(body, false)
+}
+
+// transactWrite is transactWriteItems; statements says body is the request
+// ExecuteTransaction writes for its statements, whose placeholders stand
+// for the statements' identifiers (newStatementExprs).
+func (e *Engine) transactWrite(body []byte, statements bool) ([]byte, error) {
 	var in transactWriteIn
 	if err := decodeTransactWrite(body, &in); err != nil {
 		return nil, err
@@ -87,6 +94,7 @@ func (e *Engine) transactWriteItems(body []byte) ([]byte, error) {
 	actions := make([]txWrite, len(in.TransactItems))
 	for i, ti := range in.TransactItems {
 		actions[i] = ti.action()
+		actions[i].statement = statements
 		actions[i].constraints(&v, i)
 	}
 	if err := v.err(); err != nil {

@@ -25,11 +25,25 @@ type Env struct {
 // "#" or ":" followed by letters, digits or underscores, and no name may
 // stand for "".
 func NewEnv(names map[string]string, values map[string]attr.Value) (*Env, error) {
+	return newEnv(names, values, true)
+}
+
+// NewStatementEnv is NewEnv for the placeholders the engine writes for a
+// PartiQL statement: their names are the statement's identifiers, which the
+// check of ExpressionAttributeNames' values does not cover (its message
+// would name a placeholder the statement does not have).
+func NewStatementEnv(names map[string]string, values map[string]attr.Value) (*Env, error) {
+	return newEnv(names, values, false)
+}
+
+func newEnv(names map[string]string, values map[string]attr.Value, checkNames bool) (*Env, error) {
 	if err := checkPlaceholders("ExpressionAttributeNames", names, '#'); err != nil {
 		return nil, err
 	}
-	if err := checkNameValues(names); err != nil {
-		return nil, err
+	if checkNames {
+		if err := checkNameValues(names); err != nil {
+			return nil, err
+		}
 	}
 	if err := checkPlaceholders("ExpressionAttributeValues", values, ':'); err != nil {
 		return nil, err

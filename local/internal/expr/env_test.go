@@ -63,6 +63,22 @@ func TestNewEnvValidation(t *testing.T) {
 	}
 }
 
+// A statement's placeholders may stand for "" (its identifier); the other
+// checks hold for them as for a request's.
+func TestNewStatementEnvTakesEmptyNames(t *testing.T) {
+	if _, err := NewStatementEnv(map[string]string{"#n0": ""}, map[string]attr.Value{":v0": attr.String("x")}); err != nil {
+		t.Errorf("empty name: %v", err)
+	}
+	_, err := NewStatementEnv(map[string]string{"n0": ""}, nil)
+	if got := errMsg(err); got != `ExpressionAttributeNames contains invalid key: Syntax error; key: "n0"` {
+		t.Errorf("invalid key: %q", got)
+	}
+	_, err = NewStatementEnv(nil, map[string]attr.Value{})
+	if got := errMsg(err); got != "ExpressionAttributeValues must not be empty" {
+		t.Errorf("empty values: %q", got)
+	}
+}
+
 func TestNilEnvReportsUndefined(t *testing.T) {
 	_, err := ParseCondition("a = :v", nil)
 	if got := errMsg(err); got != "Invalid ConditionExpression: An expression attribute value used in expression is not defined; attribute value: :v" {
