@@ -197,6 +197,31 @@ func TestParseFlagsQuickBudgets(t *testing.T) {
 	}
 }
 
+// TestParseFlagsBulkHTTPRounds: the import against the raw loop runs 5
+// rounds, 1 in quick mode, whatever -rounds says, unless
+// -bulk-http-rounds sets it.
+func TestParseFlagsBulkHTTPRounds(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want int
+	}{
+		{nil, 5},
+		{[]string{"-quick"}, 1},
+		{[]string{"-rounds", "2"}, 5},
+		{[]string{"-bulk-http-rounds", "3"}, 3},
+		{[]string{"-quick", "-bulk-http-rounds", "3"}, 3},
+		{[]string{"-bulk-http-rounds", "1"}, 1},
+	} {
+		cfg, err := parseFlags(tc.args, &bytes.Buffer{})
+		if err != nil {
+			t.Fatalf("%v: %v", tc.args, err)
+		}
+		if cfg.bulkHTTPRounds != tc.want {
+			t.Errorf("%v: %d rounds, want %d", tc.args, cfg.bulkHTTPRounds, tc.want)
+		}
+	}
+}
+
 func TestMedianRunPicksMiddleRate(t *testing.T) {
 	mk := func(n int, errs int) runStats { return runStats{Requests: n, Errors: errs, Elapsed: time.Second} }
 	s, rates, errs := medianRun([]runStats{mk(300, 0), mk(100, 1), mk(200, 0)})
