@@ -54,7 +54,7 @@ type csvReader struct {
 }
 
 func newCSVReader(r io.Reader, name string, t Target) (*csvReader, error) {
-	src := &recorder{r: r}
+	src := &recorder{r: skipBOM(r)}
 	cr := csv.NewReader(bufio.NewReaderSize(src, 64<<10))
 	cr.FieldsPerRecord = -1 // checked here, with a better message
 	cr.ReuseRecord = true
@@ -67,7 +67,7 @@ func newCSVReader(r io.Reader, name string, t Target) (*csvReader, error) {
 	}
 	head = slices.Clone(head)
 	if len(head) > 0 {
-		head[0] = strings.TrimPrefix(head[0], "\ufeff") // a byte-order mark from spreadsheet exports
+		head[0] = strings.TrimPrefix(head[0], "\ufeff") // a mark inside the first field's quotes
 	}
 	for i := range head {
 		head[i] = strings.TrimSpace(head[i])
@@ -88,6 +88,34 @@ func newCSVReader(r io.Reader, name string, t Target) (*csvReader, error) {
 	}
 	return c, nil
 }
+
+// bom is the UTF-8 byte-order mark spreadsheet exports start a file with.
+var bom = []byte("\ufeff")
+
+// skipBOM is r without a byte-order mark at its start. It is dropped before
+// encoding/csv reads the header: a mark before a quoted first field (as
+// Excel and PowerShell write "id","name") would be a quote inside an
+// unquoted field.
+func skipBOM(r io.Reader) io.Reader {
+	head := make([]byte, len(bom))
+	n, err := io.ReadFull(r, head)
+	head = head[:n]
+	if bytes.Equal(head, bom) {
+		head = nil
+	}
+	switch {
+	case err == nil:
+		return io.MultiReader(bytes.NewReader(head), r)
+	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+		return bytes.NewReader(head)
+	}
+	return io.MultiReader(bytes.NewReader(head), errReader{err})
+}
+
+// errReader fails every read with err.
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) { return 0, e.err }
 
 // exampleHeader is the header of a file holding every declared attribute.
 func exampleHeader(t Target) []string {

@@ -136,6 +136,26 @@ func TestCSVHeaderErrorsAreFatal(t *testing.T) {
 	}
 }
 
+// TestCSVByteOrderMarkBeforeAQuotedHeader: spreadsheet and PowerShell
+// exports write a byte-order mark and quote every field, header included;
+// the mark is skipped before the quote is read, and a file holding only the
+// mark is an empty file.
+func TestCSVByteOrderMarkBeforeAQuotedHeader(t *testing.T) {
+	rel, _ := school()
+	rows, bad := readAll(t, CSV, Target{Relation: rel}, "\ufeff\"from\",\"to\"\r\n\"a1\",\"c1\"\r\n")
+	if len(bad) != 0 || len(rows) != 1 || rows[0].From != "STU#a1" || rows[0].To != "CRS#c1" || rows[0].Line != 2 {
+		t.Fatalf("rows %#v, errors %v", rows, bad)
+	}
+	rows, bad = readAll(t, CSV, Target{Relation: rel}, "\"\ufefffrom\",to\na1,c1\n")
+	if len(bad) != 0 || len(rows) != 1 {
+		t.Fatalf("a mark inside the first field's quotes: rows %#v, errors %v", rows, bad)
+	}
+	_, bad = readAll(t, CSV, Target{Relation: rel}, "\ufeff")
+	if want := "in.csv:1: empty file: want a header line such as from,to,grade,credits"; len(bad) != 1 || bad[0].Error() != want {
+		t.Fatalf("a file of only a byte-order mark: errors %v, want %s", bad, want)
+	}
+}
+
 func TestNDJSONTypedValues(t *testing.T) {
 	_, stu := school()
 	in := `{"id":"a91","name":"Ana","age":12345678901234567890123,"active":true,"tags":["x","y","x"],"born":"2010-02-03","seen":"2026-01-01T10:00:00Z"}
