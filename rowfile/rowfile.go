@@ -257,7 +257,9 @@ func typedValue(kind schema.AttrKind, c cell) (any, bool, error) {
 			if !ok {
 				return nil, false, fmt.Errorf("element %d of the array is %s, not a string", i+1, jsonKind(e))
 			}
-			if s != "" && !slices.Contains(out, s) {
+			// An element is kept as given, "" too: DynamoDB sets may
+			// hold one, and export -o ndjson writes it.
+			if !slices.Contains(out, s) {
 				out = append(out, s)
 			}
 		}

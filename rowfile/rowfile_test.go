@@ -365,6 +365,42 @@ func TestWriteThenReadGivesTheSameRows(t *testing.T) {
 	}
 }
 
+// TestNDJSONSetKeepsAnEmptyStringElement: DynamoDB string sets may hold ""
+// (only the set itself cannot be empty), and export -o ndjson writes such an
+// element, so an NDJSON array keeps it: ["", "x"] is that set, [""] the set
+// of one empty string. Only duplicates are dropped.
+func TestNDJSONSetKeepsAnEmptyStringElement(t *testing.T) {
+	_, stu := school()
+	rows := []Row{
+		{ID: "STU#a1", Attrs: attrsOf(stu, map[string]any{"tags": []string{"", "x"}})},
+		{ID: "STU#a2", Attrs: attrsOf(stu, map[string]any{"tags": []string{""}})},
+	}
+	var b bytes.Buffer
+	w, err := NewWriter(&b, NDJSON, Target{Entity: stu})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		if err := w.Write(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	got, bad := readAll(t, NDJSON, Target{Entity: stu}, b.String()+`{"id":"a3","tags":["","x",""]}`+"\n")
+	if len(bad) > 0 {
+		t.Fatalf("%v\n%s", bad, b.String())
+	}
+	for i := range got {
+		got[i].Line = 0
+	}
+	want := append(rows, Row{ID: "STU#a3", Attrs: attrsOf(stu, map[string]any{"tags": []string{"", "x"}})})
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %#v\nwant %#v\nfile:\n%s", got, want, b.String())
+	}
+}
+
 func TestCSVWriterRefusesWhatItCannotCarry(t *testing.T) {
 	_, stu := school()
 	for _, attrs := range []map[string]any{{"name": ""}, {"tags": []string{"a,b"}}, {"tags": []string{" a"}}} {
