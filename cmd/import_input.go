@@ -137,6 +137,30 @@ func sniffFormat(r io.Reader) rowfile.Format {
 	return rowfile.CSV
 }
 
+// writeReject copies a rejected row to a rejects file, one a line: its text
+// as the reader kept it, or, for a line too long to have been kept, its
+// bytes read again from the input.
+func (in *importInput) writeReject(w io.Writer, le *rowfile.LineError) error {
+	if le.RawSize == 0 {
+		_, err := fmt.Fprintln(w, le.Raw)
+		return err
+	}
+	var src io.ReaderAt = in.temp
+	if in.temp == nil {
+		f, err := os.Open(in.path)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		src = f
+	}
+	if _, err := io.Copy(w, io.NewSectionReader(src, le.RawOffset, le.RawSize)); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
+
 func formatWord(f rowfile.Format) string {
 	if f == rowfile.CSV {
 		return "CSV"
@@ -197,7 +221,9 @@ func (a *app) checkInput(in *importInput, t rowfile.Target, o importOpts) (*chec
 				fmt.Fprintln(a.io.ErrOut, le.Error())
 			}
 			if rejects != nil {
-				fmt.Fprintln(rejects, le.Raw)
+				if err := in.writeReject(rejects, le); err != nil {
+					return nil, fmt.Errorf("write --rejects %s: %w", o.rejects, err)
+				}
 			}
 			continue
 		}

@@ -328,6 +328,38 @@ func TestRejectsFileEndsEveryLineWithANewline(t *testing.T) {
 	}
 }
 
+// TestRejectsFileKeepsALineTooLongToRead: an NDJSON line over the reader's
+// limit is not held in memory, but the rejects file still gets it as it is
+// in the input (from stdin's copy too), in its place among the others.
+func TestRejectsFileKeepsALineTooLongToRead(t *testing.T) {
+	isolate(t)
+	school := example(t, "school.yaml")
+	dir := t.TempDir()
+	if r := adjl(t, runOpts{dir: dir}, "--schema", school, "table", "create"); r.code != 0 {
+		t.Fatalf("table create: %s", r.err)
+	}
+	long := `{"from":"a1","to":"c1","grade":"` + strings.Repeat("x", 5<<20) + `"}`
+	bad := `{"from":"CRS#x","to":"c1"}`
+	in := `{"from":"a2","to":"c1"}` + "\n" + long + "\r\n" + bad + "\n" + long
+	writeFile(t, filepath.Join(dir, "e.ndjson"), in)
+	for _, args := range [][]string{{"e.ndjson"}, {"-"}} {
+		var stderr bytes.Buffer
+		ios := &IOStreams{In: strings.NewReader(in), Out: io.Discard, ErrOut: &stderr}
+		t.Chdir(dir)
+		a := newApp(ios, append(append([]string{"--schema", school, "import", "enrollment"}, args...), "--skip-invalid", "--rejects", "r.ndjson", "--quiet"))
+		if code := a.run(t.Context()); code != ExitRejected {
+			t.Fatalf("%v: exit %d: %.300s", args, code, stderr.String())
+		}
+		if got := stderr.String(); !strings.Contains(got, ":2: line longer than") || !strings.Contains(got, ":4: line longer than") {
+			t.Errorf("%v: stderr lacks the long lines:\n%.300s", args, got)
+		}
+		got, _ := os.ReadFile(filepath.Join(dir, "r.ndjson"))
+		if want := long + "\n" + bad + "\n" + long + "\n"; string(got) != want {
+			t.Errorf("%v: rejects file of %d bytes, want %d; it starts %.80q", args, len(got), len(want), got)
+		}
+	}
+}
+
 // TestImportResumeThatWritesNothingKeepsTheJournal: a --resume run that
 // fails before writing a row of its own still leaves the journal of the
 // earlier run, whose rows a later --resume skips, and says --resume.

@@ -277,6 +277,7 @@ type ndjsonReader struct {
 	name string
 	t    Target
 	line int
+	off  int64 // input offset of the next byte to read
 	buf  []byte
 }
 
@@ -346,13 +347,29 @@ func (n *ndjsonReader) readLine() ([]byte, error) {
 	for {
 		part, err := n.r.ReadSlice('\n')
 		n.buf = append(n.buf, part...)
+		n.off += int64(len(part))
 		if len(n.buf) > maxLineBytes {
 			n.line++
-			// Skip the rest of the line, then report it.
+			// Skip the rest of the line, then report it with its place in
+			// the input, for a rejects file to copy it from.
+			start := n.off - int64(len(n.buf))
+			tail := [2]byte{n.buf[len(n.buf)-2], n.buf[len(n.buf)-1]} // the line's last two bytes
 			for errors.Is(err, bufio.ErrBufferFull) {
-				_, err = n.r.ReadSlice('\n')
+				part, err = n.r.ReadSlice('\n')
+				n.off += int64(len(part))
+				for _, c := range part[max(len(part)-2, 0):] {
+					tail = [2]byte{tail[1], c}
+				}
 			}
-			return nil, &LineError{File: n.name, Line: n.line, Msg: fmt.Sprintf("line longer than %d bytes; DynamoDB items are at most 400 KB", maxLineBytes)}
+			end := n.off
+			if tail[1] == '\n' {
+				end--
+				if tail[0] == '\r' {
+					end--
+				}
+			}
+			return nil, &LineError{File: n.name, Line: n.line, Msg: fmt.Sprintf("line longer than %d bytes; DynamoDB items are at most 400 KB", maxLineBytes),
+				RawOffset: start, RawSize: end - start}
 		}
 		switch {
 		case err == nil:

@@ -127,6 +127,10 @@ type LineError struct {
 	// Raw is the row's text as it is in the file, without its line end (a
 	// CSV record may span lines), for a rejects file. Empty for header errors.
 	Raw string
+	// RawOffset and RawSize place the row's text in the input (bytes from
+	// its start, without the line end) when it is too long to hold in Raw:
+	// RawSize > 0 says so, and Raw is then empty.
+	RawOffset, RawSize int64
 	// Fatal: reading cannot go on (a bad header, an unreadable file).
 	Fatal bool
 }

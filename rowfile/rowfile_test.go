@@ -401,6 +401,26 @@ func TestNDJSONSetKeepsAnEmptyStringElement(t *testing.T) {
 	}
 }
 
+// TestNDJSONLineTooLongIsPlacedInTheInput: a line over the limit is not
+// kept, but its error says where its bytes are (without the line end), so
+// that a rejects file can copy them.
+func TestNDJSONLineTooLongIsPlacedInTheInput(t *testing.T) {
+	rel, _ := school()
+	first := `{"from":"a","to":"b"}` + "\n"
+	long := `{"from":"a","to":"b","grade":"` + strings.Repeat("y", maxLineBytes) + `"}`
+	for _, end := range []string{"\r\n", "\n", ""} {
+		in := first + long + end
+		rows, bad := readAll(t, NDJSON, Target{Relation: rel}, in)
+		if len(rows) != 1 || len(bad) != 1 || bad[0].Line != 2 || bad[0].Fatal {
+			t.Fatalf("%q end: rows %d, errors %v", end, len(rows), bad)
+		}
+		le := bad[0]
+		if le.Raw != "" || le.RawSize == 0 || in[le.RawOffset:le.RawOffset+le.RawSize] != long {
+			t.Errorf("%q end: offset %d size %d, want %d %d", end, le.RawOffset, le.RawSize, len(first), len(long))
+		}
+	}
+}
+
 func TestCSVWriterRefusesWhatItCannotCarry(t *testing.T) {
 	_, stu := school()
 	for _, attrs := range []map[string]any{{"name": ""}, {"tags": []string{"a,b"}}, {"tags": []string{" a"}}} {
