@@ -268,8 +268,10 @@ func encodeCSV(rec []string) string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
-// maxLineBytes bounds an NDJSON line: DynamoDB items are at most 400 KB.
-const maxLineBytes = 1 << 20
+// maxLineBytes bounds an NDJSON line: DynamoDB items are at most 400 KB,
+// and JSON escapes write a byte of a value in up to six (\u0001), so no
+// line of an item that fits is longer.
+const maxLineBytes = 4 << 20
 
 // ndjsonReader reads one JSON object per line; blank lines are skipped.
 type ndjsonReader struct {
@@ -368,7 +370,7 @@ func (n *ndjsonReader) readLine() ([]byte, error) {
 					end--
 				}
 			}
-			return nil, &LineError{File: n.name, Line: n.line, Msg: fmt.Sprintf("line longer than %d bytes; DynamoDB items are at most 400 KB", maxLineBytes),
+			return nil, &LineError{File: n.name, Line: n.line, Msg: fmt.Sprintf("line longer than %d bytes; DynamoDB items are at most 400 KB, which takes fewer even written with JSON escapes", maxLineBytes),
 				RawOffset: start, RawSize: end - start}
 		}
 		switch {

@@ -401,6 +401,22 @@ func TestNDJSONSetKeepsAnEmptyStringElement(t *testing.T) {
 	}
 }
 
+// TestNDJSONEscapedLineOfAnItemThatFits: JSON escapes take up to six bytes
+// for one byte of the value (\u0001), and encoders write them freely
+// (Python's ensure_ascii, Go's \u003c), so a line of over 1 MiB may hold an
+// item under DynamoDB's 400 KB: it is read, not refused for its length.
+func TestNDJSONEscapedLineOfAnItemThatFits(t *testing.T) {
+	rel, _ := school()
+	line := `{"from":"a","to":"b","grade":"` + strings.Repeat(`\u00e9`, 190_000) + `"}` + "\n" // 1.1 MB, a 380 KB value
+	rows, bad := readAll(t, NDJSON, Target{Relation: rel}, line)
+	if len(bad) != 0 || len(rows) != 1 {
+		t.Fatalf("rows %d, errors %v", len(rows), bad)
+	}
+	if v, _ := rows[0].Attr("grade"); v != strings.Repeat("\u00e9", 190_000) {
+		t.Errorf("grade of %d bytes", len(v.(string)))
+	}
+}
+
 // TestNDJSONLineTooLongIsPlacedInTheInput: a line over the limit is not
 // kept, but its error says where its bytes are (without the line end), so
 // that a rejects file can copy them.
