@@ -165,6 +165,9 @@ func (a *app) importRun(c *cobra.Command, name, file string, o importOpts) error
 		if prev.fresh != ops.FreshUnknown {
 			journal.freshness(prev.fresh == ops.FreshYes)
 		}
+		if prev.counting {
+			journal.counting()
+		}
 		if prev.done > 0 {
 			journal.done(prev.done)
 		}
@@ -214,10 +217,13 @@ func (a *app) importRun(c *cobra.Command, name, file string, o importOpts) error
 		},
 	}
 	opt.IndexSettle, opt.BatchFixes = a.recountSettings()
-	opt.ExpectedRows, opt.Fresh = res.rows, prev.fresh
+	opt.ExpectedRows, opt.Fresh, opt.CountedBefore = res.rows, prev.fresh, prev.counting
 	opt.Exclusive = o.exclusive || a.be != nil && a.be.exclusive
 	if journal != nil {
 		opt.ChunksDone, opt.FreshChecked = journal.done, journal.freshness
+		if !prev.counting {
+			opt.Counting = journal.counting
+		}
 	}
 	var rel *schema.Relation
 	var ent *schema.Entity

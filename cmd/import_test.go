@@ -174,8 +174,9 @@ func TestImportBatchesCounterFixesOnAdjlsEngine(t *testing.T) {
 
 // refusingImport is a 2,500-edge CSV of the school example and a runner of
 // adjl (in dir) against an in-memory engine behind a test server that counts
-// BatchWriteItem requests in batches and refuses each one after the first
-// failAfter (none while failAfter is negative, as it starts).
+// BatchWriteItem requests (or those of newRefusingImportOf's operation) in
+// batches and refuses each one after the first failAfter (none while
+// failAfter is negative, as it starts).
 type refusingImport struct {
 	csv, dir           string
 	batches, failAfter atomic.Int64
@@ -183,6 +184,11 @@ type refusingImport struct {
 }
 
 func newRefusingImport(t *testing.T) *refusingImport {
+	t.Helper()
+	return newRefusingImportOf(t, "BatchWriteItem")
+}
+
+func newRefusingImportOf(t *testing.T, operation string) *refusingImport {
 	t.Helper()
 	ri := &refusingImport{}
 	isolate(t)
@@ -200,7 +206,7 @@ func newRefusingImport(t *testing.T) *refusingImport {
 	t.Cleanup(func() { e.Close() })
 	ri.failAfter.Store(-1)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasSuffix(r.Header.Get("X-Amz-Target"), ".BatchWriteItem") {
+		if strings.HasSuffix(r.Header.Get("X-Amz-Target"), "."+operation) {
 			if n := ri.batches.Add(1); ri.failAfter.Load() >= 0 && n > ri.failAfter.Load() {
 				w.Header().Set("Content-Type", "application/x-amz-json-1.0")
 				w.WriteHeader(http.StatusBadRequest)
@@ -261,6 +267,27 @@ func TestImportResumeTellsWhatEachRunCounted(t *testing.T) {
 		if !strings.Contains(r.out, want) {
 			t.Errorf("summary lacks %q:\n%s", want, r.out)
 		}
+	}
+}
+
+// TestImportResumedAfterSomeCountersTellsWhatBothRunsMade: an import into
+// a relation with no edges that stops after correcting some of its
+// counters, resumed, says every edge of the file was new, though the
+// counters the earlier run corrected no longer change.
+func TestImportResumedAfterSomeCountersTellsWhatBothRunsMade(t *testing.T) {
+	ri := newRefusingImportOf(t, "UpdateItem")
+	if r := ri.run("table", "create"); r.code != 0 {
+		t.Fatalf("table create: %s", r.err)
+	}
+	ri.failAfter.Store(1000)
+	r := ri.run("import", "enrollment", ri.csv, "--quiet", "--workers", "1")
+	if r.code == 0 || !strings.Contains(r.err, "--resume") {
+		t.Fatalf("interrupted: exit %d, stderr:\n%s", r.code, r.err)
+	}
+	ri.failAfter.Store(-1)
+	r = ri.run("import", "enrollment", ri.csv, "--quiet", "--resume")
+	if want := "edges: 0 written (this run): 2,500 new, 0 already there (both runs)\n"; r.code != 0 || !strings.Contains(r.out, want) {
+		t.Fatalf("resume: exit %d, summary lacks %q:\n%s%s", r.code, want, r.out, r.err)
 	}
 }
 

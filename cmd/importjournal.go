@@ -43,6 +43,8 @@ type journalState struct {
 	// fresh: whether the relation had no edge when that run began
 	// (ops.FreshUnknown when it did not get as far as looking).
 	fresh ops.Freshness
+	// counting: a run began on the counters (ops.ImportOptions.CountedBefore).
+	counting bool
 }
 
 // readJournal returns what an earlier run recorded, if a journal for key
@@ -72,6 +74,8 @@ func readJournal(key string, chunkRows int) journalState {
 			st.fresh = ops.FreshYes
 		case "fresh false":
 			st.fresh = ops.FreshNo
+		case "counting":
+			st.counting = true
 		}
 	}
 	if len(head) < 3 || head[0] != journalMagic || head[1] != "key "+key || head[2] != fmt.Sprintf("chunk-rows %d", chunkRows) {
@@ -130,6 +134,10 @@ func (j *importJournal) done(n int) { j.record("done %d\n", n) }
 // freshness records whether the relation had edges before the first run:
 // a resumed run cannot tell any more, its first run's edges being there.
 func (j *importJournal) freshness(fresh bool) { j.record("fresh %t\n", fresh) }
+
+// counting records that a run began on the counters: a later run finds
+// those it corrected already exact (see ops.ImportOptions.CountedBefore).
+func (j *importJournal) counting() { j.record("counting\n") }
 
 // journalEnd is how an import run ended, for its journal.
 type journalEnd int

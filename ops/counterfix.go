@@ -160,7 +160,11 @@ type recountOptions struct {
 	settle   time.Duration
 	stats    *counterStats
 	progress func(done int)
-	giveUp   time.Duration
+	// counted, when set, is told every target's count as first taken,
+	// whether or not it differs from the stored value (from several
+	// goroutines at once).
+	counted func(t counterTarget, actual int64)
+	giveUp  time.Duration
 	// batch sends up to 100 fixes in one TransactWriteItems instead of an
 	// UpdateItem each: far fewer requests and commits (the embedded engine
 	// syncs each commit to disk), but twice the write capacity on DynamoDB
@@ -238,6 +242,9 @@ func (s *Store) recountGroup(ctx context.Context, group []counterTarget, opt rec
 			if actual, err = s.settledCount(ctx, t, opt); err != nil {
 				return out, err
 			}
+		}
+		if opt.counted != nil {
+			opt.counted(t, actual)
 		}
 		if actual == st.total && !st.bad {
 			continue

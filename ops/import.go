@@ -83,6 +83,14 @@ type ImportOptions struct {
 	// resumed run can be told, since its first run's edges are there now).
 	Fresh        Freshness
 	FreshChecked func(fresh bool)
+	// Counting, when set, is called once before the first counter is
+	// read, so that a later run of the import can be told CountedBefore.
+	Counting func()
+	// CountedBefore says an earlier run of this import began on the
+	// counters, so those it corrected no longer change. Into a relation
+	// that had no edge (Fresh), every edge counted is then the file's, and
+	// Created comes from the counts themselves rather than their changes.
+	CountedBefore bool
 	// ExpectedRows sizes the filter that spots repeated edges (0: 1M).
 	ExpectedRows int
 }
@@ -115,7 +123,9 @@ type ImportReport struct {
 	// Created and Unchanged split the edges of the file by whether they were
 	// new (for --unlink: Deleted and absent); -1 when the relation keeps no
 	// counter to tell them apart by. They are derived from the counters'
-	// changes, so they are exact when the counters were before the import.
+	// changes, so they are exact when the counters were before the import
+	// (see ImportOptions.CountedBefore for a rerun of one that began on
+	// them).
 	Created, Unchanged int
 	Updated            int // entity imports: items whose attributes changed
 	Counters           int // counters recounted

@@ -6,6 +6,7 @@ import (
 	"hash/fnv"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	"github.com/adjl/adjl/rowfile"
 	"github.com/adjl/adjl/schema"
@@ -15,7 +16,7 @@ import (
 )
 
 // recount makes the counters of every entity the file names exact, and
-// derives from their changes how many edges were new.
+// derives from their changes (or counts) how many edges were new.
 func (im *importer) recount(ctx context.Context) error {
 	var targets []counterTarget
 	for _, side := range []struct {
@@ -45,10 +46,32 @@ func (im *importer) recount(ctx context.Context) error {
 	if len(targets) == 0 {
 		return nil
 	}
+	if im.opt.Counting != nil {
+		im.opt.Counting()
+	}
+	// The side with a counter tells how many edges are new.
+	end := schema.FromEnd
+	if name, _ := im.rel.Counter(end); name == "" {
+		end = schema.ToEnd
+	}
+	name, _ := im.rel.Counter(end)
+	// Into a relation that had no edge, every edge counted is the file's,
+	// so after an earlier run that corrected some counters (they no longer
+	// change) the counts themselves say how many edges the runs made.
+	var counted func(counterTarget, int64)
+	var total atomic.Int64
+	byCount := im.fresh && im.opt.CountedBefore && !im.opt.Unlink
+	if byCount {
+		counted = func(t counterTarget, n int64) {
+			if t.end == end && t.name == name {
+				total.Add(n)
+			}
+		}
+	}
 	var pmu sync.Mutex
 	res, err := im.s.recount(ctx, targets, recountOptions{
 		fix: true, workers: im.opt.Workers, settle: im.opt.IndexSettle, stats: im.stats, giveUp: im.opt.RetryFor, batch: im.opt.BatchFixes != nil && im.opt.BatchFixes(),
-		exclusive: im.opt.Exclusive,
+		exclusive: im.opt.Exclusive, counted: counted,
 		progress: func(done int) {
 			if im.opt.Progress != nil {
 				pmu.Lock()
@@ -61,16 +84,11 @@ func (im *importer) recount(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	// The counters changed by exactly the edges this import made or removed
-	// (if they were exact before): the side with a counter tells how many.
-	end := schema.FromEnd
-	if name, _ := im.rel.Counter(end); name == "" {
-		end = schema.ToEnd
-	}
-	name, _ := im.rel.Counter(end)
-	var changed int64
+	// Otherwise the counters changed by exactly the edges this import made
+	// or removed (if they were exact before).
+	changed := total.Load()
 	for _, r := range res {
-		if r.Counter == name && r.Key != "" && im.sideHas(end, r.Key) {
+		if !byCount && r.Counter == name && r.Key != "" && im.sideHas(end, r.Key) {
 			d := r.Actual - r.Stored
 			if im.opt.Unlink {
 				d = -d

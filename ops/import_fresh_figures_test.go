@@ -47,6 +47,14 @@ func TestImportIntoFreshRelationKeepsTheFiguresOfCountersAlreadyThere(t *testing
 		if c := correctedCounters(rep); len(c) != 0 {
 			t.Errorf("corrected %d counters that already held their counts: %+v", len(c), c)
 		}
+		// Told that the first run got as far as the counters, it counts
+		// the edges both runs made as new: the counters it wrote did.
+		rep, err = st.Import(ctx, rel, nil, file(), ImportOptions{Fresh: FreshYes, SkipChunks: 1, CountedBefore: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		eq(t, "created after counting before", rep.Created, 3)
+		eq(t, "unchanged after counting before", rep.Unchanged, 0)
 	})
 
 	t.Run("an edge linked after the look for edges", func(t *testing.T) {
