@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -147,6 +148,11 @@ func (a *app) importRun(c *cobra.Command, name, file string, o importOpts) error
 	if err != nil {
 		return err
 	}
+	if len(res.entities) > 0 && !a.explaining() {
+		if err := a.requireEntities(ctx, st, t.Relation, in, res, o); err != nil {
+			return err
+		}
+	}
 	defer a.tuneGCForBulk()()
 
 	// Resume: the journal of the same import says how many chunks are done.
@@ -273,6 +279,40 @@ func (a *app) importRun(c *cobra.Command, name, file string, o importOpts) error
 	}
 	return nil
 }
+
+// requireEntities refuses an import into a relation with requireEntities
+// when an entity the file names has no item, as each link would be refused
+// (exit 1): every such entity is printed as FILE:LINE of the first line
+// naming it (up to --max-errors), and nothing is written, --skip-invalid or
+// not. The entities are read before the edges are written, not in the
+// edges' requests: one deleted meanwhile is not seen.
+func (a *app) requireEntities(ctx context.Context, st *ops.Store, rel *schema.Relation, in *importInput, res *checkResult, o importOpts) error {
+	missing, err := st.MissingEntities(ctx, res.entities)
+	if err != nil || len(missing) == 0 {
+		return err
+	}
+	var kinds []string
+	for i, k := range missing {
+		if i < o.maxErrors {
+			fmt.Fprintf(a.io.ErrOut, "%s:%d: %s has no item: relation %s requires both entities to exist (requireEntities)\n", in.name, res.entityLine[k], k, rel.Name)
+		}
+		if ent, _, err := a.sch.ResolveKey(k); err == nil && !slices.Contains(kinds, ent.Name) {
+			kinds = append(kinds, ent.Name)
+		}
+	}
+	if n := len(missing) - o.maxErrors; n > 0 {
+		fmt.Fprintf(a.io.ErrOut, "... and %d more %s with no item (--max-errors %d)\n", n, english.Plural(n, "entity", "entities"), o.maxErrors)
+	}
+	return withHint(&missingEntitiesError{msg: fmt.Sprintf("%s names %d %s with no item; nothing was written", in.name, len(missing), english.Plural(len(missing), "entity", "entities"))},
+		fmt.Sprintf("create them first with adjl put or adjl import (%s), then run this import again", strings.Join(kinds, ", ")))
+}
+
+// missingEntitiesError is an import refused for entities with no item: like
+// a link refused for one, it exits 1.
+type missingEntitiesError struct{ msg string }
+
+func (e *missingEntitiesError) Error() string { return e.msg }
+func (e *missingEntitiesError) Unwrap() error { return ops.ErrItemNotFound }
 
 // rejectsNotInput refuses a --rejects path that is the input file, by
 // another name or a link too: opening it for writing would empty the input.

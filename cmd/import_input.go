@@ -174,6 +174,11 @@ type checkResult struct {
 	took      time.Duration
 	hash      string // sha256 of the input's bytes
 	header    string // CSV header, for the rejects file
+	// entities are the entity items an import into a relation with
+	// requireEntities needs, in the order the file names them, and
+	// entityLine the first line naming each.
+	entities   []string
+	entityLine map[string]int
 }
 
 // checkInput reads the whole input once: counts the rows, prints every bad
@@ -190,6 +195,12 @@ func (a *app) checkInput(in *importInput, t rowfile.Target, o importOpts) (*chec
 		return nil, lineErr(err)
 	}
 	res := &checkResult{header: r.Header()}
+	need := t.Relation
+	if need == nil || !need.RequireEntities || o.unlink {
+		need = nil
+	} else {
+		res.entityLine = map[string]int{}
+	}
 	var rejects *os.File
 	if o.rejects != "" && o.skipInvalid {
 		if rejects, err = os.Create(o.rejects); err != nil {
@@ -201,7 +212,7 @@ func (a *app) checkInput(in *importInput, t rowfile.Target, o importOpts) (*chec
 		}
 	}
 	for {
-		_, err := r.Next()
+		row, err := r.Next()
 		if errors.Is(err, io.EOF) {
 			break
 		}
@@ -228,6 +239,14 @@ func (a *app) checkInput(in *importInput, t rowfile.Target, o importOpts) (*chec
 			continue
 		}
 		res.rows++
+		if need != nil {
+			for _, k := range []string{need.From.EntityKey(row.From), need.To.EntityKey(row.To)} {
+				if _, ok := res.entityLine[k]; !ok {
+					res.entityLine[k] = row.Line
+					res.entities = append(res.entities, k)
+				}
+			}
+		}
 	}
 	if res.bad > o.maxErrors {
 		fmt.Fprintf(a.io.ErrOut, "... and %d more invalid %s (--max-errors %d)\n", res.bad-o.maxErrors, english.Plural(res.bad-o.maxErrors, "line", "lines"), o.maxErrors)

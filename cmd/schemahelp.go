@@ -63,7 +63,7 @@ var schemaReference = []schemaField{
 	{"relations.NAME.counters.to.name", "counter attribute name"},
 	{"relations.NAME.counters.to.shards", "spread a hot counter over N counter items"},
 	{"relations.NAME.shards", "reverse-index shards for celebrity partitions, 1-64 (default 1); changing it needs adjl reshard"},
-	{"relations.NAME.requireEntities", "true: a link is refused unless both entity items exist (default false)"},
+	{"relations.NAME.requireEntities", "true: a link (and an import, before it writes) is refused unless both entity items exist (default false)"},
 }
 
 // schemaReferenceHelp renders the reference for adjl help schema.

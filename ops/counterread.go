@@ -67,15 +67,16 @@ func (s *Store) readCounterItems(ctx context.Context, targets []counterTarget, o
 		for _, k := range keys[i:min(i+100, len(keys))] {
 			req = append(req, s.keyOf(k[0], k[1]))
 		}
-		if err := s.batchGetAll(ctx, req, ex, items, opt); err != nil {
+		if err := s.batchGetAll(ctx, "read counters", req, ex, items, opt); err != nil {
 			return nil, err
 		}
 	}
 	return items, nil
 }
 
-// batchGetAll reads keys, retrying UnprocessedKeys with backoff.
-func (s *Store) batchGetAll(ctx context.Context, keys []map[string]types.AttributeValue, ex expression.Expression, into map[[2]string]Item, opt recountOptions) error {
+// batchGetAll reads keys, retrying UnprocessedKeys with backoff; what
+// names the read in errors.
+func (s *Store) batchGetAll(ctx context.Context, what string, keys []map[string]types.AttributeValue, ex expression.Expression, into map[[2]string]Item, opt recountOptions) error {
 	table := s.schema.Table.Name
 	r := newBackoff(opt.giveUp)
 	for len(keys) > 0 {
@@ -87,11 +88,11 @@ func (s *Store) batchGetAll(ctx context.Context, keys []map[string]types.Attribu
 		if err != nil {
 			if retryable(err) {
 				if werr := r.wait(ctx, err); werr != nil {
-					return fmt.Errorf("read counters: %w", werr)
+					return fmt.Errorf("%s: %w", what, werr)
 				}
 				continue
 			}
-			return fmt.Errorf("read counters: %w", err)
+			return fmt.Errorf("%s: %w", what, err)
 		}
 		for _, it := range out.Responses[table] {
 			into[[2]string{sOf(it, s.layout.PK), sOf(it, s.layout.SK)}] = it
@@ -103,7 +104,7 @@ func (s *Store) batchGetAll(ctx context.Context, keys []map[string]types.Attribu
 		keys = left
 		if len(keys) > 0 {
 			if err := r.wait(ctx, &ThrottledError{Err: errors.New("BatchGetItem kept returning UnprocessedKeys")}); err != nil {
-				return fmt.Errorf("read counters: %w", err)
+				return fmt.Errorf("%s: %w", what, err)
 			}
 		}
 	}

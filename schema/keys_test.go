@@ -234,3 +234,20 @@ func TestKeyVerdicts(t *testing.T) {
 	}
 	golden(t, "ids.golden", []byte(b.String()))
 }
+
+func TestSideEntityKeyDropsTheRolePrefix(t *testing.T) {
+	follow := loadExample(t, "social.yaml").Relation("follow")
+	enroll := loadExample(t, "school.yaml").Relation("enrollment")
+	for _, c := range []struct {
+		side      Side
+		key, want string
+	}{
+		{follow.From, "ACTOR#alice", "USER#alice"},
+		{follow.To, "TARGET#b#2", "USER#b#2"},
+		{enroll.From, "STU#a91", "STU#a91"},
+	} {
+		if got := c.side.EntityKey(c.key); got != c.want {
+			t.Errorf("%s: %s, want %s", c.key, got, c.want)
+		}
+	}
+}

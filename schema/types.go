@@ -3,6 +3,8 @@
 // schema file, so every key layout decision can be unit-tested in isolation.
 package schema
 
+import "strings"
+
 // Billing modes accepted in table.billing.
 const (
 	BillingOnDemand    = "PAY_PER_REQUEST"
@@ -91,6 +93,12 @@ const Delimiter = "#"
 type Side struct {
 	Entity *Entity
 	Prefix string // role prefix, e.g. "ACTOR#"; equals Entity.Prefix when no role
+}
+
+// EntityKey is the key of the entity item behind key, a key of this side:
+// ACTOR#alice is USER#alice's.
+func (s Side) EntityKey(key string) string {
+	return s.Entity.Prefix + strings.TrimPrefix(key, s.Prefix)
 }
 
 // Verbs are the command names a relation adds to the CLI.
