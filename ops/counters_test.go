@@ -275,3 +275,49 @@ func TestVerifyShowsStoredCountersThatAreNotWholeNumbers(t *testing.T) {
 		t.Fatalf("after repair: %+v %v", vr.Wrong, err)
 	}
 }
+
+// TestRepairRewritesEveryPartOfAShardedCounterThatIsNotANumber: a repair
+// of a counter spread over shards writes its difference to shard 0, so a
+// part elsewhere that is no whole number (another shard, or the side item
+// holding a value from before the counter was sharded) must be rewritten
+// too, or the counter stays wrong however often it is repaired.
+func TestRepairRewritesEveryPartOfAShardedCounterThatIsNotANumber(t *testing.T) {
+	eachFixMode(t, func(t *testing.T, batch bool) {
+		sc := socialCounterShards(1, 4)
+		rel := sc.Relations[0]
+		st, api := engineStore(t, sc, nil)
+		followers := []string{"ann", "ben", "cid", "dee", "eve", "fay"}
+		for _, f := range followers {
+			must[Outcome](t)(first(st.Link(ctx, rel, f, "bob", nil)))
+		}
+		eq(t, "ben's shard", rel.CounterShard(schema.ToEnd, "ACTOR#ben"), 0)
+		for _, f := range []string{"ann", "cid", "dee"} {
+			if rel.CounterShard(schema.ToEnd, "ACTOR#"+f) == 0 {
+				t.Fatalf("%s's edge counts on shard 0: the test needs parts other than shard 0", f)
+			}
+		}
+		// Every part but shard 0 holds something that is no whole number.
+		setAttr(t, api, "social", "TARGET#bob", schema.CounterSK("followerCount", rel.CounterShard(schema.ToEnd, "ACTOR#ann")), "followerCount", &types.AttributeValueMemberS{Value: "x"})
+		setAttr(t, api, "social", "TARGET#bob", schema.CounterSK("followerCount", rel.CounterShard(schema.ToEnd, "ACTOR#cid")), "followerCount", num("1.5"))
+		setAttr(t, api, "social", "TARGET#bob", schema.CounterSK("followerCount", rel.CounterShard(schema.ToEnd, "ACTOR#dee")), "followerCount", num("99999999999999999999"))
+		setAttr(t, api, "social", "TARGET#bob", "TARGET#bob", "followerCount", &types.AttributeValueMemberBOOL{Value: true})
+		repair := func() []CounterResult {
+			t.Helper()
+			vr, err := st.VerifyCounters(ctx, VerifyOptions{Repair: true, BatchFixes: func() bool { return batch }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return vr.Wrong
+		}
+		if w := repair(); len(w) != 1 || !w[0].Fixed || w[0].Actual != int64(len(followers)) {
+			t.Fatalf("repair: %+v", w)
+		}
+		if w := repair(); len(w) != 0 {
+			t.Errorf("a second repair still finds: %+v", w)
+		}
+		eq(t, "bob", counter(t, st, "TARGET#bob", "followerCount"), "6")
+		// Links go on counting from the repaired parts.
+		must[Outcome](t)(first(st.Link(ctx, rel, "gus", "bob", nil)))
+		eq(t, "bob after a link", counter(t, st, "TARGET#bob", "followerCount"), "7")
+	})
+}
