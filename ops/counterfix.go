@@ -24,7 +24,9 @@ import (
 // sent as TransactWriteItems of up to 100 actions (one request instead of
 // 100); a counter spread over shards is fixed in one of them, the count's
 // difference added to shard 0 with every other shard (and the side item)
-// checked unchanged, because only the sum has a meaning.
+// checked unchanged, because only the sum has a meaning; a part that is no
+// whole number is removed in the same transaction, as the difference was
+// taken without it.
 
 // counterTarget is one counter of one key.
 type counterTarget struct {

@@ -75,7 +75,9 @@ func (f pendingFix) fixed() CounterResult {
 }
 
 // fixActions are the transaction actions that set f's counter to its count
-// if nothing changed since it was read. The expressions are written out
+// if nothing changed since it was read: the update of its first part, and
+// for a counter spread over shards a check of every other part, or its
+// removal where it is no whole number. The expressions are written out
 // here, not with the expression builder: a recount sends one fix per
 // counter, and the builder cost more CPU than the rest of the fix.
 func (s *Store) fixActions(f pendingFix) []types.TransactWriteItem {
@@ -125,9 +127,22 @@ func (s *Store) fixActions(f pendingFix) []types.TransactWriteItem {
 		if len(vals) == 0 {
 			vals = nil // DynamoDB refuses an empty ExpressionAttributeValues
 		}
+		names := map[string]string{"#c": f.t.name}
+		if p.raw != nil {
+			if _, _, problem := storedNumber(p.raw); problem != "" {
+				// A part that is no whole number is not in the total the
+				// difference was taken from: it is removed, or the sum
+				// would stay wrong however often it is repaired.
+				acts = append(acts, types.TransactWriteItem{Update: &types.Update{
+					TableName: table, Key: s.keyOf(p.pk, p.sk), UpdateExpression: aws.String("REMOVE #c"),
+					ConditionExpression: aws.String(cond), ExpressionAttributeNames: names, ExpressionAttributeValues: vals,
+				}})
+				continue
+			}
+		}
 		acts = append(acts, types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{
 			TableName: table, Key: s.keyOf(p.pk, p.sk), ConditionExpression: aws.String(cond),
-			ExpressionAttributeNames: map[string]string{"#c": f.t.name}, ExpressionAttributeValues: vals,
+			ExpressionAttributeNames: names, ExpressionAttributeValues: vals,
 		}})
 	}
 	return acts
