@@ -321,3 +321,19 @@ func TestRepairRewritesEveryPartOfAShardedCounterThatIsNotANumber(t *testing.T) 
 		eq(t, "bob after a link", counter(t, st, "TARGET#bob", "followerCount"), "7")
 	})
 }
+
+// TestGetEntityShowsASumOfFractionsAsADecimal: counter shards are summed
+// exactly; a sum that is no whole number (shards written by hand) is shown
+// as the decimal it is, as DynamoDB would store it, not as a fraction.
+func TestGetEntityShowsASumOfFractionsAsADecimal(t *testing.T) {
+	sc := socialCounterShards(1, 4)
+	rel := sc.Relations[0]
+	st, api := engineStore(t, sc, nil)
+	must[Outcome](t)(first(st.Link(ctx, rel, "ben", "bob", nil))) // shard 0
+	for shard, v := range map[int]string{1: "1.5", 2: "0.25", 3: "-0.05"} {
+		setAttr(t, api, "social", "TARGET#bob", schema.CounterSK("followerCount", shard), "followerCount", num(v))
+	}
+	eq(t, "bob", counter(t, st, "TARGET#bob", "followerCount"), "2.7")
+	setAttr(t, api, "social", "TARGET#bob", schema.CounterSK("followerCount", 3), "followerCount", num("0.25"))
+	eq(t, "bob, whole again", counter(t, st, "TARGET#bob", "followerCount"), "3")
+}
