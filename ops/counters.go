@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/big"
 	"slices"
-	"strings"
 
 	"github.com/adjl/adjl/schema"
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -112,10 +111,30 @@ func (s *Store) withCounters(ctx context.Context, key string, item Item, consist
 				sum.Add(sum, v)
 			}
 		}
-		out[name] = &types.AttributeValueMemberN{Value: strings.TrimSuffix(sum.RatString(), "/1")}
+		out[name] = &types.AttributeValueMemberN{Value: decimalString(sum)}
 	}
 	return out, nil
 }
+
+// decimalString is r, a sum of decimal numbers, written as a decimal with
+// the fraction digits it needs (a sum of decimals has a power of ten as its
+// denominator), at most maxFractionDigits.
+func decimalString(r *big.Rat) string {
+	if r.IsInt() {
+		return r.Num().String()
+	}
+	x, ten := new(big.Rat).Set(r), big.NewRat(10, 1)
+	digits := 0
+	for !x.IsInt() && digits < maxFractionDigits {
+		x.Mul(x, ten)
+		digits++
+	}
+	return r.FloatString(digits)
+}
+
+// maxFractionDigits bounds decimalString: DynamoDB's smallest number is
+// 1E-130.
+const maxFractionDigits = 130
 
 // deleteCounterItems removes the counter shard items of key; it reports
 // whether there were any.
