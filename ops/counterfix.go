@@ -36,8 +36,12 @@ type counterTarget struct {
 	name   string
 	shards int
 	entity string // the type a side item created by a fix gets
-	// trusted: while the counter reads 0, known is its count, without a
-	// Query (an import into a relation that had no edge, see Import).
+	// trusted: while no part of the counter exists, known is its count,
+	// without a Query (an import into a relation that had no edge, see
+	// Import). A counter at 0 is not enough: a link of one of the file's
+	// edges before the import wrote it, and its unlink after, leave 0 and
+	// one edge fewer than the file gives; every link and unlink leaves the
+	// attribute behind.
 	trusted bool
 	known   int64
 	// put: no other writer can write the item meanwhile, and no other
@@ -82,20 +86,21 @@ type counterPart struct {
 
 // counterState is a counter as read: its parts and their sum.
 type counterState struct {
-	parts []counterPart
-	total int64 // the sum of the parts that are whole numbers
-	bad   bool  // a part is not an integer number: always rewritten
+	parts  []counterPart
+	total  int64 // the sum of the parts that are whole numbers
+	bad    bool  // a part is not an integer number: always rewritten
+	absent bool  // no part holds the counter
 	// value and problem, when bad: see CounterResult.
 	value, problem string
 }
 
 func stateOf(t counterTarget, items map[[2]string]Item) counterState {
-	var st counterState
+	st := counterState{absent: true}
 	var texts, problems []string
 	for _, k := range t.parts() {
 		p := counterPart{pk: k[0], sk: k[1]}
 		if v, ok := items[k][t.name]; ok {
-			p.raw = v
+			p.raw, st.absent = v, false
 			n, text, problem := storedNumber(v)
 			if problem == "" {
 				st.total += n
@@ -239,7 +244,7 @@ func (s *Store) recountGroup(ctx context.Context, group []counterTarget, opt rec
 	for _, t := range group {
 		st := stateOf(t, items)
 		actual := t.known
-		if !t.trusted || st.total != 0 || st.bad {
+		if !t.trusted || !st.absent {
 			var err error
 			if actual, err = s.settledCount(ctx, t, opt); err != nil {
 				return out, err

@@ -39,8 +39,9 @@ import (
 //     once, an unlinked absent one not at all, and the result is exact
 //     whatever the counters held before, whether the import ran once or was
 //     killed and run again. Into a relation that had no edge before (see
-//     checkFresh), a counter still at 0 is written from the file's own
-//     tally, without the Query, unless the file may repeat one of its edges.
+//     checkFresh), a counter that does not exist yet is written from the
+//     file's own tally, without the Query, unless the file may repeat one
+//     of its edges.
 //   - Rows are numbered in chunks of ChunkRows; ChunksDone reports how many
 //     chunks from the start are entirely written, so an interrupted import
 //     can skip them (SkipChunks). Chunks are only skipped as a prefix, so

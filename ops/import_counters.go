@@ -31,8 +31,9 @@ func (im *importer) recount(ctx context.Context) error {
 		for _, k := range keys {
 			t, _ := counterTargetOf(im.rel, side.end, k)
 			// Into a relation that had no edge, an entity whose counter
-			// is still 0 (no one else linked it meanwhile) has exactly
-			// the edges the file gives it, unless the file repeats one.
+			// does not exist (no link or unlink changed it meanwhile) has
+			// exactly the edges the file gives it, unless the file
+			// repeats one.
 			tl := side.keys[k]
 			t.known, t.trusted = int64(tl.rows), im.fresh && !tl.repeat
 			// An item holding both sides' counters (an entity related to
