@@ -233,44 +233,111 @@ func (s *Store) recount(ctx context.Context, targets []counterTarget, opt recoun
 }
 
 // recountGroup handles up to recountGroup counters: one read of their
-// items, one count each, one transaction of fixes.
+// items, one count each, one transaction of fixes, and one more read of
+// the counters it does not write. A count is taken as a counter's edges
+// only when the counter held the same value before and after it: a fix
+// writes on that condition, and a counter that needs no fix (without fix,
+// every counter) is read again after its count (see confirmCounts).
 func (s *Store) recountGroup(ctx context.Context, group []counterTarget, opt recountOptions) ([]CounterResult, error) {
-	items, err := s.readCounterItems(ctx, group, opt)
+	results := make([]*CounterResult, len(group))
+	collect := func() []CounterResult {
+		var out []CounterResult
+		for _, r := range results {
+			if r != nil {
+				out = append(out, *r)
+			}
+		}
+		return out
+	}
+	items, err := s.readCounterItems(ctx, group, opt, "")
 	if err != nil {
 		return nil, err
 	}
-	var out []CounterResult
-	var fixes []pendingFix
-	for _, t := range group {
-		st := stateOf(t, items)
-		actual := t.known
-		if !t.trusted || !st.absent {
-			var err error
-			if actual, err = s.settledCount(ctx, t, opt); err != nil {
-				return out, err
+	var fixes, counted []pendingFix
+	for i, t := range group {
+		f := pendingFix{t: t, st: stateOf(t, items), actual: t.known, res: i}
+		if !t.trusted || !f.st.absent {
+			if f.actual, err = s.settledCount(ctx, t, opt); err != nil {
+				return collect(), err
 			}
 		}
 		if opt.counted != nil {
-			opt.counted(t, actual)
+			opt.counted(t, f.actual)
 		}
-		if actual == st.total && !st.bad {
+		if !opt.fix || !f.differs() {
+			counted = append(counted, f)
 			continue
 		}
-		out = append(out, CounterResult{Relation: t.rel.Name, Key: t.key, Counter: t.name, Stored: st.total, Actual: actual,
-			StoredValue: st.value, StoredProblem: st.problem})
-		fixes = append(fixes, pendingFix{t: t, st: st, actual: actual, res: len(out) - 1})
+		r := f.result()
+		results[i] = &r
+		fixes = append(fixes, f)
+	}
+	if err := s.confirmCounts(ctx, counted, opt, results); err != nil {
+		return collect(), err
 	}
 	if !opt.fix || len(fixes) == 0 || s.explaining() {
-		return out, nil
+		return collect(), nil
 	}
-	done := func(f pendingFix, r CounterResult) { out[f.res] = r }
+	done := func(f pendingFix, r CounterResult) { results[f.res] = &r }
 	if opt.exclusive {
 		var puts []pendingFix
 		fixes, puts = splitPuts(fixes)
 		if err := s.putCounters(ctx, puts, items, opt, done); err != nil {
-			return out, err
+			return collect(), err
 		}
 	}
 	err = s.applyFixes(ctx, fixes, opt, done)
-	return out, err
+	return collect(), err
+}
+
+// confirmCounts reads the counters of counted once more: one that still
+// holds what was read before its count is as counted, and goes into
+// results if it differs; one that moved was changed by another writer
+// while it was counted, so that count proves nothing (a counter one short
+// whose entity lost an edge meanwhile reads as exact) and it is recounted
+// on its own. Nobody else writes in exclusive mode: nothing to confirm.
+func (s *Store) confirmCounts(ctx context.Context, counted []pendingFix, opt recountOptions, results []*CounterResult) error {
+	var again map[[2]string]Item
+	if len(counted) > 0 && !opt.exclusive {
+		targets := make([]counterTarget, len(counted))
+		for i, f := range counted {
+			targets[i] = f.t
+		}
+		var err error
+		again, err = s.readCounterItems(ctx, targets, opt, "the counters not written, again: none may have moved while it was counted")
+		if err != nil {
+			return err
+		}
+	}
+	for _, f := range counted {
+		if opt.exclusive || s.explaining() || sameState(f.st, stateOf(f.t, again)) {
+			if f.differs() {
+				r := f.result()
+				results[f.res] = &r
+			}
+			continue
+		}
+		r, wrote, err := s.recountOne(ctx, f, opt)
+		if err != nil {
+			return err
+		}
+		if wrote || !opt.fix && (r.Actual != r.Stored || r.StoredValue != "") {
+			results[f.res] = &r
+		}
+	}
+	return nil
+}
+
+// sameState reports whether every part of a counter holds what it held.
+func sameState(a, b counterState) bool {
+	if len(a.parts) != len(b.parts) {
+		return false
+	}
+	for i, p := range a.parts {
+		q := b.parts[i]
+		if (p.raw == nil) != (q.raw == nil) || p.raw != nil && !sameValue(p.raw, q.raw) {
+			return false
+		}
+	}
+	return true
 }

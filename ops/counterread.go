@@ -34,8 +34,9 @@ func (s *Store) settledCount(ctx context.Context, t counterTarget, opt recountOp
 }
 
 // readCounterItems reads every item holding a part of the targets'
-// counters with strongly consistent BatchGetItems of at most 100 keys.
-func (s *Store) readCounterItems(ctx context.Context, targets []counterTarget, opt recountOptions) (map[[2]string]Item, error) {
+// counters with strongly consistent BatchGetItems of at most 100 keys;
+// when, if set, says for Explain in which case they are sent.
+func (s *Store) readCounterItems(ctx context.Context, targets []counterTarget, opt recountOptions, when string) (map[[2]string]Item, error) {
 	var keys [][2]string
 	seen := map[[2]string]bool{}
 	names := []string{}
@@ -67,7 +68,7 @@ func (s *Store) readCounterItems(ctx context.Context, targets []counterTarget, o
 		for _, k := range keys[i:min(i+100, len(keys))] {
 			req = append(req, s.keyOf(k[0], k[1]))
 		}
-		if err := s.batchGetAll(ctx, "read counters", req, ex, items, opt); err != nil {
+		if err := s.batchGetAll(ctx, "read counters", req, ex, items, opt, when); err != nil {
 			return nil, err
 		}
 	}
@@ -75,15 +76,21 @@ func (s *Store) readCounterItems(ctx context.Context, targets []counterTarget, o
 }
 
 // batchGetAll reads keys, retrying UnprocessedKeys with backoff; what
-// names the read in errors.
-func (s *Store) batchGetAll(ctx context.Context, what string, keys []map[string]types.AttributeValue, ex expression.Expression, into map[[2]string]Item, opt recountOptions) error {
+// names the read in errors, and when (if set) says, under --explain, when
+// the read is sent.
+func (s *Store) batchGetAll(ctx context.Context, what string, keys []map[string]types.AttributeValue, ex expression.Expression, into map[[2]string]Item, opt recountOptions, when string) error {
 	table := s.schema.Table.Name
 	r := newBackoff(opt.giveUp)
 	for len(keys) > 0 {
-		out, err := s.batchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{table: {
+		in := &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{table: {
 			Keys: keys, ConsistentRead: aws.Bool(true),
 			ProjectionExpression: ex.Projection(), ExpressionAttributeNames: ex.Names(),
-		}}})
+		}}}
+		if when != "" && s.explaining() {
+			s.explainWhen("BatchGetItem", in, when)
+			return nil
+		}
+		out, err := s.batchGetItem(ctx, in)
 		opt.stats.add(reqBatchGet)
 		if err != nil {
 			if retryable(err) {

@@ -60,19 +60,29 @@ func (s *Store) putCounters(ctx context.Context, fixes []pendingFix, items map[[
 	return nil
 }
 
-// pendingFix is a counter to write: its state as read and its count.
+// pendingFix is a counter as recounted: its state as read and its count.
 type pendingFix struct {
 	t      counterTarget
 	st     counterState
 	actual int64
-	res    int // index of its CounterResult
+	res    int // its place in the group, and so of its CounterResult
+}
+
+// result is f as found: its counter as read and its count.
+func (f pendingFix) result() CounterResult {
+	return CounterResult{Relation: f.t.rel.Name, Key: f.t.key, Counter: f.t.name, Stored: f.st.total, Actual: f.actual,
+		StoredValue: f.st.value, StoredProblem: f.st.problem}
 }
 
 // fixed is f's result once its count is written.
 func (f pendingFix) fixed() CounterResult {
-	return CounterResult{Relation: f.t.rel.Name, Key: f.t.key, Counter: f.t.name, Stored: f.st.total, Actual: f.actual, Fixed: true,
-		StoredValue: f.st.value, StoredProblem: f.st.problem}
+	r := f.result()
+	r.Fixed = true
+	return r
 }
+
+// differs reports whether f's counter needs its count written.
+func (f pendingFix) differs() bool { return f.actual != f.st.total || f.st.bad }
 
 // fixActions are the transaction actions that set f's counter to its count
 // if nothing changed since it was read: the update of its first part, and
@@ -159,13 +169,13 @@ func counterUnchanged(p counterPart, values map[string]types.AttributeValue) str
 }
 
 // fixAttempts bounds how often one counter is read, counted and written
-// again while other writers keep changing it.
+// (or read again) while other writers keep changing it.
 const fixAttempts = 8
 
 // applyFixes writes the fixes, with opt.batch in transactions of at most
 // 100 actions (no item twice in one), else one request each. A fix whose
 // condition failed (another writer changed the counter) is read, counted
-// and tried again on its own.
+// and tried again on its own (recountOne).
 func (s *Store) applyFixes(ctx context.Context, fixes []pendingFix, opt recountOptions, done func(pendingFix, CounterResult)) error {
 	var again []pendingFix
 	if !opt.batch {
@@ -218,7 +228,7 @@ func (s *Store) applyFixes(ctx context.Context, fixes []pendingFix, opt recountO
 		fixes = fixes[n:]
 	}
 	for _, f := range again {
-		r, err := s.fixOne(ctx, f, opt)
+		r, _, err := s.recountOne(ctx, f, opt)
 		if err != nil {
 			return err
 		}
@@ -305,39 +315,55 @@ func (s *Store) sendFix(ctx context.Context, acts []types.TransactWriteItem, opt
 	}
 }
 
-// fixOne reads, counts and writes one counter until its condition holds,
-// at most fixAttempts times.
-func (s *Store) fixOne(ctx context.Context, f pendingFix, opt recountOptions) (CounterResult, error) {
+// recountOne reads and counts one counter until a read and a count agree
+// on it: the counter held the same value before the count and after it,
+// which a second read checks, or with fix, where the two differ, the
+// condition of the count's write. It gives up after fixAttempts. wrote
+// says whether this run wrote the count.
+func (s *Store) recountOne(ctx context.Context, f pendingFix, opt recountOptions) (res CounterResult, wrote bool, err error) {
 	// Stored stays the value first read: a fix whose answer was lost after
 	// it applied fails its condition when retried and then reads its own
 	// count, and the import derives the edges it made from Actual - Stored.
-	res := CounterResult{Relation: f.t.rel.Name, Key: f.t.key, Counter: f.t.name, Stored: f.st.total, StoredValue: f.st.value, StoredProblem: f.st.problem}
-	f.t.trusted = false // its condition failed: someone else writes it
+	res = f.result()
+	res.Fixed = false
+	f.t.trusted = false // someone else writes it
 	for range fixAttempts {
-		items, err := s.readCounterItems(ctx, []counterTarget{f.t}, opt)
+		items, err := s.readCounterItems(ctx, []counterTarget{f.t}, opt, "")
 		if err != nil {
-			return res, err
+			return res, false, err
 		}
 		f.st = stateOf(f.t, items)
 		if f.actual, err = s.settledCount(ctx, f.t, opt); err != nil {
-			return res, err
+			return res, false, err
 		}
 		res.Actual = f.actual
-		if f.actual == f.st.total && !f.st.bad {
+		if !opt.fix || !f.differs() {
+			again, err := s.readCounterItems(ctx, []counterTarget{f.t}, opt, "")
+			if err != nil {
+				return res, false, err
+			}
+			if !sameState(f.st, stateOf(f.t, again)) {
+				continue // it moved while it was counted
+			}
+			if !opt.fix {
+				// What verify reports: the counter as it held.
+				res.Stored, res.StoredValue, res.StoredProblem = f.st.total, f.st.value, f.st.problem
+				return res, false, nil
+			}
 			// Exact now, by someone else's writes or by our own attempt
 			// whose answer was lost: either way no longer the value read.
 			res.Fixed = res.Stored != res.Actual
-			return res, nil
+			return res, false, nil
 		}
 		failed, err := s.sendFix(ctx, s.fixActions(f), opt)
 		if err != nil {
-			return res, err
+			return res, false, err
 		}
 		if !failed {
 			res.Fixed = true
-			return res, nil
+			return res, true, nil
 		}
 	}
-	return res, &ConflictError{Msg: fmt.Sprintf("counter %s of %s kept changing while it was recounted (%d attempts); run `adjl counters repair %s` when writes settle",
+	return res, false, &ConflictError{Msg: fmt.Sprintf("counter %s of %s kept changing while it was recounted (%d attempts); run `adjl counters repair %s` when writes settle",
 		f.t.name, f.t.key, fixAttempts, f.t.rel.Name)}
 }

@@ -25,7 +25,7 @@ func (s *Store) MissingEntities(ctx context.Context, keys []string) ([]string, e
 		for _, k := range keys[i:min(i+100, len(keys))] {
 			req = append(req, s.keyOf(k, k))
 		}
-		if err := s.batchGetAll(ctx, "look for entity items", req, ex, found, recountOptions{}); err != nil {
+		if err := s.batchGetAll(ctx, "look for entity items", req, ex, found, recountOptions{}, ""); err != nil {
 			return nil, err
 		}
 	}
