@@ -26,9 +26,13 @@ around adjl, make them drift. verify proves they are exact; repair fixes them.
 Both read the whole table once with a parallel Scan (keys, type and counter
 attributes only) to find every counter and every key owed one, then recount
 each counter that looks wrong with Select COUNT Queries, because the Scan is
-no snapshot while others write. repair writes the count with a condition that
-the counter is unchanged since read, and recounts when a link or unlink got
-there first, so it is safe to run while others write.`,
+no snapshot while others write. A count is taken only when the counter held
+the same value before and after it. repair writes the count with a condition
+that the counter is unchanged since read, and recounts when a link or unlink
+got there first, so it can run while others write. Limits: a counter whose
+edges others both link and unlink while it is recounted can be left off, and
+a wrong counter whose edges change while the Scan passes can look exact to
+it; run verify again once writes settle.`,
 		Example: withExamples("adjl counters verify", "adjl counters verify enrollment -o json", "adjl counters repair"),
 		Args:    groupArgs,
 		RunE:    groupRun,
@@ -37,7 +41,7 @@ there first, so it is safe to run while others write.`,
 		var segments int
 		verb, short := "verify", "Compare every stored counter with its edges (exit 0 all exact, 1 with a table of those that are not)"
 		if repair {
-			verb, short = "repair", "Set every wrong counter to its count, with conditional writes (safe while others write)"
+			verb, short = "repair", "Set every wrong counter to its count, with conditional writes (others may write meanwhile; see adjl counters --help)"
 		}
 		sub := &cobra.Command{
 			Use:               verb + " [RELATION]",

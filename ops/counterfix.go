@@ -18,9 +18,14 @@ import (
 // Counters are made exact by recounting: read the stored counter (strongly
 // consistent), count the edges it counts (Select COUNT Queries, the lists'
 // own key conditions), and where they differ write the count with a
-// condition that the counter still holds what was read. A link or unlink
-// that commits in between changes the counter in its own transaction, so the
-// condition fails and that counter is read and counted again. Fixes are
+// condition that the counter still holds what was read; where they agree
+// (and in verify, always) read the counter again. A link or unlink that
+// commits in between changes the counter in its own transaction, so the
+// condition fails or the second read differs, and that counter is read and
+// counted again. What this cannot see: others' links and unlinks that
+// cancel out on the counter between its reads (the count in between is
+// off by them), and edges written without their counters (another import)
+// meanwhile; README, "With other writers at the same time". Fixes are
 // sent as TransactWriteItems of up to 100 actions (one request instead of
 // 100); a counter spread over shards is fixed in one of them, the count's
 // difference added to shard 0 with every other shard (and the side item)

@@ -64,8 +64,10 @@ type counterSide struct {
 // parallel Scan (projected to keys, type and counter attributes) tallies
 // edges per key and sums stored counters. The Scan is not a snapshot while
 // others write, so each counter it finds wrong is recounted the way import
-// does (read, Select COUNT, compare) before it is reported, and with Repair
-// written with a condition that it is unchanged since read.
+// does (read, Select COUNT, read again) before it is reported, and with
+// Repair written with a condition that it is unchanged since read. A wrong
+// counter whose edges change while the Scan passes can look exact to it,
+// and is left for the next run.
 func (s *Store) VerifyCounters(ctx context.Context, opt VerifyOptions) (*VerifyReport, error) {
 	if opt.Segments <= 0 {
 		opt.Segments = 4
