@@ -55,11 +55,16 @@ func (s *Store) counterItems(ctx context.Context, key string, consistent bool) (
 
 // withCounters presents the sharded counters of key as if they were kept on
 // its item: each counter is the sum of its shards (plus any value the item
-// itself still holds from before the counter was sharded). An item that does
+// itself still holds from before the counter was sharded), the items the
+// schema spreads it over and no other, as a recount sums them. An item that does
 // not exist but has counter shards is shown as the item the unsharded layout
 // would have created. With no sharded counters on key, item is returned as is.
 func (s *Store) withCounters(ctx context.Context, key string, item Item, consistent bool) (Item, error) {
-	names := s.shardedCounters(key)
+	_, prefix, err := s.schema.ResolveKey(key)
+	if err != nil {
+		return item, nil
+	}
+	names := s.schema.ShardedCounters(prefix)
 	if len(names) == 0 {
 		return item, nil
 	}
@@ -69,9 +74,9 @@ func (s *Store) withCounters(ctx context.Context, key string, item Item, consist
 	}
 	sums := map[string]*big.Rat{}
 	for _, it := range shards {
-		name, ok := schema.CounterOfSK(sOf(it, s.layout.SK))
-		if !ok || !slices.Contains(names, name) {
-			continue
+		name, k, ok := schema.CounterShardOfSK(sOf(it, s.layout.SK))
+		if !ok || !slices.Contains(names, name) || k >= s.schema.CounterShards(prefix, name) {
+			continue // not one of the counter's items (see schema.CounterShards)
 		}
 		n, ok := it[name].(*types.AttributeValueMemberN)
 		if !ok {

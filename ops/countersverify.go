@@ -210,7 +210,8 @@ func (t *tallies) add(page []Item) {
 			case pk == sk:
 				v = it[sd.name]
 			case sd.shards > 1:
-				if name, ok := schema.CounterOfSK(sk); ok && name == sd.name {
+				// The counter's shard items, as a recount reads them.
+				if name, k, ok := schema.CounterShardOfSK(sk); ok && name == sd.name && k < sd.shards {
 					v = it[sd.name]
 				}
 			}

@@ -325,7 +325,6 @@ func (s *Store) recountOne(ctx context.Context, f pendingFix, opt recountOptions
 	// it applied fails its condition when retried and then reads its own
 	// count, and the import derives the edges it made from Actual - Stored.
 	res = f.result()
-	res.Fixed = false
 	f.t.trusted = false // someone else writes it
 	for range fixAttempts {
 		items, err := s.readCounterItems(ctx, []counterTarget{f.t}, opt, "")

@@ -19,21 +19,29 @@ func CounterSK(counter string, k int) string {
 }
 
 // CounterOfSK returns the counter name of a counter shard sort key; ok is
-// false for any other sort key. Counter names cannot contain the delimiter,
-// so the name is everything up to the last one.
+// false for any other sort key.
 func CounterOfSK(sk string) (name string, ok bool) {
+	name, _, ok = CounterShardOfSK(sk)
+	return name, ok
+}
+
+// CounterShardOfSK returns the counter name and shard number of a counter
+// shard sort key; ok is false for any other sort key. Counter names cannot
+// contain the delimiter, so the name is everything up to the last one.
+func CounterShardOfSK(sk string) (name string, k int, ok bool) {
 	rest, found := strings.CutPrefix(sk, CounterSKPrefix)
 	if !found {
-		return "", false
+		return "", 0, false
 	}
 	i := strings.LastIndex(rest, Delimiter)
 	if i <= 0 {
-		return "", false
+		return "", 0, false
 	}
-	if _, err := strconv.Atoi(rest[i+1:]); err != nil {
-		return "", false
+	k, err := strconv.Atoi(rest[i+1:])
+	if err != nil || k < 0 {
+		return "", 0, false
 	}
-	return rest[:i], true
+	return rest[:i], k, true
 }
 
 // Counter returns the counter kept on the side at end ("" for none) and the
@@ -56,6 +64,29 @@ func (r *Relation) CounterShard(end End, otherKey string) int {
 	h := fnv.New32a()
 	h.Write([]byte(otherKey))
 	return int(h.Sum32() % uint32(n))
+}
+
+// CounterShards is the number of items the counter name kept on items
+// whose key starts with prefix is spread over (1: kept on the item itself,
+// or no such counter). Its value is the sum of the item's own value (one
+// from before the counter was sharded) and of shard items 0 to CounterShards-1
+// only: one left beyond them by a schema that declared more holds counts
+// no link changes any more, and no reader adds it in; after the schema
+// reduces a counter's shards, counters repair makes the remaining items
+// hold the count.
+func (s *Schema) CounterShards(prefix, name string) int {
+	for _, r := range s.Relations {
+		for _, end := range []End{FromEnd, ToEnd} {
+			sd := r.From
+			if end == ToEnd {
+				sd = r.To
+			}
+			if n, shards := r.Counter(end); n == name && sd.Prefix == prefix {
+				return shards
+			}
+		}
+	}
+	return 1
 }
 
 // ShardedCounters lists the sharded counters kept on items whose key starts

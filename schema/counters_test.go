@@ -83,17 +83,22 @@ func TestCounterSK(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		sk, name string
+		k        int
 		ok       bool
 	}{
-		{sk, "followerCount", true},
-		{CounterSK("a-b_c", 63), "a-b_c", true},
-		{"ADJL#COUNT#n#x", "", false},
-		{"ADJL#COUNT##3", "", false},
-		{"ADJL#META", "", false},
-		{"TARGET#bob", "", false},
+		{sk, "followerCount", 7, true},
+		{CounterSK("a-b_c", 63), "a-b_c", 63, true},
+		{"ADJL#COUNT#n#x", "", 0, false},
+		{"ADJL#COUNT#n#-1", "", 0, false},
+		{"ADJL#COUNT##3", "", 0, false},
+		{"ADJL#META", "", 0, false},
+		{"TARGET#bob", "", 0, false},
 	} {
 		if name, ok := CounterOfSK(tc.sk); name != tc.name || ok != tc.ok {
 			t.Errorf("CounterOfSK(%q) = %q %v, want %q %v", tc.sk, name, ok, tc.name, tc.ok)
+		}
+		if name, k, ok := CounterShardOfSK(tc.sk); name != tc.name || k != tc.k || ok != tc.ok {
+			t.Errorf("CounterShardOfSK(%q) = %q %d %v, want %q %d %v", tc.sk, name, k, ok, tc.name, tc.k, tc.ok)
 		}
 	}
 }
@@ -138,6 +143,14 @@ func TestShardedCounters(t *testing.T) {
 	for prefix, want := range map[string]string{"CRS#": "[aStudents]", "ACTOR#": "[bCount]", "ROOM#": "[]", "STU#": "[]"} {
 		if got := fmt.Sprint(s.ShardedCounters(prefix)); got != want {
 			t.Errorf("ShardedCounters(%s) = %s, want %s", prefix, got, want)
+		}
+	}
+	for _, tc := range []struct {
+		prefix, name string
+		want         int
+	}{{"CRS#", "aStudents", 4}, {"ACTOR#", "bCount", 2}, {"ACTOR#", "aCount", 1}, {"ROOM#", "bStudents", 1}, {"CRS#", "bCount", 1}, {"STU#", "nothing", 1}} {
+		if got := s.CounterShards(tc.prefix, tc.name); got != tc.want {
+			t.Errorf("CounterShards(%s, %s) = %d, want %d", tc.prefix, tc.name, got, tc.want)
 		}
 	}
 }
