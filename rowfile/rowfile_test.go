@@ -1,7 +1,6 @@
 package rowfile
 
 import (
-	"bytes"
 	"errors"
 	"io"
 	"reflect"
@@ -335,22 +334,13 @@ func TestWriteThenReadGivesTheSameRows(t *testing.T) {
 		{ID: "STU#c03", Attrs: attrsOf(stu, map[string]any{})},
 	}
 	for _, f := range []Format{CSV, NDJSON} {
-		var b bytes.Buffer
-		w, err := NewWriter(&b, f, Target{Entity: stu})
+		file, err := writeFile(f, Target{Entity: stu}, rows...)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, r := range rows {
-			if err := w.Write(r); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := w.Flush(); err != nil {
-			t.Fatal(err)
-		}
-		got, bad := readAll(t, f, Target{Entity: stu}, b.String())
+		got, bad := readAll(t, f, Target{Entity: stu}, file)
 		if len(bad) > 0 {
-			t.Fatalf("%s: %v\n%s", f, bad, b.String())
+			t.Fatalf("%s: %v\n%s", f, bad, file)
 		}
 		for i := range got {
 			got[i].Line = 0
@@ -360,7 +350,7 @@ func TestWriteThenReadGivesTheSameRows(t *testing.T) {
 		m["tags"] = []string{"a", "z"}
 		want[0].Attrs = attrsOf(stu, m)
 		if !reflect.DeepEqual(got, want) {
-			t.Errorf("%s:\n got %#v\nwant %#v\nfile:\n%s", f, got, want, b.String())
+			t.Errorf("%s:\n got %#v\nwant %#v\nfile:\n%s", f, got, want, file)
 		}
 	}
 }
@@ -375,29 +365,21 @@ func TestNDJSONSetKeepsAnEmptyStringElement(t *testing.T) {
 		{ID: "STU#a1", Attrs: attrsOf(stu, map[string]any{"tags": []string{"", "x"}})},
 		{ID: "STU#a2", Attrs: attrsOf(stu, map[string]any{"tags": []string{""}})},
 	}
-	var b bytes.Buffer
-	w, err := NewWriter(&b, NDJSON, Target{Entity: stu})
+	file, err := writeFile(NDJSON, Target{Entity: stu}, rows...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range rows {
-		if err := w.Write(r); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Flush(); err != nil {
-		t.Fatal(err)
-	}
-	got, bad := readAll(t, NDJSON, Target{Entity: stu}, b.String()+`{"id":"a3","tags":["","x",""]}`+"\n")
+	file += `{"id":"a3","tags":["","x",""]}` + "\n"
+	got, bad := readAll(t, NDJSON, Target{Entity: stu}, file)
 	if len(bad) > 0 {
-		t.Fatalf("%v\n%s", bad, b.String())
+		t.Fatalf("%v\n%s", bad, file)
 	}
 	for i := range got {
 		got[i].Line = 0
 	}
 	want := append(rows, Row{ID: "STU#a3", Attrs: attrsOf(stu, map[string]any{"tags": []string{"", "x"}})})
 	if !reflect.DeepEqual(got, want) {
-		t.Errorf("got %#v\nwant %#v\nfile:\n%s", got, want, b.String())
+		t.Errorf("got %#v\nwant %#v\nfile:\n%s", got, want, file)
 	}
 }
 

@@ -8,9 +8,13 @@ import (
 )
 
 // writeCSV writes rows to a CSV file of tg; err is the first refusal.
-func writeCSV(tg Target, rows ...Row) (string, error) {
+func writeCSV(tg Target, rows ...Row) (string, error) { return writeFile(CSV, tg, rows...) }
+
+// writeFile writes rows to a file of format f for tg; err is the first
+// refusal.
+func writeFile(f Format, tg Target, rows ...Row) (string, error) {
 	var b bytes.Buffer
-	w, err := NewWriter(&b, CSV, tg)
+	w, err := NewWriter(&b, f, tg)
 	if err != nil {
 		return "", err
 	}
