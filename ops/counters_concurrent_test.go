@@ -9,33 +9,44 @@ import (
 	"github.com/adjl/adjl/schema"
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/smithy-go/middleware"
 )
 
-// beforeAPI runs a function just before the first request of an operation
-// is sent (once: it is forgotten as it runs), so a test can put another
-// writer's request at an exact point of an import or a repair.
-type beforeAPI struct {
-	API
+// beforeHooks runs a function just before the first request of an
+// operation is sent (once: it is forgotten as it runs), so a test can put
+// another writer's request at an exact point of an import or a repair.
+type beforeHooks struct {
 	mu     sync.Mutex
 	before map[string]func()
 }
 
-// wrapBefore is an engineStore wrap that keeps the beforeAPI it makes in *b.
-func wrapBefore(b **beforeAPI) func(API) API {
+// wrapBefore is an engineStore wrap: a copy of the engine's client whose
+// every request runs the hooks of the beforeHooks it keeps in *b first (an
+// Initialize middleware, as opRecorder notes operations).
+func wrapBefore(b **beforeHooks) func(API) API {
 	return func(api API) API {
-		*b = &beforeAPI{API: api, before: map[string]func(){}}
-		return *b
+		h := &beforeHooks{before: map[string]func(){}}
+		*b = h
+		run := func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+			h.run(middleware.GetOperationName(ctx))
+			return next.HandleInitialize(ctx, in)
+		}
+		return dynamodb.New(api.(*dynamodb.Client).Options(), func(o *dynamodb.Options) {
+			o.APIOptions = append(o.APIOptions, func(stack *middleware.Stack) error {
+				return stack.Initialize.Add(middleware.InitializeMiddlewareFunc("runBefore", run), middleware.Before)
+			})
+		})
 	}
 }
 
 // on sets what runs before the next request of op.
-func (b *beforeAPI) on(op string, f func()) {
+func (b *beforeHooks) on(op string, f func()) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.before[op] = f
 }
 
-func (b *beforeAPI) run(op string) {
+func (b *beforeHooks) run(op string) {
 	b.mu.Lock()
 	f := b.before[op]
 	delete(b.before, op)
@@ -43,36 +54,6 @@ func (b *beforeAPI) run(op string) {
 	if f != nil {
 		f()
 	}
-}
-
-func (b *beforeAPI) BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItemInput, o ...func(*dynamodb.Options)) (*dynamodb.BatchWriteItemOutput, error) {
-	b.run("BatchWriteItem")
-	return b.API.BatchWriteItem(ctx, in, o...)
-}
-
-func (b *beforeAPI) BatchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInput, o ...func(*dynamodb.Options)) (*dynamodb.BatchGetItemOutput, error) {
-	b.run("BatchGetItem")
-	return b.API.BatchGetItem(ctx, in, o...)
-}
-
-func (b *beforeAPI) Query(ctx context.Context, in *dynamodb.QueryInput, o ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
-	b.run("Query")
-	return b.API.Query(ctx, in, o...)
-}
-
-func (b *beforeAPI) UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, o ...func(*dynamodb.Options)) (*dynamodb.UpdateItemOutput, error) {
-	b.run("UpdateItem")
-	return b.API.UpdateItem(ctx, in, o...)
-}
-
-func (b *beforeAPI) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, o ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
-	b.run("TransactWriteItems")
-	return b.API.TransactWriteItems(ctx, in, o...)
-}
-
-func (b *beforeAPI) Scan(ctx context.Context, in *dynamodb.ScanInput, o ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
-	b.run("Scan")
-	return b.API.(scanAPI).Scan(ctx, in, o...)
 }
 
 // wantExactCounters fails t unless every counter equals its edges.
@@ -95,7 +76,7 @@ func wantExactCounters(t testing.TB, label string, st *Store) {
 func TestImportIntoFreshRelationRecountsACounterOthersChanged(t *testing.T) {
 	sc := school()
 	rel := sc.Relations[0]
-	var b *beforeAPI
+	var b *beforeHooks
 	st, raw := engineStore(t, sc, wrapBefore(&b))
 	other := New(raw, sc, Options{})
 	b.on("BatchWriteItem", func() { must[Outcome](t)(first(other.Link(ctx, rel, "a1", "c1", nil))) })
@@ -139,7 +120,7 @@ func TestRecountLeavesNoCounterThatChangedWhileCounted(t *testing.T) {
 		t.Run(run, func(t *testing.T) {
 			sc := school()
 			rel := sc.Relations[0]
-			var b *beforeAPI
+			var b *beforeHooks
 			st, raw := engineStore(t, sc, wrapBefore(&b))
 			other := New(raw, sc, Options{})
 			for _, s := range []string{"a1", "a2", "a3"} {
@@ -171,7 +152,7 @@ func TestRecountLeavesNoCounterThatChangedWhileCounted(t *testing.T) {
 func TestVerifyReportsNoCounterThatChangedWhileCounted(t *testing.T) {
 	sc := school()
 	rel := sc.Relations[0]
-	var b *beforeAPI
+	var b *beforeHooks
 	st, raw := engineStore(t, sc, wrapBefore(&b))
 	other := New(raw, sc, Options{})
 	for _, s := range []string{"a1", "a2", "a3"} {
