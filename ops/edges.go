@@ -237,7 +237,7 @@ func (s *Store) linkInput(rel *schema.Relation, k schema.Keys, values Item, requ
 	// condition on their update, the others a ConditionCheck.
 	var checks []string
 	if requireEntities {
-		for _, key := range []string{rel.From.Entity.Prefix + fromKey[len(rel.From.Prefix):], rel.To.Entity.Prefix + toKey[len(rel.To.Prefix):]} {
+		for _, key := range []string{rel.From.EntityKey(fromKey), rel.To.EntityKey(toKey)} {
 			i := slices.IndexFunc(ups, func(u counterUpdate) bool { return u.pk == key && u.sk == key })
 			switch {
 			case i >= 0:
