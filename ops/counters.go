@@ -14,13 +14,13 @@ import (
 )
 
 // shardedCounters names the sharded counters kept on the item of key (empty
-// for most keys, which then cost no extra request).
-func (s *Store) shardedCounters(key string) []string {
+// for most keys, which then cost no extra request), and the key's prefix.
+func (s *Store) shardedCounters(key string) (prefix string, names []string) {
 	_, prefix, err := s.schema.ResolveKey(key)
 	if err != nil {
-		return nil
+		return "", nil
 	}
-	return s.schema.ShardedCounters(prefix)
+	return prefix, s.schema.ShardedCounters(prefix)
 }
 
 // counterItems reads every counter shard item of key with one Query (paged
@@ -60,11 +60,7 @@ func (s *Store) counterItems(ctx context.Context, key string, consistent bool) (
 // not exist but has counter shards is shown as the item the unsharded layout
 // would have created. With no sharded counters on key, item is returned as is.
 func (s *Store) withCounters(ctx context.Context, key string, item Item, consistent bool) (Item, error) {
-	_, prefix, err := s.schema.ResolveKey(key)
-	if err != nil {
-		return item, nil
-	}
-	names := s.schema.ShardedCounters(prefix)
+	prefix, names := s.shardedCounters(key)
 	if len(names) == 0 {
 		return item, nil
 	}
@@ -144,7 +140,7 @@ const maxFractionDigits = 130
 // deleteCounterItems removes the counter shard items of key; it reports
 // whether there were any.
 func (s *Store) deleteCounterItems(ctx context.Context, key string) (bool, error) {
-	if len(s.shardedCounters(key)) == 0 {
+	if _, names := s.shardedCounters(key); len(names) == 0 {
 		return false, nil
 	}
 	items, err := s.counterItems(ctx, key, true)
