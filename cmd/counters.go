@@ -26,13 +26,16 @@ around adjl, make them drift. verify proves they are exact; repair fixes them.
 Both read the whole table once with a parallel Scan (keys, type and counter
 attributes only) to find every counter and every key owed one, then recount
 each counter that looks wrong with Select COUNT Queries, because the Scan is
-no snapshot while others write. A count is taken only when the counter held
-the same value before and after it. repair writes the count with a condition
-that the counter is unchanged since read, and recounts when a link or unlink
-got there first, so it can run while others write. Limits: a counter whose
-edges others both link and unlink while it is recounted can be left off, and
-a wrong counter whose edges change while the Scan passes can look exact to
-it; run verify again once writes settle.`,
+no snapshot while others write. Every link and unlink also adds 1 to the
+counter's changes attribute (ADJL#changes#<counter>, which output leaves
+out), and a count is taken only when the counter and that attribute held
+the same values before and after it. repair writes the count with a
+condition that both are unchanged since read, and recounts when a link or
+unlink got there first, so it can run while others write. Limits: a wrong
+counter whose edges change while the Scan passes can look exact to it (run
+verify again once writes settle), and in the inverted layout, which keeps
+no changes attribute, links and unlinks by others that cancel out on a
+counter while it is recounted can leave it off.`,
 		Example: withExamples("adjl counters verify", "adjl counters verify enrollment -o json", "adjl counters repair"),
 		Args:    groupArgs,
 		RunE:    groupRun,

@@ -18,7 +18,8 @@ import (
 //	 1    check verb: not linked; get/delete: not found;  ops.ErrItemNotFound (ops.MissingEntityError), silent status
 //	      link requiring entities: one is missing
 //	 2    usage or input error (nothing was written);     usageError, schema.KeyError, schema.InputError, ops.InputError,
-//	      export: a value it cannot write (stdout         rowfile.CellError
+//	      a request refused as malformed;                 ops.RejectedError (ops.CounterNotNumberError), rowfile.CellError
+//	      export: a value it cannot write (stdout
 //	      incomplete)
 //	 3    invalid schema file                             schema.IsInvalid
 //	 4    table missing or different from the schema      ops.TableNotFoundError, ops.TableMismatchError

@@ -20,12 +20,14 @@ import (
 // own key conditions), and where they differ write the count with a
 // condition that the counter still holds what was read; where they agree
 // (and in verify, always) read the counter again. A link or unlink that
-// commits in between changes the counter in its own transaction, so the
-// condition fails or the second read differs, and that counter is read and
-// counted again. What this cannot see: others' links and unlinks that
-// cancel out on the counter between its reads (the count in between is
-// off by them), and edges written without their counters (another import)
-// meanwhile; README, "With other writers at the same time". Fixes are
+// commits in between changes the counter and adds 1 to its changes
+// attribute (schema.ChangesPrefix) in its own transaction, so the
+// condition fails or the second read differs, even where links and unlinks
+// cancelled out on the counter, and that counter is read and counted
+// again. What this cannot see: writers that leave the changes attribute
+// alone (the inverted layout keeps none), and edges written without their
+// counters (another import) meanwhile; README, "With other writers at the
+// same time". Fixes are
 // sent as TransactWriteItems of up to 100 actions (one request instead of
 // 100); a counter spread over shards is fixed in one of them, the count's
 // difference added to shard 0 with every other shard (and the side item)
@@ -87,6 +89,9 @@ func (t counterTarget) parts() [][2]string {
 type counterPart struct {
 	pk, sk string
 	raw    types.AttributeValue // nil: the item or attribute is absent
+	// changes is the part's changes attribute (schema.ChangesPrefix), nil
+	// where it is absent or the layout keeps none.
+	changes types.AttributeValue
 }
 
 // counterState is a counter as read: its parts and their sum.
@@ -103,7 +108,7 @@ func stateOf(t counterTarget, items map[[2]string]Item) counterState {
 	st := counterState{absent: true}
 	var texts, problems []string
 	for _, k := range t.parts() {
-		p := counterPart{pk: k[0], sk: k[1]}
+		p := counterPart{pk: k[0], sk: k[1], changes: items[k][schema.Changes(t.name)]}
 		if v, ok := items[k][t.name]; ok {
 			p.raw, st.absent = v, false
 			n, text, problem := storedNumber(v)
@@ -333,16 +338,23 @@ func (s *Store) confirmCounts(ctx context.Context, counted []pendingFix, opt rec
 	return nil
 }
 
-// sameState reports whether every part of a counter holds what it held.
+// sameState reports whether every part of a counter holds what it held,
+// and recorded as many changes: links and unlinks that cancelled out on
+// the counter still moved its changes attribute.
 func sameState(a, b counterState) bool {
 	if len(a.parts) != len(b.parts) {
 		return false
 	}
 	for i, p := range a.parts {
 		q := b.parts[i]
-		if (p.raw == nil) != (q.raw == nil) || p.raw != nil && !sameValue(p.raw, q.raw) {
+		if !sameOrAbsent(p.raw, q.raw) || !sameOrAbsent(p.changes, q.changes) {
 			return false
 		}
 	}
 	return true
+}
+
+// sameOrAbsent reports whether a and b are both absent or equal values.
+func sameOrAbsent(a, b types.AttributeValue) bool {
+	return (a == nil) == (b == nil) && (a == nil || sameValue(a, b))
 }

@@ -56,6 +56,9 @@ func (s *Store) readCounterItems(ctx context.Context, targets []counterTarget, o
 		proj := expression.NamesList(expression.NameNoDotSplit(s.layout.PK), expression.NameNoDotSplit(s.layout.SK))
 		for _, n := range names {
 			proj = proj.AddNames(expression.NameNoDotSplit(n))
+			if s.layout.CountsChanges() {
+				proj = proj.AddNames(expression.NameNoDotSplit(schema.Changes(n)))
+			}
 		}
 		var err error
 		if ex, err = expression.NewBuilder().WithProjection(proj).Build(); err != nil {

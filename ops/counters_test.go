@@ -40,7 +40,7 @@ func TestLinkWithCounterShardsAddsToOneShardItem(t *testing.T) {
 	actor, shard := tx.TransactItems[1].Update, tx.TransactItems[2].Update
 	eq(t, "actor key", itemString(actor.Key), `PK="ACTOR#alice" SK="ACTOR#alice"`)
 	eq(t, "shard key", itemString(shard.Key), fmt.Sprintf(`PK="TARGET#bob" SK="ADJL#COUNT#followerCount#%d"`, j))
-	eq(t, "shard update", render(shard.UpdateExpression, shard.ExpressionAttributeNames, shard.ExpressionAttributeValues), "ADD followerCount 1\nSET ADJL#shards#follow = 4")
+	eq(t, "shard update", render(shard.UpdateExpression, shard.ExpressionAttributeNames, shard.ExpressionAttributeValues), "ADD followerCount 1, ADJL#changes#followerCount 1\nSET ADJL#shards#follow = 4")
 	eq(t, "shard condition", render(shard.ConditionExpression, shard.ExpressionAttributeNames, shard.ExpressionAttributeValues),
 		"(attribute_not_exists (ADJL#shards#follow)) OR (ADJL#shards#follow = 4)")
 	// The celebrity's role item is not written at all: it is the hot item.
@@ -48,7 +48,7 @@ func TestLinkWithCounterShardsAddsToOneShardItem(t *testing.T) {
 		t.Errorf("role item written: %v", itemString(it))
 	}
 	eq(t, "shard item", itemString(m.get("TARGET#bob", schema.CounterSK("followerCount", j))),
-		fmt.Sprintf(`ADJL#shards#follow=4 PK="TARGET#bob" SK="ADJL#COUNT#followerCount#%d" followerCount=1`, j))
+		fmt.Sprintf(`ADJL#changes#followerCount=3 ADJL#shards#follow=4 PK="TARGET#bob" SK="ADJL#COUNT#followerCount#%d" followerCount=1`, j))
 	// A repeat changes nothing; unlink decrements the same shard.
 	eq(t, "repeat", must[Outcome](t)(first(st.Link(ctx, rel, "alice", "bob", nil))), Unchanged)
 	eq(t, "unlink", must[Outcome](t)(first(st.Unlink(ctx, rel, "alice", "bob"))), Deleted)
@@ -379,4 +379,53 @@ func TestCounterAfterItsShardsAreReduced(t *testing.T) {
 	}
 	eq(t, "bob after an import", counter(t, fewer, "TARGET#bob", "followerCount"), "21")
 	wantExactCounters(t, "after the import", fewer)
+}
+
+// TestLinkAndUnlinkRefuseACounterThatIsNoNumber: ADD cannot add to a
+// counter, or its changes attribute, that a hand edit left holding
+// something else; the link or unlink writes nothing and names the
+// attribute and the way out. A repair then sets both, so links work again.
+func TestLinkAndUnlinkRefuseACounterThatIsNoNumber(t *testing.T) {
+	for _, c := range []struct {
+		attr  string
+		value types.AttributeValue
+		want  string
+	}{
+		{"studentCount", str("x"), "link refused, nothing written: studentCount of CRS#c1 holds x (a string, not a number), which cannot be added to; run `adjl counters repair enrollment` to set it to its count"},
+		{schema.Changes("studentCount"), &types.AttributeValueMemberBOOL{Value: true}, "link refused, nothing written: ADJL#changes#studentCount of CRS#c1 holds true (a boolean, not a number), which cannot be added to; it is adjl's own record of the counter's changes: remove the attribute, or set it to a whole number"},
+	} {
+		t.Run(c.attr, func(t *testing.T) {
+			sc := school()
+			rel := sc.Relations[0]
+			st, raw := engineStore(t, sc, nil)
+			must[Outcome](t)(first(st.Link(ctx, rel, "a1", "c1", nil)))
+			setAttr(t, raw, "school", "CRS#c1", "CRS#c1", c.attr, c.value)
+			_, _, err := st.Link(ctx, rel, "a2", "c1", nil)
+			var nn *CounterNotNumberError
+			var rejected *RejectedError
+			if !errors.As(err, &nn) || !errors.As(err, &rejected) {
+				t.Fatalf("link: %v, want a CounterNotNumberError that is a RejectedError", err)
+			}
+			eq(t, "message", err.Error(), c.want)
+			if it := getItem(t, raw, "school", "STU#a2", "ENROLL#CRS#c1"); it != nil {
+				t.Errorf("refused link wrote its edge: %v", itemString(it))
+			}
+			_, _, err = st.Unlink(ctx, rel, "a1", "c1")
+			if !errors.As(err, &nn) || nn.Verb != "unlink" || nn.Attribute != c.attr {
+				t.Fatalf("unlink: %v, want a CounterNotNumberError on %s", err, c.attr)
+			}
+			if it := getItem(t, raw, "school", "STU#a1", "ENROLL#CRS#c1"); it == nil {
+				t.Error("refused unlink removed its edge")
+			}
+			if c.attr != "studentCount" {
+				setAttr(t, raw, "school", "CRS#c1", "CRS#c1", "studentCount", num("7")) // wrong, so repair writes it
+			}
+			if _, err := st.VerifyCounters(ctx, VerifyOptions{Repair: true}); err != nil {
+				t.Fatal(err)
+			}
+			must[Outcome](t)(first(st.Link(ctx, rel, "a2", "c1", nil)))
+			eq(t, "c1", counter(t, st, "CRS#c1", "studentCount"), "2")
+			wantExactCounters(t, "after the repair", st)
+		})
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/adjl/adjl/schema"
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -41,6 +42,9 @@ func (s *Store) putCounters(ctx context.Context, fixes []pendingFix, items map[[
 			it[l.Type] = str(f.t.entity)
 		}
 		it[f.t.name] = &types.AttributeValueMemberN{Value: strconv.FormatInt(f.actual, 10)}
+		if l.CountsChanges() {
+			it[schema.Changes(f.t.name)] = nextChanges(f.st.parts[0])
+		}
 		if l.Stamps() {
 			it[f.t.rel.ShardStamp()] = &types.AttributeValueMemberN{Value: strconv.Itoa(shardsOf(f.t.rel))}
 		}
@@ -58,6 +62,18 @@ func (s *Store) putCounters(ctx context.Context, fixes []pendingFix, items map[[
 		done(f, f.fixed())
 	}
 	return nil
+}
+
+// nextChanges is what a write of counter part p sets its changes
+// attribute to: one more than it held, or 1 when it held no whole number.
+func nextChanges(p counterPart) types.AttributeValue {
+	var n int64
+	if p.changes != nil {
+		if v, _, problem := storedNumber(p.changes); problem == "" {
+			n = v
+		}
+	}
+	return &types.AttributeValueMemberN{Value: strconv.FormatInt(n+1, 10)}
 }
 
 // pendingFix is a counter as recounted: its state as read and its count.
@@ -125,47 +141,79 @@ func (s *Store) fixActions(f pendingFix) []types.TransactWriteItem {
 		values[":t"] = str(f.t.entity)
 		set = append(set, "#t = if_not_exists(#t, :t)")
 	}
-	cond := counterUnchanged(first, values)
+	// The write is a change of the counter like a link's: it moves the
+	// changes attribute it conditions on one up (set, not added to, so
+	// one that is no number is replaced rather than refused).
+	changes := s.layout.CountsChanges()
+	if changes {
+		set = append(set, "#g = :g")
+		values[":g"] = nextChanges(first)
+	}
+	cond := s.counterUnchanged(f.t.name, first, names, values)
 	acts := []types.TransactWriteItem{{Update: &types.Update{
 		TableName: table, Key: s.keyOf(first.pk, first.sk),
 		UpdateExpression: aws.String("SET " + strings.Join(set, ", ")), ConditionExpression: aws.String(cond),
 		ExpressionAttributeNames: names, ExpressionAttributeValues: values,
 	}}}
 	for _, p := range f.st.parts[1:] {
+		names := map[string]string{}
 		vals := map[string]types.AttributeValue{}
-		cond := counterUnchanged(p, vals)
-		if len(vals) == 0 {
-			vals = nil // DynamoDB refuses an empty ExpressionAttributeValues
-		}
-		names := map[string]string{"#c": f.t.name}
+		cond := s.counterUnchanged(f.t.name, p, names, vals)
 		if p.raw != nil {
 			if _, _, problem := storedNumber(p.raw); problem != "" {
 				// A part that is no whole number is not in the total the
 				// difference was taken from: it is removed, or the sum
 				// would stay wrong however often it is repaired.
+				remove := "REMOVE #c"
+				if changes {
+					remove = "SET #g = :g " + remove
+					vals[":g"] = nextChanges(p)
+				}
 				acts = append(acts, types.TransactWriteItem{Update: &types.Update{
-					TableName: table, Key: s.keyOf(p.pk, p.sk), UpdateExpression: aws.String("REMOVE #c"),
-					ConditionExpression: aws.String(cond), ExpressionAttributeNames: names, ExpressionAttributeValues: vals,
+					TableName: table, Key: s.keyOf(p.pk, p.sk), UpdateExpression: aws.String(remove),
+					ConditionExpression: aws.String(cond), ExpressionAttributeNames: names, ExpressionAttributeValues: emptyAsNil(vals),
 				}})
 				continue
 			}
 		}
 		acts = append(acts, types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{
 			TableName: table, Key: s.keyOf(p.pk, p.sk), ConditionExpression: aws.String(cond),
-			ExpressionAttributeNames: names, ExpressionAttributeValues: vals,
+			ExpressionAttributeNames: names, ExpressionAttributeValues: emptyAsNil(vals),
 		}})
 	}
 	return acts
 }
 
-// counterUnchanged is the condition that part p of a counter (named #c)
-// still holds what was read, adding the value it compares with to values.
-func counterUnchanged(p counterPart, values map[string]types.AttributeValue) string {
-	if p.raw == nil {
-		return "attribute_not_exists(#c)"
+// emptyAsNil is values, or nil when it holds none: DynamoDB refuses an
+// empty ExpressionAttributeValues.
+func emptyAsNil(values map[string]types.AttributeValue) map[string]types.AttributeValue {
+	if len(values) == 0 {
+		return nil
 	}
-	values[":was"] = p.raw
-	return "#c = :was"
+	return values
+}
+
+// counterUnchanged is the condition that part p of counter still holds
+// what was read, and (where the layout counts changes) has recorded no
+// change since: a link and an unlink that cancel out on the counter leave
+// its value as read, not its changes attribute. It names the counter #c
+// and the changes attribute #g, and adds the values it compares with.
+func (s *Store) counterUnchanged(counter string, p counterPart, names map[string]string, values map[string]types.AttributeValue) string {
+	names["#c"] = counter
+	cond := "attribute_not_exists(#c)"
+	if p.raw != nil {
+		values[":was"] = p.raw
+		cond = "#c = :was"
+	}
+	if !s.layout.CountsChanges() {
+		return cond
+	}
+	names["#g"] = schema.Changes(counter)
+	if p.changes == nil {
+		return cond + " AND attribute_not_exists(#g)"
+	}
+	values[":wasg"] = p.changes
+	return cond + " AND #g = :wasg"
 }
 
 // fixAttempts bounds how often one counter is read, counted and written
@@ -318,15 +366,21 @@ func (s *Store) sendFix(ctx context.Context, acts []types.TransactWriteItem, opt
 // recountOne reads and counts one counter until a read and a count agree
 // on it: the counter held the same value before the count and after it,
 // which a second read checks, or with fix, where the two differ, the
-// condition of the count's write. It gives up after fixAttempts. wrote
-// says whether this run wrote the count.
+// condition of the count's write. It gives up after fixAttempts, waiting
+// a random while before each (growing from up to 20 ms), so it does not
+// keep meeting the same writer in step. wrote says whether this run wrote
+// the count.
 func (s *Store) recountOne(ctx context.Context, f pendingFix, opt recountOptions) (res CounterResult, wrote bool, err error) {
 	// Stored stays the value first read: a fix whose answer was lost after
 	// it applied fails its condition when retried and then reads its own
 	// count, and the import derives the edges it made from Actual - Stored.
 	res = f.result()
 	f.t.trusted = false // someone else writes it
+	wait := newBackoff(0)
 	for range fixAttempts {
+		if err := wait.wait(ctx, nil); err != nil {
+			return res, false, err
+		}
 		items, err := s.readCounterItems(ctx, []counterTarget{f.t}, opt, "")
 		if err != nil {
 			return res, false, err

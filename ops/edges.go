@@ -83,7 +83,9 @@ func addCounterUpdate(ups []counterUpdate, rel *schema.Relation, end schema.End,
 	return append(ups, u)
 }
 
-// sideUpdate builds the Update of a counter item: ADD the counters. In the
+// sideUpdate builds the Update of a counter item: ADD the counters, and in
+// the generic layout 1 to each one's changes attribute (see
+// schema.ChangesPrefix), which a recount's count is checked against. In the
 // generic layout a side item also gets its index keys and type, so a counter
 // item created by the first link is a proper entity (or role) item; in the
 // inverted layout its table keys index it already. A counter shard item gets
@@ -94,6 +96,9 @@ func (s *Store) sideUpdate(u counterUpdate) (*types.Update, error) {
 	var upd expression.UpdateBuilder
 	for _, name := range slices.Sorted(maps.Keys(u.counter)) {
 		upd = upd.Add(expression.NameNoDotSplit(name), expression.Value(u.counter[name]))
+		if s.layout.CountsChanges() {
+			upd = upd.Add(expression.NameNoDotSplit(schema.Changes(name)), expression.Value(1))
+		}
 	}
 	if l := s.layout; u.pk == u.sk && l.WritesIndexKeys() {
 		upd = upd.Set(expression.NameNoDotSplit(l.IndexPK), expression.Value(u.pk)).
@@ -157,9 +162,20 @@ type LinkOptions struct {
 // linkStep says what one item of a link's transaction is, so a cancelled
 // transaction can be explained.
 type linkStep struct {
-	pk, sk string
-	stamp  bool // records the relation's shard count
-	entity bool // must exist: an entity item under RequireEntities
+	pk, sk   string
+	stamp    bool     // records the relation's shard count
+	entity   bool     // must exist: an entity item under RequireEntities
+	counters []string // the counters the step adds to
+}
+
+// counterSteps are the steps of a transaction's counter updates, which
+// follow the edge's own write.
+func counterSteps(edge schema.Keys, ups []counterUpdate, stamp bool) []linkStep {
+	steps := []linkStep{{pk: edge.PK, sk: edge.SK}}
+	for _, u := range ups {
+		steps = append(steps, linkStep{pk: u.pk, sk: u.sk, stamp: stamp, entity: u.mustExist, counters: slices.Sorted(maps.Keys(u.counter))})
+	}
+	return steps
 }
 
 // Link writes the edge once. With counters it is one TransactWriteItems: the
@@ -205,7 +221,7 @@ func (s *Store) LinkWith(ctx context.Context, rel *schema.Relation, from, to str
 		}
 	}
 	if err != nil {
-		return "", k, fmt.Errorf("link %s %s: %w", k.PK, k.SK, err)
+		return "", k, s.explainNotNumber(ctx, "link", rel, steps, fmt.Errorf("link %s %s: %w", k.PK, k.SK, err))
 	}
 	if s.explaining() {
 		return "", k, nil
@@ -258,7 +274,7 @@ func (s *Store) linkInput(rel *schema.Relation, k schema.Keys, values Item, requ
 		TableName: put.TableName, Item: item,
 		ConditionExpression: put.ConditionExpression, ExpressionAttributeNames: put.ExpressionAttributeNames,
 	}}}}
-	steps = []linkStep{{pk: k.PK, sk: k.SK}}
+	steps = counterSteps(k, ups, s.layout.Stamps())
 	for _, u := range ups {
 		if s.layout.Stamps() {
 			u.stamp, u.shards = rel.ShardStamp(), shardsOf(rel)
@@ -268,7 +284,6 @@ func (s *Store) linkInput(rel *schema.Relation, k schema.Keys, values Item, requ
 			return nil, nil, nil, err
 		}
 		in.TransactItems = append(in.TransactItems, types.TransactWriteItem{Update: upd})
-		steps = append(steps, linkStep{pk: u.pk, sk: u.sk, stamp: u.stamp != "", entity: u.mustExist})
 	}
 	exists, err := condition(expression.AttributeExists(s.pkName()))
 	if err != nil {
@@ -372,7 +387,7 @@ func (s *Store) Unlink(ctx context.Context, rel *schema.Relation, from, to strin
 		}
 	}
 	if err != nil {
-		return "", k, fmt.Errorf("unlink %s %s: %w", k.PK, k.SK, err)
+		return "", k, s.explainNotNumber(ctx, "unlink", rel, counterSteps(k, ups, false), fmt.Errorf("unlink %s %s: %w", k.PK, k.SK, err))
 	}
 	if s.explaining() {
 		return "", k, nil

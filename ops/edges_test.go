@@ -30,9 +30,9 @@ func TestLinkSendsOneTransactionWithConditionalPutAndCounters(t *testing.T) {
 	eq(t, "edge item", itemString(put.Item),
 		`GSI1PK="CRS#math204" GSI1SK="STU#a91" PK="STU#a91" SK="ENROLL#CRS#math204" credits=5 grade="A" type="enrollment"`)
 	for i, want := range []struct{ key, upd string }{
-		{"STU#a91", `ADD courseCount 1
+		{"STU#a91", `ADD courseCount 1, ADJL#changes#courseCount 1
 SET GSI1PK = "STU#a91", GSI1SK = "STU#a91", type = if_not_exists(type, "student"), ADJL#shards#enrollment = 1`},
-		{"CRS#math204", `ADD studentCount 1
+		{"CRS#math204", `ADD studentCount 1, ADJL#changes#studentCount 1
 SET GSI1PK = "CRS#math204", GSI1SK = "CRS#math204", type = if_not_exists(type, "course"), ADJL#shards#enrollment = 1`},
 	} {
 		u := in.TransactItems[i+1].Update
@@ -138,7 +138,7 @@ func TestUnlinkDecrementsInTheSameTransaction(t *testing.T) {
 	eq(t, "delete condition", render(del.ConditionExpression, del.ExpressionAttributeNames, del.ExpressionAttributeValues), "attribute_exists (PK)")
 	u := in.TransactItems[2].Update
 	eq(t, "decrement", render(u.UpdateExpression, u.ExpressionAttributeNames, u.ExpressionAttributeValues),
-		`ADD followerCount -1
+		`ADD followerCount -1, ADJL#changes#followerCount 1
 SET GSI1PK = "TARGET#bob", GSI1SK = "TARGET#bob", type = if_not_exists(type, "user")`)
 	eq(t, "followers", nOf(m.get("TARGET#bob", "TARGET#bob"), "followerCount"), "0")
 	eq(t, "following", nOf(m.get("ACTOR#alice", "ACTOR#alice"), "followingCount"), "0")

@@ -23,7 +23,7 @@ func TestPutEntityCreatesUpdatesAndKeepsCounters(t *testing.T) {
 	eq(t, "update", must[Outcome](t)(st.PutEntity(ctx, stu, "a91", map[string]any{"name": "Ana B"})), Updated)
 	it := must[Item](t)(st.GetEntity(ctx, "STU#a91", true))
 	// The item as stored: the link recorded the relation's shard count on it.
-	eq(t, "item", itemString(it), `ADJL#shards#enrollment=1 GSI1PK="STU#a91" GSI1SK="STU#a91" PK="STU#a91" SK="STU#a91" courseCount=1 name="Ana B" type="student"`)
+	eq(t, "item", itemString(it), `ADJL#changes#courseCount=1 ADJL#shards#enrollment=1 GSI1PK="STU#a91" GSI1SK="STU#a91" PK="STU#a91" SK="STU#a91" courseCount=1 name="Ana B" type="student"`)
 	if _, err := st.PutEntity(ctx, stu, "CRS#x", nil); err == nil {
 		t.Error("wrong prefix accepted")
 	}

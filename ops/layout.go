@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/adjl/adjl/schema"
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go"
 )
 
 // A schema whose shard count disagrees with the table would write edges to
@@ -145,6 +147,78 @@ func cancelledSteps(err error) []int {
 		}
 	}
 	return out
+}
+
+// CounterNotNumberError refuses a link or unlink because a counter it adds
+// to (or the counter's changes attribute) holds something other than a
+// number, to which DynamoDB refuses to ADD: a hand edit. Nothing was
+// written. It is the RejectedError it explains (exit 2).
+type CounterNotNumberError struct {
+	Verb, Relation, Key string
+	Attribute           string // the counter, or its changes attribute
+	Value, Problem      string // what it holds, as text, and why that is no number
+	Err                 error
+}
+
+func (e *CounterNotNumberError) Error() string {
+	fix := fmt.Sprintf("run `adjl counters repair %s` to set it to its count", e.Relation)
+	if strings.HasPrefix(e.Attribute, schema.ChangesPrefix) {
+		fix = "it is adjl's own record of the counter's changes: remove the attribute, or set it to a whole number"
+	}
+	return fmt.Sprintf("%s refused, nothing written: %s of %s holds %s (%s), which cannot be added to; %s",
+		e.Verb, e.Attribute, e.Key, e.Value, e.Problem, fix)
+}
+
+func (e *CounterNotNumberError) Unwrap() error { return e.Err }
+
+// explainNotNumber reads, after a link's or unlink's transaction was
+// refused as malformed, the counter items whose update was refused, and
+// where one holds a counter or changes attribute that is no number,
+// returns a CounterNotNumberError saying so; else err. DynamoDB names the
+// refused update with a ValidationError cancellation reason; moto refuses
+// the whole request with a ValidationException, so every counter item is
+// read. These reads happen only on the way to an error.
+func (s *Store) explainNotNumber(ctx context.Context, verb string, rel *schema.Relation, steps []linkStep, err error) error {
+	var refused []int
+	var tce *types.TransactionCanceledException
+	var apiErr smithy.APIError
+	switch {
+	case errors.As(err, &tce):
+		for i, r := range tce.CancellationReasons {
+			if aws.ToString(r.Code) == "ValidationError" {
+				refused = append(refused, i)
+			}
+		}
+	case errors.As(err, &apiErr) && apiErr.ErrorCode() == "ValidationException" && strings.Contains(apiErr.ErrorMessage(), "incorrect data type"):
+		for i := range steps {
+			refused = append(refused, i)
+		}
+	}
+	for _, i := range refused {
+		if i >= len(steps) || len(steps[i].counters) == 0 {
+			continue
+		}
+		st := steps[i]
+		out, rerr := s.getItem(ctx, &dynamodb.GetItemInput{
+			TableName: aws.String(s.schema.Table.Name), Key: s.keyOf(st.pk, st.sk), ConsistentRead: aws.Bool(true),
+		})
+		if rerr != nil {
+			return err
+		}
+		for _, c := range st.counters {
+			for _, name := range []string{c, schema.Changes(c)} {
+				v, ok := out.Item[name]
+				if !ok {
+					continue
+				}
+				if _, isNum := v.(*types.AttributeValueMemberN); !isNum {
+					_, text, problem := storedNumber(v)
+					return &CounterNotNumberError{Verb: verb, Relation: rel.Name, Key: st.pk, Attribute: name, Value: text, Problem: problem, Err: err}
+				}
+			}
+		}
+	}
+	return err
 }
 
 // MissingEntityError refuses a link whose entity item does not exist, when

@@ -79,8 +79,8 @@ func TestSchoolInLayouts(t *testing.T) {
 	}{
 		{"generic-lower", lowerGeneric, "gsi1",
 			`grade="A" gsi1pk="CRS#math204" gsi1sk="STU#a91" pk="STU#a91" sk="ENROLL#CRS#math204" type="enrollment"`,
-			`ADJL#shards#enrollment=1 courseCount=1 gsi1pk="STU#a91" gsi1sk="STU#a91" name="Ana" pk="STU#a91" sk="STU#a91" type="student"`,
-			`ADJL#shards#enrollment=1 gsi1pk="CRS#math204" gsi1sk="CRS#math204" pk="CRS#math204" sk="CRS#math204" studentCount=2 type="course"`,
+			`ADJL#changes#courseCount=1 ADJL#shards#enrollment=1 courseCount=1 gsi1pk="STU#a91" gsi1sk="STU#a91" name="Ana" pk="STU#a91" sk="STU#a91" type="student"`,
+			`ADJL#changes#studentCount=2 ADJL#shards#enrollment=1 gsi1pk="CRS#math204" gsi1sk="CRS#math204" pk="CRS#math204" sk="CRS#math204" studentCount=2 type="course"`,
 			`pk="ADJL#META" shards=*types.AttributeValueMemberM sk="ADJL#META" type="adjl-meta"`},
 		{"inverted", inverted, "inverted",
 			`grade="A" pk="STU#a91" sk="ENROLL#CRS#math204"`,

@@ -86,6 +86,11 @@ func (l Layout) WritesIndexKeys() bool { return !l.Inverted() }
 // so only it stamps: an inverted table holds nothing it does not name.
 func (l Layout) Stamps() bool { return !l.Inverted() }
 
+// CountsChanges reports whether counter items record how often each
+// counter changed (see ChangesPrefix); as with Stamps, only the generic
+// layout does.
+func (l Layout) CountsChanges() bool { return !l.Inverted() }
+
 // KeyNames are the key attributes of the table and the index, each once:
 // four in the generic layout, two in the inverted one.
 func (l Layout) KeyNames() []string {

@@ -18,3 +18,15 @@ func (r *Relation) ShardStamp() string { return ShardStampPrefix + r.Name }
 // IsReservedAttribute reports whether name is one of adjl's own attributes
 // (stamps), which output leaves out like the key attributes.
 func IsReservedAttribute(name string) bool { return strings.HasPrefix(name, ReservedPrefix) }
+
+// ChangesPrefix starts the attribute in which a counter item records how
+// often each of its counters changed: every link and unlink adds 1 to it
+// in the transaction that moves the counter, and so does a recount's fix.
+// It only grows, so a counter whose changes attribute holds the same value
+// at two reads did not move in between, even where links and unlinks
+// cancelled out on the counter itself; a recount's count stands only then.
+const ChangesPrefix = ReservedPrefix + "changes#"
+
+// Changes is the name of counter's changes attribute:
+// ADJL#changes#studentCount.
+func Changes(counter string) string { return ChangesPrefix + counter }

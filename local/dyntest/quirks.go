@@ -304,6 +304,12 @@ const (
 	// answers otherwise (a ValidationException for the request, another
 	// reason).
 	QuirkTransactionKeyErrorsNotCancelled Quirk = "TransactionKeyErrorsNotCancelled"
+	// QuirkTransactionUpdateErrorsNotCancelled: a transaction's Update that
+	// ADDs to an attribute of another type must cancel the transaction
+	// (reason ValidationError, "An operand in the update expression has an
+	// incorrect data type"), as the fault is found while the transaction
+	// runs; the target refuses the request with a ValidationException.
+	QuirkTransactionUpdateErrorsNotCancelled Quirk = "TransactionUpdateErrorsNotCancelled"
 	// QuirkItemSizeBeforeTableLookup: a PutItem of an item over 400 KB
 	// naming a missing table is refused for the item's size
 	// (ValidationException) where DynamoDB answers

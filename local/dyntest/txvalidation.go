@@ -62,6 +62,18 @@ func (s *suite) testTransactionValidation(t *testing.T) {
 			{Get: &types.Get{TableName: aws.String(tb), Key: item{}}}}})
 		cancelled(t, err, []string{"None", "ValidationError"}, "The provided key element does not match the schema")
 	})
+	// A fault of an update's operands is found as the update runs too, as
+	// for an UpdateItem (ValidationException there, exprerrors.go).
+	t.Run("UpdateAddToString", func(t *testing.T) {
+		s.put(t, tb, item{"pk": vS("named"), "n": vS("x")})
+		err := write(put(item{"pk": vS("fresh")}), types.TransactWriteItem{Update: &types.Update{TableName: aws.String(tb),
+			Key: item{"pk": vS("named")}, UpdateExpression: aws.String("ADD n :one"), ExpressionAttributeValues: item{":one": vN("1")}}})
+		problem := cancellation(err, []string{"None", "ValidationError"}, "An operand in the update expression has an incorrect data type")
+		s.documented(t, QuirkTransactionUpdateErrorsNotCancelled, problem == "", "%s", problem)
+		if got := s.get(t, tb, item{"pk": vS("named")}); showItem(got) != showItem(item{"pk": vS("named"), "n": vS("x")}) {
+			t.Errorf("refused update left %s", showItem(got))
+		}
+	})
 	if got := s.get(t, tb, item{"pk": vS("fresh")}); got != nil {
 		t.Errorf("cancelled transaction wrote %s", showItem(got))
 	}
