@@ -429,3 +429,23 @@ func TestLinkAndUnlinkRefuseACounterThatIsNoNumber(t *testing.T) {
 		})
 	}
 }
+
+// TestLinkRefusalNamesTheCounterItemThatIsNoNumber: a counter spread over
+// shards is added to on one of its counter items, not the entity's item;
+// the refusal names that item's sort key, so the attribute can be found
+// and fixed by hand where repair does not (the changes attribute).
+func TestLinkRefusalNamesTheCounterItemThatIsNoNumber(t *testing.T) {
+	sc := socialCounterShards(1, 4)
+	rel := sc.Relations[0]
+	st, raw := engineStore(t, sc, nil)
+	must[Outcome](t)(first(st.Link(ctx, rel, "ann", "bob", nil)))
+	shard := schema.CounterSK("followerCount", rel.CounterShard(schema.ToEnd, "ACTOR#ann"))
+	setAttr(t, raw, "social", "TARGET#bob", shard, schema.Changes("followerCount"), str("x"))
+	_, _, err := st.Unlink(ctx, rel, "ann", "bob")
+	var nn *CounterNotNumberError
+	if !errors.As(err, &nn) {
+		t.Fatalf("unlink: %v, want a CounterNotNumberError", err)
+	}
+	eq(t, "message", err.Error(), "unlink refused, nothing written: ADJL#changes#followerCount of TARGET#bob (its counter item, sort key "+shard+
+		") holds x (a string, not a number), which cannot be added to; it is adjl's own record of the counter's changes: remove the attribute, or set it to a whole number")
+}

@@ -155,9 +155,12 @@ func cancelledSteps(err error) []int {
 // written. It is the RejectedError it explains (exit 2).
 type CounterNotNumberError struct {
 	Verb, Relation, Key string
-	Attribute           string // the counter, or its changes attribute
-	Value, Problem      string // what it holds, as text, and why that is no number
-	Err                 error
+	// SK is the sort key of the counter item holding the attribute when it
+	// is not Key's own item (a counter spread over shards).
+	SK             string
+	Attribute      string // the counter, or its changes attribute
+	Value, Problem string // what it holds, as text, and why that is no number
+	Err            error
 }
 
 func (e *CounterNotNumberError) Error() string {
@@ -165,8 +168,12 @@ func (e *CounterNotNumberError) Error() string {
 	if strings.HasPrefix(e.Attribute, schema.ChangesPrefix) {
 		fix = "it is adjl's own record of the counter's changes: remove the attribute, or set it to a whole number"
 	}
+	item := e.Key
+	if e.SK != "" && e.SK != e.Key {
+		item += " (its counter item, sort key " + e.SK + ")"
+	}
 	return fmt.Sprintf("%s refused, nothing written: %s of %s holds %s (%s), which cannot be added to; %s",
-		e.Verb, e.Attribute, e.Key, e.Value, e.Problem, fix)
+		e.Verb, e.Attribute, item, e.Value, e.Problem, fix)
 }
 
 func (e *CounterNotNumberError) Unwrap() error { return e.Err }
@@ -213,7 +220,7 @@ func (s *Store) explainNotNumber(ctx context.Context, verb string, rel *schema.R
 				}
 				if _, isNum := v.(*types.AttributeValueMemberN); !isNum {
 					_, text, problem := storedNumber(v)
-					return &CounterNotNumberError{Verb: verb, Relation: rel.Name, Key: st.pk, Attribute: name, Value: text, Problem: problem, Err: err}
+					return &CounterNotNumberError{Verb: verb, Relation: rel.Name, Key: st.pk, SK: st.sk, Attribute: name, Value: text, Problem: problem, Err: err}
 				}
 			}
 		}
