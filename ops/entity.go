@@ -2,6 +2,7 @@ package ops
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -355,13 +356,7 @@ func (s *Store) cascade(ctx context.Context, sd side) (int, error) {
 // relation keeps no counter there.
 func (s *Store) edgeRemoval(sd side, it Item) (del *dynamodb.DeleteItemInput, tx *dynamodb.TransactWriteItemsInput, err error) {
 	pk, sk := sOf(it, s.layout.PK), sOf(it, s.layout.SK)
-	rel := sd.rel
-	var ups []counterUpdate
-	if sd.forward {
-		ups = addCounterUpdate(ups, rel, schema.ToEnd, sk[len(rel.Edge):], pk, -1)
-	} else {
-		ups = addCounterUpdate(ups, rel, schema.FromEnd, pk, sk[len(rel.Edge):], -1)
-	}
+	ups := removalUpdates(sd, pk, sk)
 	in, err := s.deleteEdgeTx(pk, sk, ups)
 	if err != nil || len(ups) > 0 {
 		return nil, in, err
@@ -371,6 +366,16 @@ func (s *Store) edgeRemoval(sd side, it Item) (del *dynamodb.DeleteItemInput, tx
 		TableName: d.TableName, Key: d.Key,
 		ConditionExpression: d.ConditionExpression, ExpressionAttributeNames: d.ExpressionAttributeNames,
 	}, nil, nil
+}
+
+// removalUpdates is the counter change of removing edge pk sk found from
+// side sd: the other side's counter, by -1.
+func removalUpdates(sd side, pk, sk string) []counterUpdate {
+	rel := sd.rel
+	if sd.forward {
+		return addCounterUpdate(nil, rel, schema.ToEnd, sk[len(rel.Edge):], pk, -1)
+	}
+	return addCounterUpdate(nil, rel, schema.FromEnd, pk, sk[len(rel.Edge):], -1)
 }
 
 // explainEdgeRemoval hands Explain the request cascade sends for each edge
@@ -415,7 +420,14 @@ func (s *Store) removeEdge(ctx context.Context, sd side, it Item) (bool, error) 
 		}
 	}
 	if err != nil {
-		return false, fmt.Errorf("remove edge %s %s: %w", pk, sk, err)
+		err = fmt.Errorf("remove edge %s %s: %w", pk, sk, err)
+		steps := counterSteps(schema.Keys{PK: pk, SK: sk}, removalUpdates(sd, pk, sk), false)
+		err = s.explainNotNumber(ctx, "delete --cascade", sd.rel, steps, err)
+		var nn *CounterNotNumberError
+		if errors.As(err, &nn) {
+			nn.Edge = pk + " " + sk
+		}
+		return false, err
 	}
 	return true, nil
 }

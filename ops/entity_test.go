@@ -127,6 +127,29 @@ func TestDeleteEntityCounterOnOneSide(t *testing.T) {
 	}
 }
 
+// TestDeleteCascadeStopsAtACounterThatIsNoNumber: a cascading delete
+// decrements the other side's counter with each edge it removes; where a
+// hand edit left that counter holding no number, the refusal says so (as a
+// link's or unlink's does), and that the edge and the entity stay.
+func TestDeleteCascadeStopsAtACounterThatIsNoNumber(t *testing.T) {
+	sc := school()
+	rel := sc.Relations[0]
+	st, raw := engineStore(t, sc, nil)
+	must[Outcome](t)(first(st.Link(ctx, rel, "a1", "c1", nil)))
+	setAttr(t, raw, "school", "CRS#c1", "CRS#c1", "studentCount", str("x"))
+	_, err := st.DeleteEntity(ctx, "STU#a1", true)
+	var nn *CounterNotNumberError
+	var rejected *RejectedError
+	if !errors.As(err, &nn) || !errors.As(err, &rejected) {
+		t.Fatalf("delete --cascade: %v, want a CounterNotNumberError that is a RejectedError", err)
+	}
+	eq(t, "message", err.Error(), "delete --cascade stopped at edge STU#a1 ENROLL#CRS#c1, which it did not remove (edges removed before it stay removed): "+
+		"studentCount of CRS#c1 holds x (a string, not a number), which cannot be added to; run `adjl counters repair enrollment` to set it to its count")
+	if getItem(t, raw, "school", "STU#a1", "ENROLL#CRS#c1") == nil || getItem(t, raw, "school", "STU#a1", "STU#a1") == nil {
+		t.Error("refused delete removed the edge or the entity")
+	}
+}
+
 // TestDeleteCascadeExplainShowsPerEdgeRequests: the requests a cascading
 // delete sends for each edge and each counter item it finds are listed
 // once, marked as sent per item, with <id> for the other side.

@@ -149,12 +149,15 @@ func cancelledSteps(err error) []int {
 	return out
 }
 
-// CounterNotNumberError refuses a link or unlink because a counter it adds
-// to (or the counter's changes attribute) holds something other than a
-// number, to which DynamoDB refuses to ADD: a hand edit. Nothing was
-// written. It is the RejectedError it explains (exit 2).
+// CounterNotNumberError refuses a link or unlink (or a cascading delete's
+// removal of one edge) because a counter it adds to (or the counter's
+// changes attribute) holds something other than a number, to which
+// DynamoDB refuses to ADD: a hand edit. Nothing was written, but where
+// Edge is set: a cascading delete stopped at that edge, and the edges it
+// removed before stay removed. It is the RejectedError it explains (exit 2).
 type CounterNotNumberError struct {
 	Verb, Relation, Key string
+	Edge                string // the edge a cascading delete did not remove: "PK SK"
 	// SK is the sort key of the counter item holding the attribute when it
 	// is not Key's own item (a counter spread over shards).
 	SK             string
@@ -172,16 +175,21 @@ func (e *CounterNotNumberError) Error() string {
 	if e.SK != "" && e.SK != e.Key {
 		item += " (its counter item, sort key " + e.SK + ")"
 	}
-	return fmt.Sprintf("%s refused, nothing written: %s of %s holds %s (%s), which cannot be added to; %s",
-		e.Verb, e.Attribute, item, e.Value, e.Problem, fix)
+	what := e.Verb + " refused, nothing written"
+	if e.Edge != "" {
+		what = fmt.Sprintf("%s stopped at edge %s, which it did not remove (edges removed before it stay removed)", e.Verb, e.Edge)
+	}
+	return fmt.Sprintf("%s: %s of %s holds %s (%s), which cannot be added to; %s",
+		what, e.Attribute, item, e.Value, e.Problem, fix)
 }
 
 func (e *CounterNotNumberError) Unwrap() error { return e.Err }
 
-// explainNotNumber reads, after a link's or unlink's transaction was
-// refused as malformed, the counter items whose update was refused, and
-// where one holds a counter or changes attribute that is no number,
-// returns a CounterNotNumberError saying so; else err. DynamoDB names the
+// explainNotNumber reads, after a transaction of an edge's write and its
+// counter updates (steps) was refused as malformed, the counter items
+// whose update was refused, and where one holds a counter or changes
+// attribute that is no number, returns a CounterNotNumberError saying so;
+// else err. DynamoDB names the
 // refused update with a ValidationError cancellation reason; moto refuses
 // the whole request with a ValidationException, so every counter item is
 // read. These reads happen only on the way to an error.
