@@ -22,9 +22,10 @@ func IsReservedAttribute(name string) bool { return strings.HasPrefix(name, Rese
 // ChangesPrefix starts the attribute in which a counter item records how
 // often each of its counters changed: every link and unlink adds 1 to it
 // in the transaction that moves the counter, and so does a recount's fix.
-// It only grows, so a counter whose changes attribute holds the same value
-// at two reads did not move in between, even where links and unlinks
-// cancelled out on the counter itself; a recount's count stands only then.
+// It only grows while the item lives (deleting an entity deletes it too),
+// so a counter whose changes attribute holds the same value at two reads
+// did not move in between, even where links and unlinks cancelled out on
+// the counter itself; a recount's count stands only then.
 const ChangesPrefix = ReservedPrefix + "changes#"
 
 // Changes is the name of counter's changes attribute:
