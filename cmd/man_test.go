@@ -8,7 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spf13/cobra"
 	"github.com/spf13/cobra/doc"
+	"github.com/spf13/pflag"
 )
 
 // manDir holds the generated man pages of adjl's built-in commands;
@@ -37,6 +39,7 @@ func TestManPagesAreCurrent(t *testing.T) {
 	// where the schema's own verbs are listed instead.
 	root.Long, _, _ = strings.Cut(root.Long, "\n\nNote:")
 	root.Long += "\n\nRelation verbs (enroll, members, ...) come from the schema: adjl --help lists\nthose of yours, adjl VERB --help documents each."
+	escapeAngleBrackets(root, map[*pflag.Flag]bool{})
 	gen := t.TempDir()
 	date := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
 	header := &doc.GenManHeader{Title: "ADJL", Section: "1", Source: "adjl", Manual: "adjl manual", Date: &date}
@@ -71,6 +74,32 @@ func TestManPagesAreCurrent(t *testing.T) {
 		if _, ok := got[page]; !ok {
 			t.Errorf("no %s among %v", page, slices.Sorted(mapsKeys(got)))
 		}
+	}
+}
+
+// escapeAngleBrackets escapes < in the help texts and flag usages of cmd
+// and its subcommands: cobra renders them as Markdown, where <attributes>
+// is an HTML tag the man page would lose. Code blocks (lines indented by a
+// tab or four spaces, and examples) keep theirs. done holds flags already
+// escaped (a persistent flag is shared by every subcommand).
+func escapeAngleBrackets(cmd *cobra.Command, done map[*pflag.Flag]bool) {
+	lines := strings.Split(cmd.Long, "\n")
+	for i, l := range lines {
+		if !strings.HasPrefix(l, "\t") && !strings.HasPrefix(l, "    ") {
+			lines[i] = strings.ReplaceAll(l, "<", `\<`)
+		}
+	}
+	cmd.Long = strings.Join(lines, "\n")
+	for _, fs := range []*pflag.FlagSet{cmd.LocalFlags(), cmd.InheritedFlags()} {
+		fs.VisitAll(func(f *pflag.Flag) {
+			if !done[f] {
+				done[f] = true
+				f.Usage = strings.ReplaceAll(f.Usage, "<", `\<`)
+			}
+		})
+	}
+	for _, c := range cmd.Commands() {
+		escapeAngleBrackets(c, done)
 	}
 }
 
