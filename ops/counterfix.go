@@ -3,6 +3,7 @@ package ops
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -98,7 +99,7 @@ type counterPart struct {
 type counterState struct {
 	parts  []counterPart
 	total  int64 // the sum of the parts that are whole numbers
-	bad    bool  // a part is not an integer number: always rewritten
+	bad    bool  // a part, or its changes attribute, is no count: always rewritten
 	absent bool  // no part holds the counter
 	// value and problem, when bad: see CounterResult.
 	value, problem string
@@ -122,12 +123,34 @@ func stateOf(t counterTarget, items map[[2]string]Item) counterState {
 			}
 			texts = append(texts, text)
 		}
+		if problem := changesProblem(t.name, p.changes); problem != "" {
+			// Links refuse to add to it until a fix sets it again.
+			st.bad = true
+			if !slices.Contains(problems, problem) {
+				problems = append(problems, problem)
+			}
+		}
 		st.parts = append(st.parts, p)
 	}
 	if st.bad {
 		st.value, st.problem = strings.Join(texts, " + "), strings.Join(problems, "; ")
+		if st.value == "" {
+			st.value = strconv.FormatInt(st.total, 10)
+		}
 	}
 	return st
+}
+
+// changesProblem says what is wrong with v, counter's changes attribute
+// (schema.ChangesPrefix) as stored, when it holds something other than a
+// number: a hand edit, which every link and unlink of the counter refuses
+// to add to (CounterNotNumberError). "" when it is absent or a number.
+func changesProblem(counter string, v types.AttributeValue) string {
+	if _, isNum := v.(*types.AttributeValueMemberN); v == nil || isNum {
+		return ""
+	}
+	_, text, problem := storedNumber(v)
+	return fmt.Sprintf("%s holds %s, %s", schema.Changes(counter), text, problem)
 }
 
 // storedNumber is a stored counter part: its count n when it is a whole
@@ -161,9 +184,10 @@ type CounterResult struct {
 	Stored   int64 // the sum of its items' whole numbers as first read; 0 when absent
 	Actual   int64 // the edges counted
 	Fixed    bool  // it now holds Actual (by this run's write, or another's)
-	// StoredValue is set when a part of the counter is not a whole number:
-	// the parts as stored, as text ("x", "10.5", "3 + x" over shards), and
-	// StoredProblem says what is wrong with them ("not a whole number").
+	// StoredValue is set when a part of the counter is not a whole number,
+	// or its changes attribute no number: the parts as stored, as text
+	// ("x", "10.5", "3 + x" over shards), and StoredProblem says what is
+	// wrong with them ("not a whole number").
 	StoredValue, StoredProblem string
 }
 

@@ -384,7 +384,8 @@ func TestCounterAfterItsShardsAreReduced(t *testing.T) {
 // TestLinkAndUnlinkRefuseACounterThatIsNoNumber: ADD cannot add to a
 // counter, or its changes attribute, that a hand edit left holding
 // something else; the link or unlink writes nothing and names the
-// attribute and the way out. A repair then sets both, so links work again.
+// attribute and the way out. verify reports either as wrong, and the
+// repair it names sets both, so links work again.
 func TestLinkAndUnlinkRefuseACounterThatIsNoNumber(t *testing.T) {
 	for _, c := range []struct {
 		attr  string
@@ -392,7 +393,7 @@ func TestLinkAndUnlinkRefuseACounterThatIsNoNumber(t *testing.T) {
 		want  string
 	}{
 		{"studentCount", str("x"), "link refused, nothing written: studentCount of CRS#c1 holds x (a string, not a number), which cannot be added to; run `adjl counters repair enrollment` to set it to its count"},
-		{schema.Changes("studentCount"), &types.AttributeValueMemberBOOL{Value: true}, "link refused, nothing written: ADJL#changes#studentCount of CRS#c1 holds true (a boolean, not a number), which cannot be added to; it is adjl's own record of the counter's changes: remove the attribute, or set it to a whole number"},
+		{schema.Changes("studentCount"), &types.AttributeValueMemberBOOL{Value: true}, "link refused, nothing written: ADJL#changes#studentCount of CRS#c1 holds true (a boolean, not a number), which cannot be added to; it is adjl's own record of the counter's changes: run `adjl counters repair enrollment` to set it again"},
 	} {
 		t.Run(c.attr, func(t *testing.T) {
 			sc := school()
@@ -417,11 +418,15 @@ func TestLinkAndUnlinkRefuseACounterThatIsNoNumber(t *testing.T) {
 			if it := getItem(t, raw, "school", "STU#a1", "ENROLL#CRS#c1"); it == nil {
 				t.Error("refused unlink removed its edge")
 			}
-			if c.attr != "studentCount" {
-				setAttr(t, raw, "school", "CRS#c1", "CRS#c1", "studentCount", num("7")) // wrong, so repair writes it
-			}
-			if _, err := st.VerifyCounters(ctx, VerifyOptions{Repair: true}); err != nil {
+			vr, err := st.VerifyCounters(ctx, VerifyOptions{})
+			if err != nil {
 				t.Fatal(err)
+			}
+			if len(vr.Wrong) != 1 || vr.Wrong[0].Key != "CRS#c1" || !strings.Contains(vr.Wrong[0].StoredProblem, "not a number") {
+				t.Fatalf("verify: %+v, want CRS#c1 reported with what it holds", vr.Wrong)
+			}
+			if vr, err = st.VerifyCounters(ctx, VerifyOptions{Repair: true}); err != nil || len(vr.Wrong) != 1 || !vr.Wrong[0].Fixed {
+				t.Fatalf("repair: %+v %v, want CRS#c1 fixed", vr.Wrong, err)
 			}
 			must[Outcome](t)(first(st.Link(ctx, rel, "a2", "c1", nil)))
 			eq(t, "c1", counter(t, st, "CRS#c1", "studentCount"), "2")
@@ -447,5 +452,47 @@ func TestLinkRefusalNamesTheCounterItemThatIsNoNumber(t *testing.T) {
 		t.Fatalf("unlink: %v, want a CounterNotNumberError", err)
 	}
 	eq(t, "message", err.Error(), "unlink refused, nothing written: ADJL#changes#followerCount of TARGET#bob (its counter item, sort key "+shard+
-		") holds x (a string, not a number), which cannot be added to; it is adjl's own record of the counter's changes: remove the attribute, or set it to a whole number")
+		") holds x (a string, not a number), which cannot be added to; it is adjl's own record of the counter's changes: run `adjl counters repair follow` to set it again")
+}
+
+// TestRepairSetsAChangesAttributeThatIsNoNumber: a counter spread over
+// shards is exact while one shard's changes attribute holds no number,
+// yet every link that hashes to that shard is refused. verify reports the
+// counter and repair sets that shard's attribute again, leaving the
+// count as it is.
+func TestRepairSetsAChangesAttributeThatIsNoNumber(t *testing.T) {
+	sc := socialCounterShards(1, 4)
+	rel := sc.Relations[0]
+	st, api := engineStore(t, sc, nil)
+	var bad string // a follower whose count is not on shard 0
+	for i := range 8 {
+		f := fmt.Sprint("f", i)
+		must[Outcome](t)(first(st.Link(ctx, rel, f, "bob", nil)))
+		if rel.CounterShard(schema.ToEnd, "ACTOR#"+f) != 0 {
+			bad = f
+		}
+	}
+	if bad == "" {
+		t.Fatal("every follower counts on shard 0: the test needs one that does not")
+	}
+	shard := schema.CounterSK("followerCount", rel.CounterShard(schema.ToEnd, "ACTOR#"+bad))
+	setAttr(t, api, "social", "TARGET#bob", shard, schema.Changes("followerCount"), str("x"))
+	var nn *CounterNotNumberError
+	if _, _, err := st.Unlink(ctx, rel, bad, "bob"); !errors.As(err, &nn) {
+		t.Fatalf("unlink counted on the shard: %v, want a CounterNotNumberError", err)
+	}
+	vr, err := st.VerifyCounters(ctx, VerifyOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(vr.Wrong) != 1 || vr.Wrong[0].Key != "TARGET#bob" || vr.Wrong[0].Stored != vr.Wrong[0].Actual ||
+		!strings.Contains(vr.Wrong[0].StoredProblem, "ADJL#changes#followerCount holds x") {
+		t.Fatalf("verify: %+v, want TARGET#bob reported for its changes attribute", vr.Wrong)
+	}
+	if vr, err = st.VerifyCounters(ctx, VerifyOptions{Repair: true}); err != nil || len(vr.Wrong) != 1 || !vr.Wrong[0].Fixed {
+		t.Fatalf("repair: %+v %v, want TARGET#bob fixed", vr.Wrong, err)
+	}
+	must[Outcome](t)(first(st.Unlink(ctx, rel, bad, "bob")))
+	eq(t, "bob", counter(t, st, "TARGET#bob", "followerCount"), "7")
+	wantExactCounters(t, "after the repair", st)
 }

@@ -106,6 +106,9 @@ func (s *Store) VerifyCounters(ctx context.Context, opt VerifyOptions) (*VerifyR
 	}
 	for _, sd := range sides {
 		names = append(names, expression.NameNoDotSplit(sd.name))
+		if l.CountsChanges() {
+			names = append(names, expression.NameNoDotSplit(schema.Changes(sd.name)))
+		}
 	}
 	ex, err := expression.NewBuilder().WithProjection(expression.NamesList(names[0], names[1:]...)).Build()
 	if err != nil {
@@ -205,16 +208,19 @@ func (t *tallies) add(page []Item) {
 			if sd.prefix != prefix {
 				continue
 			}
-			var v types.AttributeValue
-			switch {
-			case pk == sk:
-				v = it[sd.name]
-			case sd.shards > 1:
+			part := pk == sk
+			if !part && sd.shards > 1 {
 				// The counter's shard items, as a recount reads them.
-				if name, k, ok := schema.CounterShardOfSK(sk); ok && name == sd.name && k < sd.shards {
-					v = it[sd.name]
-				}
+				name, k, ok := schema.CounterShardOfSK(sk)
+				part = ok && name == sd.name && k < sd.shards
 			}
+			if !part {
+				continue
+			}
+			if changesProblem(sd.name, it[schema.Changes(sd.name)]) != "" {
+				t.get(pk, sd).bad = true
+			}
+			v := it[sd.name]
 			if v == nil {
 				continue
 			}

@@ -159,22 +159,25 @@ func (s *Store) fixActions(f pendingFix) []types.TransactWriteItem {
 		names := map[string]string{}
 		vals := map[string]types.AttributeValue{}
 		cond := s.counterUnchanged(f.t.name, p, names, vals)
-		if p.raw != nil {
-			if _, _, problem := storedNumber(p.raw); problem != "" {
-				// A part that is no whole number is not in the total the
-				// difference was taken from: it is removed, or the sum
-				// would stay wrong however often it is repaired.
-				remove := "REMOVE #c"
-				if changes {
-					remove = "SET #g = :g " + remove
-					vals[":g"] = nextChanges(p)
-				}
-				acts = append(acts, types.TransactWriteItem{Update: &types.Update{
-					TableName: table, Key: s.keyOf(p.pk, p.sk), UpdateExpression: aws.String(remove),
-					ConditionExpression: aws.String(cond), ExpressionAttributeNames: names, ExpressionAttributeValues: emptyAsNil(vals),
-				}})
-				continue
-			}
+		// A part that is no whole number is not in the total the
+		// difference was taken from: it is removed, or the sum would stay
+		// wrong however often it is repaired. A changes attribute that is
+		// no number is set again, or links to the part stay refused.
+		remove := p.raw != nil && badNumber(p.raw)
+		var update []string
+		if changes && (remove || changesProblem(f.t.name, p.changes) != "") {
+			update = append(update, "SET #g = :g")
+			vals[":g"] = nextChanges(p)
+		}
+		if remove {
+			update = append(update, "REMOVE #c")
+		}
+		if len(update) > 0 {
+			acts = append(acts, types.TransactWriteItem{Update: &types.Update{
+				TableName: table, Key: s.keyOf(p.pk, p.sk), UpdateExpression: aws.String(strings.Join(update, " ")),
+				ConditionExpression: aws.String(cond), ExpressionAttributeNames: names, ExpressionAttributeValues: emptyAsNil(vals),
+			}})
+			continue
 		}
 		acts = append(acts, types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{
 			TableName: table, Key: s.keyOf(p.pk, p.sk), ConditionExpression: aws.String(cond),
@@ -182,6 +185,12 @@ func (s *Store) fixActions(f pendingFix) []types.TransactWriteItem {
 		}})
 	}
 	return acts
+}
+
+// badNumber reports whether v, a stored counter part, is no whole number.
+func badNumber(v types.AttributeValue) bool {
+	_, _, problem := storedNumber(v)
+	return problem != ""
 }
 
 // emptyAsNil is values, or nil when it holds none: DynamoDB refuses an

@@ -169,7 +169,7 @@ type CounterNotNumberError struct {
 func (e *CounterNotNumberError) Error() string {
 	fix := fmt.Sprintf("run `adjl counters repair %s` to set it to its count", e.Relation)
 	if strings.HasPrefix(e.Attribute, schema.ChangesPrefix) {
-		fix = "it is adjl's own record of the counter's changes: remove the attribute, or set it to a whole number"
+		fix = fmt.Sprintf("it is adjl's own record of the counter's changes: run `adjl counters repair %s` to set it again", e.Relation)
 	}
 	item := e.Key
 	if e.SK != "" && e.SK != e.Key {
