@@ -23,15 +23,19 @@ func (a *app) newCountersCmd() *cobra.Command {
 their edges, so they stay exact; a counter written by hand, or edges written
 around adjl, make them drift. verify proves they are exact; repair fixes them.
 
-Both read the whole table once with a parallel Scan (keys, type and counter
-attributes only) to find every counter and every key owed one, then recount
-each counter that looks wrong with Select COUNT Queries, because the Scan is
-no snapshot while others write. Every link and unlink also adds 1 to the
-counter's changes attribute (ADJL#changes#<counter>, which output leaves
-out), and a count is taken only when the counter and that attribute held
-the same values before and after it. repair writes the count with a
-condition that both are unchanged since read, and recounts when a link or
-unlink got there first, so it can run while others write. Limits: a wrong
+Both read the whole table once with a parallel Scan (keys, type, counters
+and their changes attributes only) to find every counter and every key owed
+one, then recount each counter that looks wrong with Select COUNT Queries,
+because the Scan is no snapshot while others write. Every link and unlink
+also adds 1 to the counter's changes attribute (ADJL#changes#<counter>,
+which output leaves out), and a count is taken only when the counter and
+that attribute held the same values before and after it. A counter that is
+no whole number, or whose changes attribute a hand edit left holding no
+number (links and unlinks of it are then refused), is wrong too. repair
+writes the count with a condition that both are unchanged since read, and
+recounts when a link or unlink got there first, so it can run while others
+write; a counter that moved at each of 8 attempts ends it with exit 5, to
+be repaired once writes settle. Limits: a wrong
 counter whose edges change while the Scan passes can look exact to it (run
 verify again once writes settle), and in the inverted layout, which keeps
 no changes attribute, links and unlinks by others that cancel out on a

@@ -61,8 +61,9 @@ type counterSide struct {
 
 // VerifyCounters compares every stored counter with the edges it counts.
 // Finding every counter, and every key owed one, needs the whole table: one
-// parallel Scan (projected to keys, type and counter attributes) tallies
-// edges per key and sums stored counters. The Scan is not a snapshot while
+// parallel Scan (projected to keys, type, counters and their changes
+// attributes) tallies edges per key and sums stored counters, and marks a
+// counter whose changes attribute holds no number. The Scan is not a snapshot while
 // others write, so each counter it finds wrong is recounted the way import
 // does (read, Select COUNT, read again) before it is reported, and with
 // Repair written with a condition that it is unchanged since read. A wrong
