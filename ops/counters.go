@@ -1,10 +1,12 @@
 package ops
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math/big"
 	"slices"
+	"strings"
 
 	"github.com/adjl/adjl/schema"
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -56,7 +58,10 @@ func (s *Store) counterItems(ctx context.Context, key string, consistent bool) (
 // withCounters presents the sharded counters of key as if they were kept on
 // its item: each counter is the sum of its shards (plus any value the item
 // itself still holds from before the counter was sharded), the items the
-// schema spreads it over and no other, as a recount sums them. An item that does
+// schema spreads it over and no other, as a recount sums them. A counter a
+// part of which holds no number (a hand edit) has no sum: it is shown as
+// its parts as stored, as verify shows it ("x + 2 + 3"), as an unsharded
+// counter holding no number is shown as it is. An item that does
 // not exist but has counter shards is shown as the item the unsharded layout
 // would have created. With no sharded counters on key, item is returned as is.
 func (s *Store) withCounters(ctx context.Context, key string, item Item, consistent bool) (Item, error) {
@@ -68,14 +73,26 @@ func (s *Store) withCounters(ctx context.Context, key string, item Item, consist
 	if err != nil || len(shards) == 0 {
 		return item, err
 	}
+	type part struct {
+		k    int
+		text string
+	}
 	sums := map[string]*big.Rat{}
+	parts := map[string][]part{}
+	bad := map[string]bool{}
 	for _, it := range shards {
 		name, k, ok := schema.CounterShardOfSK(sOf(it, s.layout.SK))
 		if !ok || !slices.Contains(names, name) || k >= s.schema.CounterShards(prefix, name) {
 			continue // not one of the counter's items (see schema.CounterShards)
 		}
+		if it[name] == nil {
+			continue
+		}
+		_, text, _ := storedNumber(it[name])
+		parts[name] = append(parts[name], part{k, text})
 		n, ok := it[name].(*types.AttributeValueMemberN)
 		if !ok {
+			bad[name] = true
 			continue
 		}
 		v, ok := new(big.Rat).SetString(n.Value)
@@ -87,10 +104,10 @@ func (s *Store) withCounters(ctx context.Context, key string, item Item, consist
 		}
 		sums[name].Add(sums[name], v)
 	}
-	if len(sums) == 0 {
+	if len(parts) == 0 {
 		return item, nil
 	}
-	out := make(Item, len(item)+len(sums))
+	out := make(Item, len(item)+len(parts))
 	for k, v := range item {
 		out[k] = v
 	}
@@ -106,11 +123,34 @@ func (s *Store) withCounters(ctx context.Context, key string, item Item, consist
 			out[t] = str(ent.Name)
 		}
 	}
-	for name, sum := range sums {
-		if n, ok := item[name].(*types.AttributeValueMemberN); ok {
-			if v, ok := new(big.Rat).SetString(n.Value); ok {
-				sum.Add(sum, v)
+	for name, ps := range parts {
+		sum := sums[name]
+		if sum == nil {
+			sum = new(big.Rat)
+		}
+		// The parts as stored, in shard order and then the item's own, as
+		// verify lists them.
+		slices.SortFunc(ps, func(a, b part) int { return cmp.Compare(a.k, b.k) })
+		texts := make([]string, 0, len(ps)+1)
+		for _, p := range ps {
+			texts = append(texts, p.text)
+		}
+		if v := item[name]; v != nil {
+			_, text, _ := storedNumber(v)
+			texts = append(texts, text)
+			r, isNum := new(big.Rat), false
+			if _, ok := v.(*types.AttributeValueMemberN); ok {
+				_, isNum = r.SetString(text)
 			}
+			if isNum {
+				sum.Add(sum, r)
+			} else {
+				bad[name] = true
+			}
+		}
+		if bad[name] {
+			out[name] = str(strings.Join(texts, " + "))
+			continue
 		}
 		out[name] = &types.AttributeValueMemberN{Value: decimalString(sum)}
 	}

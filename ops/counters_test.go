@@ -338,6 +338,42 @@ func TestGetEntityShowsASumOfFractionsAsADecimal(t *testing.T) {
 	eq(t, "bob, whole again", counter(t, st, "TARGET#bob", "followerCount"), "3")
 }
 
+// TestGetEntityShowsACounterWithAPartThatIsNoNumberAsStored: a counter
+// spread over shards, one of which a hand edit left holding no number, has
+// no sum; get shows its parts as stored, as verify does, rather than the
+// sum of the others, which would look like a count and is none. So does
+// the entity's own item holding such a value.
+func TestGetEntityShowsACounterWithAPartThatIsNoNumberAsStored(t *testing.T) {
+	sc := socialCounterShards(1, 4)
+	rel := sc.Relations[0]
+	st, api := engineStore(t, sc, nil)
+	for i := range 6 {
+		must[Outcome](t)(first(st.Link(ctx, rel, fmt.Sprint("f", i), "bob", nil)))
+	}
+	eq(t, "bob", counter(t, st, "TARGET#bob", "followerCount"), "6")
+	for _, c := range []struct {
+		sk    string
+		value types.AttributeValue
+	}{
+		{schema.CounterSK("followerCount", 2), str("x")},
+		{"TARGET#bob", &types.AttributeValueMemberBOOL{Value: true}},
+	} {
+		setAttr(t, api, "social", "TARGET#bob", c.sk, "followerCount", c.value)
+		it, err := st.GetEntity(ctx, "TARGET#bob", true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		vr, err := st.VerifyCounters(ctx, VerifyOptions{})
+		if err != nil || len(vr.Wrong) != 1 || vr.Wrong[0].StoredValue == "" {
+			t.Fatalf("verify after %s: %+v %v, want the counter shown as stored", c.sk, vr.Wrong, err)
+		}
+		got, ok := it["followerCount"].(*types.AttributeValueMemberS)
+		if !ok || got.Value != vr.Wrong[0].StoredValue {
+			t.Errorf("get after %s: followerCount %v, want %q as verify shows it", c.sk, it["followerCount"], vr.Wrong[0].StoredValue)
+		}
+	}
+}
+
 // TestCounterAfterItsShardsAreReduced: a counter spread over 8 items and
 // then declared over 4 keeps counts on items 4 to 7 that no link changes
 // any more. What a counter holds must be the same sum for every reader:
