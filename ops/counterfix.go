@@ -2,6 +2,7 @@ package ops
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/adjl/adjl/schema"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"golang.org/x/sync/errgroup"
 )
@@ -172,8 +174,35 @@ func storedNumber(v types.AttributeValue) (n int64, text, problem string) {
 	case *types.AttributeValueMemberBOOL:
 		return 0, strconv.FormatBool(x.Value), "a boolean, not a number"
 	}
-	t := avType(v)
-	return 0, t, "a " + t + ", not a number"
+	kind, ok := typeNames[avType(v)]
+	if !ok {
+		kind = avType(v)
+	}
+	return 0, valueText(v), "a " + kind + ", not a number"
+}
+
+// typeNames name the attribute types a counter part can hold besides
+// numbers, strings and booleans, as messages say them.
+var typeNames = map[string]string{
+	"SS": "string set", "NS": "number set", "BS": "binary set",
+	"L": "list", "M": "map", "B": "binary value", "NULL": "null value",
+}
+
+// valueText is v as JSON (sets as arrays, binary as base64), cut to 40
+// characters: enough to recognise a hand edit in a message.
+func valueText(v types.AttributeValue) string {
+	var x any
+	if err := attributevalue.Unmarshal(v, &x); err != nil {
+		return avType(v)
+	}
+	b, err := json.Marshal(x)
+	if err != nil {
+		return avType(v)
+	}
+	if text := string(b); len(text) <= 40 {
+		return text
+	}
+	return string(b[:37]) + "..."
 }
 
 // CounterResult is one counter whose stored value differed from its edges.

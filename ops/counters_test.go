@@ -532,3 +532,35 @@ func TestRepairSetsAChangesAttributeThatIsNoNumber(t *testing.T) {
 	eq(t, "bob", counter(t, st, "TARGET#bob", "followerCount"), "7")
 	wantExactCounters(t, "after the repair", st)
 }
+
+// TestStoredNumberSaysWhatACounterPartHolds: a counter part that is no
+// whole number is shown as its value and what kind of value that is, as
+// verify and a refused link print it; a long one is cut.
+func TestStoredNumberSaysWhatACounterPartHolds(t *testing.T) {
+	long := strings.Repeat("y", 50)
+	for _, c := range []struct {
+		v     types.AttributeValue
+		n     int64
+		text  string
+		probl string
+	}{
+		{num("12"), 12, "12", ""},
+		{num("-3"), -3, "-3", ""},
+		{num("2.5"), 0, "2.5", "not a whole number"},
+		{num("99999999999999999999"), 0, "99999999999999999999", "out of range"},
+		{str("x"), 0, "x", "a string, not a number"},
+		{&types.AttributeValueMemberBOOL{Value: false}, 0, "false", "a boolean, not a number"},
+		{&types.AttributeValueMemberSS{Value: []string{"a", "b"}}, 0, `["a","b"]`, "a string set, not a number"},
+		{&types.AttributeValueMemberNS{Value: []string{"1"}}, 0, `[1]`, "a number set, not a number"},
+		{&types.AttributeValueMemberBS{Value: [][]byte{[]byte("hi")}}, 0, `["aGk="]`, "a binary set, not a number"},
+		{&types.AttributeValueMemberB{Value: []byte("hi")}, 0, `"aGk="`, "a binary value, not a number"},
+		{&types.AttributeValueMemberL{Value: []types.AttributeValue{num("1"), str("a")}}, 0, `[1,"a"]`, "a list, not a number"},
+		{&types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"k": str(long)}}, 0, `{"k":"` + long[:31] + "...", "a map, not a number"},
+		{&types.AttributeValueMemberNULL{Value: true}, 0, "null", "a null value, not a number"},
+	} {
+		n, text, problem := storedNumber(c.v)
+		if n != c.n || text != c.text || problem != c.probl {
+			t.Errorf("storedNumber(%#v) = %d, %q, %q; want %d, %q, %q", c.v, n, text, problem, c.n, c.text, c.probl)
+		}
+	}
+}
