@@ -2,6 +2,7 @@ package ops
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -230,5 +231,93 @@ func TestRecountSeesLinksAndUnlinksThatCancelOnTheCounter(t *testing.T) {
 			eq(t, "c1", counter(t, other, "CRS#c1", "studentCount"), "4")
 			wantExactCounters(t, "after the "+run, other)
 		})
+	}
+}
+
+// TestDeleteIsCancelledByALinkAfterItsLookForEdges: a delete looks for the
+// entity's edges and then deletes its items. A link of that entity in
+// between moves its counter's changes attribute, so the delete, conditioned
+// on it, is cancelled and deletes nothing (exit 5), where it used to leave
+// an edge whose entity and counter were gone. Run again, it is refused for
+// the edge.
+func TestDeleteIsCancelledByALinkAfterItsLookForEdges(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		sc   *schema.Schema
+		key  string // the entity deleted
+		link func(st *Store, rel *schema.Relation) error
+	}{
+		{"unsharded", school(), "CRS#c1", func(st *Store, rel *schema.Relation) error {
+			_, _, err := st.Link(ctx, rel, "a1", "c1", nil)
+			return err
+		}},
+		{"sharded", socialCounterShards(4, 8), "USER#bob", func(st *Store, rel *schema.Relation) error {
+			_, _, err := st.Link(ctx, rel, "ann", "bob", nil)
+			return err
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rel := c.sc.Relations[0]
+			var b *beforeHooks
+			st, raw := engineStore(t, c.sc, wrapBefore(&b))
+			other := New(raw, c.sc, Options{})
+			ent, _, err := c.sc.ResolveKey(c.key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			must[Outcome](t)(other.PutEntity(ctx, ent, c.key[len(ent.Prefix):], nil))
+			// The transaction is the delete, after the look for edges.
+			b.on("TransactWriteItems", func() {
+				if err := c.link(other, rel); err != nil {
+					t.Error(err)
+				}
+			})
+			_, err = st.DeleteEntity(ctx, c.key, false)
+			var ce *ConflictError
+			if !errors.As(err, &ce) {
+				t.Fatalf("delete: %v, want a ConflictError", err)
+			}
+			if _, err := st.GetEntity(ctx, c.key, true); err != nil {
+				t.Errorf("the cancelled delete deleted the entity: %v", err)
+			}
+			wantExactCounters(t, "after the cancelled delete", st)
+			var he *HasEdgesError
+			if _, err := st.DeleteEntity(ctx, c.key, false); !errors.As(err, &he) {
+				t.Errorf("delete again: %v, want a HasEdgesError", err)
+			}
+		})
+	}
+}
+
+// TestDeleteCascadeRemovesAnEdgeLinkedWhileItRan: an edge linked after a
+// cascading delete removed the edges it found is found by the look that
+// follows, and removed in turn; the entity then goes, every other counter
+// exact. A self-edge's removal changes the entity's own counter, which the
+// guard read after the removals does not mistake for another writer.
+func TestDeleteCascadeRemovesAnEdgeLinkedWhileItRan(t *testing.T) {
+	sc := selfFollow(1)
+	rel := sc.Relations[0]
+	var b *beforeHooks
+	st, raw := engineStore(t, sc, wrapBefore(&b))
+	other := New(raw, sc, Options{})
+	for _, f := range []string{"ann", "bob"} {
+		must[Outcome](t)(first(other.Link(ctx, rel, f, "bob", nil)))
+	}
+	must[Outcome](t)(first(other.Link(ctx, rel, "bob", "cid", nil)))
+	// The guard is read once the edges found were removed.
+	b.on("BatchGetItem", func() { must[Outcome](t)(first(other.Link(ctx, rel, "dee", "bob", nil))) })
+	rep, err := st.DeleteEntity(ctx, "USER#bob", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "removed", rep.EdgesRemoved, 4)
+	if it, err := st.GetEntity(ctx, "USER#bob", true); !errors.Is(err, ErrItemNotFound) {
+		t.Errorf("bob is still there: %v %v", it, err)
+	}
+	wantExactCounters(t, "after the delete", st)
+	for _, k := range []string{"USER#ann", "USER#cid", "USER#dee"} {
+		if it := getItem(t, raw, st.schema.Table.Name, k, k); it == nil {
+			t.Errorf("%s's item is gone", k)
+		}
 	}
 }

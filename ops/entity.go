@@ -207,7 +207,9 @@ func (s *Store) edgeQueries(sd side, limit int32) ([]*dynamodb.QueryInput, error
 // DeleteEntity deletes an entity item and its role items. Edges in either
 // direction refuse the delete (*HasEdgesError) unless cascade, which removes
 // each edge in its own transaction with the other side's counter decremented.
-// Nothing to delete at all is ErrItemNotFound.
+// Where the entity keeps counters, a link or unlink of its edges between the
+// look for edges and the delete cancels the delete (*ConflictError; see
+// entitydelete.go). Nothing to delete at all is ErrItemNotFound.
 func (s *Store) DeleteEntity(ctx context.Context, key string, cascade bool) (DeleteReport, error) {
 	ent, prefix, err := s.schema.ResolveKey(key)
 	if err != nil {
@@ -216,7 +218,49 @@ func (s *Store) DeleteEntity(ctx context.Context, key string, cascade bool) (Del
 	id := key[len(prefix):]
 	rep := DeleteReport{Key: ent.Prefix + id}
 	sides := s.sidesOf(ent, id)
-	if !cascade {
+	keys := []string{rep.Key}
+	for _, sd := range sides {
+		if !slices.Contains(keys, sd.key) {
+			keys = append(keys, sd.key)
+		}
+	}
+	// With cascade, the guard is read after the edges are removed (a
+	// self-edge's removal changes the entity's own counter), and the look
+	// that follows finds any edge linked meanwhile, which is removed in
+	// turn.
+	var guard *deleteGuard
+	for attempt := 0; ; attempt++ {
+		if cascade {
+			for _, sd := range sides {
+				n, err := s.cascade(ctx, sd)
+				rep.EdgesRemoved += n
+				if err != nil {
+					return rep, err
+				}
+			}
+		}
+		if guard, err = s.readDeleteGuard(ctx, keys, sides); err != nil {
+			return rep, err
+		}
+		if !cascade && guard == nil {
+			break // nothing to guard: the look for edges below decides
+		}
+		n, err := s.probeEdges(ctx, sides)
+		if err != nil {
+			return rep, err
+		}
+		switch {
+		case n == 0 || s.explaining():
+		case !cascade:
+			return rep, &HasEdgesError{Key: rep.Key, Count: n}
+		case attempt < fixAttempts:
+			continue // linked while the edges were removed
+		default:
+			return rep, &ConflictError{Msg: fmt.Sprintf("%s: edges kept being linked while its edges were removed (%d attempts); run the delete again when writes settle", rep.Key, fixAttempts)}
+		}
+		break
+	}
+	if guard == nil && !cascade {
 		n, err := s.probeEdges(ctx, sides)
 		if err != nil {
 			return rep, err
@@ -224,30 +268,26 @@ func (s *Store) DeleteEntity(ctx context.Context, key string, cascade bool) (Del
 		if n > 0 {
 			return rep, &HasEdgesError{Key: rep.Key, Count: n}
 		}
-	} else {
-		for _, sd := range sides {
-			n, err := s.cascade(ctx, sd)
-			rep.EdgesRemoved += n
-			if err != nil {
-				return rep, err
-			}
-		}
-	}
-	keys := []string{rep.Key}
-	for _, sd := range sides {
-		if !slices.Contains(keys, sd.key) {
-			keys = append(keys, sd.key)
-		}
 	}
 	existed := false
-	for _, k := range keys {
-		out, err := s.deleteItem(ctx, &dynamodb.DeleteItemInput{
-			TableName: aws.String(s.schema.Table.Name), Key: s.keyOf(k, k), ReturnValues: types.ReturnValueAllOld,
-		})
-		if err != nil {
-			return rep, fmt.Errorf("delete %s: %w", k, err)
+	if guard != nil {
+		if err := s.deleteGuarded(ctx, rep.Key, guard); err != nil {
+			return rep, err
 		}
-		existed = existed || len(out.Attributes) > 0
+		existed = guard.existed()
+	}
+	for _, k := range keys {
+		if guard == nil {
+			out, err := s.deleteItem(ctx, &dynamodb.DeleteItemInput{
+				TableName: aws.String(s.schema.Table.Name), Key: s.keyOf(k, k), ReturnValues: types.ReturnValueAllOld,
+			})
+			if err != nil {
+				return rep, fmt.Errorf("delete %s: %w", k, err)
+			}
+			existed = existed || len(out.Attributes) > 0
+		}
+		// Counter items the guard did not name: shards beyond the schema's
+		// count, left from before it was reduced (all of them unguarded).
 		had, err := s.deleteCounterItems(ctx, k)
 		if err != nil {
 			return rep, err

@@ -52,9 +52,9 @@ func TestOperationsPerMethod(t *testing.T) {
 			return err
 		}, "Query"},
 		{"GetEntity", func() error { _, err := st.GetEntity(ctx, "STU#a", false); return err }, "GetItem"},
-		{"DeleteEntity refused", func() error { _, err := st.DeleteEntity(ctx, "STU#a", false); _ = err; return nil }, "Query"},
+		{"DeleteEntity refused", func() error { _, err := st.DeleteEntity(ctx, "STU#a", false); _ = err; return nil }, "BatchGetItem,Query"},
 		{"Unlink", func() error { _, _, err := st.Unlink(ctx, rel, "a", "b"); return err }, "TransactWriteItems"},
-		{"DeleteEntity", func() error { _, err := st.DeleteEntity(ctx, "STU#a", false); return err }, "Query,DeleteItem"},
+		{"DeleteEntity", func() error { _, err := st.DeleteEntity(ctx, "STU#a", false); return err }, "BatchGetItem,Query,TransactWriteItems"},
 		{"DescribeTable", func() error { _, err := st.DescribeTable(ctx); return err }, "DescribeTable"},
 		{"DeleteTable", func() error { return st.DeleteTable(ctx, false) }, "DeleteTable"},
 	}
@@ -100,7 +100,7 @@ func TestExplainSendsNothing(t *testing.T) {
 	st.CreateTable(ctx, true)
 	st.DeleteTable(ctx, true)
 	eq(t, "explained", strings.Join(got, ","),
-		"TransactWriteItems,UpdateItem,TransactWriteItems,GetItem,Query,GetItem,Query,UpdateItem,GetItem,Query,TransactWriteItems,DeleteItem,"+
+		"TransactWriteItems,UpdateItem,TransactWriteItems,GetItem,Query,GetItem,Query,UpdateItem,GetItem,Query,TransactWriteItems,BatchGetItem,Query,TransactWriteItems,"+
 			"DescribeTable,CreateTable,DescribeTable,PutItem,GetItem,DeleteTable,DescribeTable")
 	if len(m.calls) != 0 {
 		t.Errorf("explain sent %v", m.ops())
