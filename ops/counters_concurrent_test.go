@@ -321,3 +321,38 @@ func TestDeleteCascadeRemovesAnEdgeLinkedWhileItRan(t *testing.T) {
 		}
 	}
 }
+
+// TestDeleteOfMoreItemsThanATransactionHoldsIsCancelledWhole: a user with
+// both counters over 64 items has more items to delete than one
+// TransactWriteItems holds (100). Follows linked before the last of its
+// transactions cancel the delete with the user item kept: the earlier
+// transactions delete counter items only, which hold no count of an entity
+// without edges, and every counter still equals its edges.
+func TestDeleteOfMoreItemsThanATransactionHoldsIsCancelledWhole(t *testing.T) {
+	sc := selfFollow(64)
+	rel := sc.Relations[0]
+	rel.Counters.FromShards = 64
+	var b *beforeHooks
+	st, raw := engineStore(t, sc, wrapBefore(&b))
+	other := New(raw, sc, Options{})
+	must[Outcome](t)(other.PutEntity(ctx, sc.Entities[0], "bob", nil))
+	// Between the transactions, bob is followed by one more user and
+	// follows one more: both move counter items of every transaction.
+	b.on("TransactWriteItems", func() {
+		b.on("TransactWriteItems", func() {
+			for i := range 64 {
+				must[Outcome](t)(first(other.Link(ctx, rel, fmt.Sprintf("v%d", i), "bob", nil)))
+				must[Outcome](t)(first(other.Link(ctx, rel, "bob", fmt.Sprintf("v%d", i), nil)))
+			}
+		})
+	})
+	_, err := st.DeleteEntity(ctx, "USER#bob", false)
+	var ce *ConflictError
+	if !errors.As(err, &ce) {
+		t.Fatalf("delete: %v, want a ConflictError", err)
+	}
+	if getItem(t, raw, sc.Table.Name, "USER#bob", "USER#bob") == nil {
+		t.Error("the cancelled delete deleted the user item")
+	}
+	wantExactCounters(t, "after the cancelled delete", st)
+}

@@ -90,10 +90,10 @@ func (g *deleteGuard) existed() bool {
 // deleteGuarded deletes the guarded items, at most 100 to a transaction,
 // each on condition that its counters' changes attributes hold what was
 // read. A link or unlink of the entity's edges since then is a
-// ConflictError, with nothing of the entity deleted.
+// ConflictError, with its entity and role items kept.
 func (s *Store) deleteGuarded(ctx context.Context, key string, g *deleteGuard) error {
 	table := aws.String(s.schema.Table.Name)
-	var acts []types.TransactWriteItem
+	var acts, shardActs []types.TransactWriteItem // entity and role items; counter items
 	for _, it := range g.items {
 		d := &types.Delete{TableName: table, Key: s.keyOf(it[0], it[1])}
 		if watched := g.watch[it]; len(watched) > 0 {
@@ -115,10 +115,23 @@ func (s *Store) deleteGuarded(ctx context.Context, key string, g *deleteGuard) e
 		} else if len(g.held[it]) == 0 {
 			continue // not there, and nothing to check
 		}
-		acts = append(acts, types.TransactWriteItem{Delete: d})
+		if it[0] == it[1] {
+			acts = append(acts, types.TransactWriteItem{Delete: d})
+		} else {
+			shardActs = append(shardActs, types.TransactWriteItem{Delete: d})
+		}
 	}
-	for i := 0; i < len(acts); i += 100 {
-		_, err := s.transact(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: acts[i:min(i+100, len(acts))]})
+	// The entity and role items go in the last transaction: one cancelled
+	// after others committed leaves them whole, those having deleted only
+	// counter items, which hold no count of an entity without edges.
+	acts = append(shardActs, acts...)
+	for i := 0; i < len(acts); {
+		n := len(acts) - i
+		if n > 100 {
+			n = (n-1)%100 + 1 // the first transactions take the remainder
+		}
+		_, err := s.transact(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: acts[i : i+n]})
+		i += n
 		if len(cancelledSteps(err)) > 0 {
 			return &ConflictError{Msg: fmt.Sprintf("%s: an edge of it was linked or unlinked while it was being deleted, so it was not deleted; run the delete again", key), Err: err}
 		}
