@@ -356,3 +356,23 @@ func TestDeleteOfMoreItemsThanATransactionHoldsIsCancelledWhole(t *testing.T) {
 	}
 	wantExactCounters(t, "after the cancelled delete", st)
 }
+
+// TestDeleteRemovesAnEntityItemPutAfterItsRead: the entity item, absent
+// when a delete read the items it guards, is put before the delete's
+// transaction; the delete, which succeeds, deletes it too.
+func TestDeleteRemovesAnEntityItemPutAfterItsRead(t *testing.T) {
+	sc := social(1)
+	rel := sc.Relations[0]
+	var b *beforeHooks
+	st, raw := engineStore(t, sc, wrapBefore(&b))
+	other := New(raw, sc, Options{})
+	must[Outcome](t)(first(other.Link(ctx, rel, "carol", "dan", nil)))
+	must[Outcome](t)(first(other.Unlink(ctx, rel, "carol", "dan")))
+	b.on("TransactWriteItems", func() { must[Outcome](t)(other.PutEntity(ctx, sc.Entities[0], "carol", nil)) })
+	must[DeleteReport](t)(st.DeleteEntity(ctx, "USER#carol", false))
+	for _, k := range []string{"USER#carol", "ACTOR#carol"} {
+		if it := getItem(t, raw, sc.Table.Name, k, k); it != nil {
+			t.Errorf("%s left: %v", k, it)
+		}
+	}
+}

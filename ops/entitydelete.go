@@ -112,8 +112,6 @@ func (s *Store) deleteGuarded(ctx context.Context, key string, g *deleteGuard) e
 			}
 			d.ConditionExpression = aws.String(strings.Join(conds, " AND "))
 			d.ExpressionAttributeNames, d.ExpressionAttributeValues = names, emptyAsNil(values)
-		} else if len(g.held[it]) == 0 {
-			continue // not there, and nothing to check
 		}
 		if it[0] == it[1] {
 			acts = append(acts, types.TransactWriteItem{Delete: d})
