@@ -313,6 +313,13 @@ func (s *Store) probeEdges(ctx context.Context, sides []side) (int, error) {
 		if err != nil {
 			return 0, err
 		}
+		// Strongly consistent where the base table is read: a delete's
+		// guard, read before, may have seen the link of an edge.
+		for _, in := range ins {
+			if in.IndexName == nil {
+				in.ConsistentRead = aws.Bool(true)
+			}
+		}
 		for _, in := range ins {
 			for {
 				out, err := s.query(ctx, in)

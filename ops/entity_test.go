@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/adjl/adjl/schema"
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 )
 
@@ -179,5 +180,19 @@ func TestDeleteCascadeExplainShowsPerEdgeRequests(t *testing.T) {
 				t.Errorf("edge template %s %s", pk, sk)
 			}
 		}
+	}
+}
+
+// TestDeleteLooksForForwardEdgesConsistently: the look for edges that
+// follows the read of a delete's guard reads the base table strongly
+// consistent, so it finds every forward edge whose link that read saw.
+func TestDeleteLooksForForwardEdgesConsistently(t *testing.T) {
+	st, m := recordedStore(t, school(), Options{})
+	must[Outcome](t)(st.PutEntity(ctx, st.schema.Entities[0], "a", nil))
+	must[DeleteReport](t)(st.DeleteEntity(ctx, "STU#a", false))
+	eq(t, "ops", strings.Join(m.ops(), ","), "UpdateItem,BatchGetItem,Query,TransactWriteItems")
+	q := m.calls[2].Input.(*dynamodb.QueryInput)
+	if q.IndexName != nil || !aws.ToBool(q.ConsistentRead) {
+		t.Errorf("forward look: index %v, consistent %v; want the base table, consistent", aws.ToString(q.IndexName), aws.ToBool(q.ConsistentRead))
 	}
 }
