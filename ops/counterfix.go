@@ -2,18 +2,20 @@ package ops
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/adjl/adjl/schema"
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"golang.org/x/sync/errgroup"
 )
@@ -188,21 +190,77 @@ var typeNames = map[string]string{
 	"L": "list", "M": "map", "B": "binary value", "NULL": "null value",
 }
 
-// valueText is v as JSON (sets as arrays, binary as base64), cut to 40
-// characters: enough to recognise a hand edit in a message.
+// valueText is v as JSON (numbers as stored, sets as arrays, binary as
+// base64), cut to 40 characters: enough to recognise a hand edit in a
+// message.
 func valueText(v types.AttributeValue) string {
-	var x any
-	if err := attributevalue.Unmarshal(v, &x); err != nil {
-		return avType(v)
-	}
-	b, err := json.Marshal(x)
-	if err != nil {
-		return avType(v)
-	}
-	if text := string(b); len(text) <= 40 {
+	var b strings.Builder
+	writeJSON(&b, v)
+	text := b.String()
+	if utf8.RuneCountInString(text) <= 40 {
 		return text
 	}
-	return string(b[:37]) + "..."
+	cut := 0
+	for range 37 {
+		_, n := utf8.DecodeRuneInString(text[cut:])
+		cut += n
+	}
+	return text[:cut] + "..."
+}
+
+// writeJSON writes v to b as JSON.
+func writeJSON(b *strings.Builder, v types.AttributeValue) {
+	quote := func(s string) {
+		var q strings.Builder
+		enc := json.NewEncoder(&q)
+		enc.SetEscapeHTML(false)
+		_ = enc.Encode(s) // a string always encodes
+		b.WriteString(strings.TrimSuffix(q.String(), "\n"))
+	}
+	list := func(n int, each func(i int)) {
+		b.WriteByte('[')
+		for i := range n {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			each(i)
+		}
+		b.WriteByte(']')
+	}
+	switch x := v.(type) {
+	case *types.AttributeValueMemberN:
+		b.WriteString(x.Value)
+	case *types.AttributeValueMemberS:
+		quote(x.Value)
+	case *types.AttributeValueMemberB:
+		quote(base64.StdEncoding.EncodeToString(x.Value))
+	case *types.AttributeValueMemberBOOL:
+		b.WriteString(strconv.FormatBool(x.Value))
+	case *types.AttributeValueMemberNULL:
+		b.WriteString("null")
+	case *types.AttributeValueMemberSS:
+		list(len(x.Value), func(i int) { quote(x.Value[i]) })
+	case *types.AttributeValueMemberNS:
+		list(len(x.Value), func(i int) { b.WriteString(x.Value[i]) })
+	case *types.AttributeValueMemberBS:
+		list(len(x.Value), func(i int) { quote(base64.StdEncoding.EncodeToString(x.Value[i])) })
+	case *types.AttributeValueMemberL:
+		list(len(x.Value), func(i int) { writeJSON(b, x.Value[i]) })
+	case *types.AttributeValueMemberM:
+		keys := slices.Sorted(maps.Keys(x.Value))
+		b.WriteByte('{')
+		for i, k := range keys {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			quote(k)
+			b.WriteByte(':')
+			writeJSON(b, x.Value[k])
+		}
+		b.WriteByte('}')
+	default:
+		b.WriteString(avType(v))
+	}
 }
 
 // CounterResult is one counter whose stored value differed from its edges.

@@ -564,3 +564,23 @@ func TestStoredNumberSaysWhatACounterPartHolds(t *testing.T) {
 		}
 	}
 }
+
+// TestStoredNumberShowsValuesWhole: a counter part's value is shown with its
+// numbers as stored (not rounded to a float), its characters unescaped, and
+// cut at a character, never inside one, to 40 characters.
+func TestStoredNumberShowsValuesWhole(t *testing.T) {
+	for _, c := range []struct {
+		v    types.AttributeValue
+		text string
+	}{
+		{&types.AttributeValueMemberNS{Value: []string{"12345678901234567891"}}, `[12345678901234567891]`},
+		{&types.AttributeValueMemberL{Value: []types.AttributeValue{num("0.1"), num("1e3")}}, `[0.1,1e3]`},
+		{&types.AttributeValueMemberSS{Value: []string{"a<b&c"}}, `["a<b&c"]`},
+		{&types.AttributeValueMemberSS{Value: []string{strings.Repeat("é", 50)}}, `["` + strings.Repeat("é", 35) + "..."},
+	} {
+		_, text, _ := storedNumber(c.v)
+		if text != c.text {
+			t.Errorf("storedNumber(%#v) shows %q, want %q", c.v, text, c.text)
+		}
+	}
+}
