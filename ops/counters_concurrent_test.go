@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -375,4 +376,35 @@ func TestDeleteRemovesAnEntityItemPutAfterItsRead(t *testing.T) {
 			t.Errorf("%s left: %v", k, it)
 		}
 	}
+}
+
+// TestDeleteCascadeGivesUpAfterItsAttempts: edges linked before every look
+// of a cascading delete make it give up after fixAttempts looks, as its
+// message says, with the entity kept.
+func TestDeleteCascadeGivesUpAfterItsAttempts(t *testing.T) {
+	sc := selfFollow(1)
+	rel := sc.Relations[0]
+	var b *beforeHooks
+	st, raw := engineStore(t, sc, wrapBefore(&b))
+	other := New(raw, sc, Options{})
+	must[Outcome](t)(other.PutEntity(ctx, sc.Entities[0], "bob", nil))
+	reads := 0
+	var link func()
+	link = func() {
+		reads++
+		must[Outcome](t)(first(other.Link(ctx, rel, fmt.Sprintf("u%d", reads), "bob", nil)))
+		b.on("BatchGetItem", link)
+	}
+	b.on("BatchGetItem", link)
+	_, err := st.DeleteEntity(ctx, "USER#bob", true)
+	b.on("BatchGetItem", nil)
+	var ce *ConflictError
+	if !errors.As(err, &ce) || !strings.Contains(err.Error(), fmt.Sprintf("(%d attempts)", fixAttempts)) {
+		t.Fatalf("delete: %v, want a ConflictError after %d attempts", err, fixAttempts)
+	}
+	eq(t, "looks", reads, fixAttempts)
+	if getItem(t, raw, sc.Table.Name, "USER#bob", "USER#bob") == nil {
+		t.Error("bob's item is gone")
+	}
+	wantExactCounters(t, "after giving up", st)
 }

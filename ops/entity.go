@@ -206,7 +206,7 @@ func (s *Store) edgeQueries(sd side, limit int32) ([]*dynamodb.QueryInput, error
 
 // DeleteEntity deletes an entity item and its role items. Edges in either
 // direction refuse the delete (*HasEdgesError) unless cascade, which removes
-// each edge in its own transaction with the other side's counter decremented.
+// each edge in its own transaction with its counters decremented.
 // Where the entity keeps counters, a link or unlink of its edges between the
 // look for edges and the delete cancels the delete (*ConflictError; see
 // entitydelete.go). Nothing to delete at all is ErrItemNotFound.
@@ -253,7 +253,7 @@ func (s *Store) DeleteEntity(ctx context.Context, key string, cascade bool) (Del
 		case n == 0 || s.explaining():
 		case !cascade:
 			return rep, &HasEdgesError{Key: rep.Key, Count: n}
-		case attempt < fixAttempts:
+		case attempt+1 < fixAttempts:
 			continue // linked while the edges were removed
 		default:
 			return rep, &ConflictError{Msg: fmt.Sprintf("%s: edges kept being linked while its edges were removed (%d attempts); run the delete again when writes settle", rep.Key, fixAttempts)}
@@ -398,9 +398,8 @@ func (s *Store) cascade(ctx context.Context, sd side) (int, error) {
 }
 
 // edgeRemoval is the request that deletes one edge found from side sd,
-// decrementing only the other side's counter (this side's item is about to
-// be deleted): a TransactWriteItems (tx), or a lone DeleteItem (del) when the
-// relation keeps no counter there.
+// decrementing its sides' counters: a TransactWriteItems (tx), or a lone
+// DeleteItem (del) when the relation keeps no counter.
 func (s *Store) edgeRemoval(sd side, it Item) (del *dynamodb.DeleteItemInput, tx *dynamodb.TransactWriteItemsInput, err error) {
 	pk, sk := sOf(it, s.layout.PK), sOf(it, s.layout.SK)
 	ups := removalUpdates(sd, pk, sk)
@@ -416,13 +415,10 @@ func (s *Store) edgeRemoval(sd side, it Item) (del *dynamodb.DeleteItemInput, tx
 }
 
 // removalUpdates is the counter change of removing edge pk sk found from
-// side sd: the other side's counter, by -1.
+// side sd: each side's counter, by -1. The entity's own counter is kept
+// exact too: a delete cancelled after the removals keeps the entity.
 func removalUpdates(sd side, pk, sk string) []counterUpdate {
-	rel := sd.rel
-	if sd.forward {
-		return addCounterUpdate(nil, rel, schema.ToEnd, sk[len(rel.Edge):], pk, -1)
-	}
-	return addCounterUpdate(nil, rel, schema.FromEnd, pk, sk[len(rel.Edge):], -1)
+	return counterUpdates(sd.rel, pk, sk[len(sd.rel.Edge):], -1)
 }
 
 // explainEdgeRemoval hands Explain the request cascade sends for each edge
@@ -444,7 +440,7 @@ func (s *Store) explainEdgeRemoval(sd side) error {
 		return nil
 	}
 	tx.ReturnConsumedCapacity = s.rcc()
-	s.explainWhen("TransactWriteItems", tx, when+" and decrements the other side's counter")
+	s.explainWhen("TransactWriteItems", tx, when+" and decrements its sides' counters")
 	return nil
 }
 

@@ -116,23 +116,23 @@ func TestDeleteEntityCounterOnOneSide(t *testing.T) {
 	rep := must[DeleteReport](t)(st.DeleteEntity(ctx, "CRS#m", true))
 	eq(t, "removed", rep.EdgesRemoved, 2)
 	eq(t, "a count", nOf(m.get("STU#a", "STU#a"), "courseCount"), "0")
-	// Deleting a student with no counter on the course side: a plain
-	// delete of the edge.
+	// Deleting a student with no counter on the course side: the edge's
+	// removal decrements the student's own courseCount.
 	must[Outcome](t)(first(st.Link(ctx, rel, "a", "x", nil)))
 	m.reset()
 	rep = must[DeleteReport](t)(st.DeleteEntity(ctx, "STU#a", true))
 	eq(t, "removed", rep.EdgesRemoved, 1)
-	// One forward Query, the edge's DeleteItem (no counter to change), then
-	// the student's item (it keeps courseCount) read, the look for edges
-	// linked meanwhile, and its delete on condition that none was.
-	eq(t, "ops", strings.Join(m.ops(), ","), "Query,DeleteItem,BatchGetItem,Query,TransactWriteItems")
+	// One forward Query, the edge's removal with courseCount decremented,
+	// then the student's item read, the look for edges linked meanwhile,
+	// and its delete on condition that none was.
+	eq(t, "ops", strings.Join(m.ops(), ","), "Query,TransactWriteItems,BatchGetItem,Query,TransactWriteItems")
 	if m.get("STU#a", "ENROLL#CRS#x") != nil {
 		t.Error("edge left")
 	}
 }
 
 // TestDeleteCascadeStopsAtACounterThatIsNoNumber: a cascading delete
-// decrements the other side's counter with each edge it removes; where a
+// decrements the edge's counters with each edge it removes; where a
 // hand edit left that counter holding no number, the refusal says so (as a
 // link's or unlink's does), and that the edge and the entity stay.
 func TestDeleteCascadeStopsAtACounterThatIsNoNumber(t *testing.T) {
