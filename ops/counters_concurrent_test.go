@@ -59,6 +59,15 @@ func (b *beforeHooks) run(op string) {
 	}
 }
 
+// hookedStores are two stores on one new table of sc: st, and other,
+// another writer. Both send their requests through raw, the engine's
+// client with b's hooks.
+func hookedStores(t *testing.T, sc *schema.Schema) (st, other *Store, raw API, b *beforeHooks) {
+	t.Helper()
+	st, raw = engineStore(t, sc, wrapBefore(&b))
+	return st, New(raw, sc, Options{}), raw, b
+}
+
 // wantExactCounters fails t unless every counter equals its edges.
 func wantExactCounters(t testing.TB, label string, st *Store) {
 	t.Helper()
@@ -79,9 +88,7 @@ func wantExactCounters(t testing.TB, label string, st *Store) {
 func TestImportIntoFreshRelationRecountsACounterOthersChanged(t *testing.T) {
 	sc := school()
 	rel := sc.Relations[0]
-	var b *beforeHooks
-	st, raw := engineStore(t, sc, wrapBefore(&b))
-	other := New(raw, sc, Options{})
+	st, other, _, b := hookedStores(t, sc)
 	b.on("BatchWriteItem", func() { must[Outcome](t)(first(other.Link(ctx, rel, "a1", "c1", nil))) })
 	b.on("BatchGetItem", func() { must[Outcome](t)(first(other.Unlink(ctx, rel, "a1", "c1"))) })
 	var fresh []bool
@@ -123,8 +130,7 @@ func c1OneShort(t *testing.T) (st, other *Store, rel *schema.Relation, b *before
 	t.Helper()
 	sc := school()
 	rel = sc.Relations[0]
-	st, raw := engineStore(t, sc, wrapBefore(&b))
-	other = New(raw, sc, Options{})
+	st, other, raw, b := hookedStores(t, sc)
 	for _, s := range []string{"a1", "a2", "a3"} {
 		must[Outcome](t)(first(other.Link(ctx, rel, s, "c1", nil)))
 	}
@@ -168,9 +174,7 @@ func TestRecountLeavesNoCounterThatChangedWhileCounted(t *testing.T) {
 func TestVerifyReportsNoCounterThatChangedWhileCounted(t *testing.T) {
 	sc := school()
 	rel := sc.Relations[0]
-	var b *beforeHooks
-	st, raw := engineStore(t, sc, wrapBefore(&b))
-	other := New(raw, sc, Options{})
+	st, other, raw, b := hookedStores(t, sc)
 	for _, s := range []string{"a1", "a2", "a3"} {
 		must[Outcome](t)(first(other.Link(ctx, rel, s, "c1", nil)))
 	}
@@ -259,9 +263,7 @@ func TestDeleteIsCancelledByALinkAfterItsLookForEdges(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			rel := c.sc.Relations[0]
-			var b *beforeHooks
-			st, raw := engineStore(t, c.sc, wrapBefore(&b))
-			other := New(raw, c.sc, Options{})
+			st, other, _, b := hookedStores(t, c.sc)
 			ent, _, err := c.sc.ResolveKey(c.key)
 			if err != nil {
 				t.Fatal(err)
@@ -298,9 +300,7 @@ func TestDeleteIsCancelledByALinkAfterItsLookForEdges(t *testing.T) {
 func TestDeleteCascadeRemovesAnEdgeLinkedWhileItRan(t *testing.T) {
 	sc := selfFollow(1)
 	rel := sc.Relations[0]
-	var b *beforeHooks
-	st, raw := engineStore(t, sc, wrapBefore(&b))
-	other := New(raw, sc, Options{})
+	st, other, raw, b := hookedStores(t, sc)
 	for _, f := range []string{"ann", "bob"} {
 		must[Outcome](t)(first(other.Link(ctx, rel, f, "bob", nil)))
 	}
@@ -333,9 +333,7 @@ func TestDeleteOfMoreItemsThanATransactionHoldsIsCancelledWhole(t *testing.T) {
 	sc := selfFollow(64)
 	rel := sc.Relations[0]
 	rel.Counters.FromShards = 64
-	var b *beforeHooks
-	st, raw := engineStore(t, sc, wrapBefore(&b))
-	other := New(raw, sc, Options{})
+	st, other, raw, b := hookedStores(t, sc)
 	must[Outcome](t)(other.PutEntity(ctx, sc.Entities[0], "bob", nil))
 	// Between the transactions, bob is followed by one more user and
 	// follows one more: both move counter items of every transaction.
@@ -364,9 +362,7 @@ func TestDeleteOfMoreItemsThanATransactionHoldsIsCancelledWhole(t *testing.T) {
 func TestDeleteRemovesAnEntityItemPutAfterItsRead(t *testing.T) {
 	sc := social(1)
 	rel := sc.Relations[0]
-	var b *beforeHooks
-	st, raw := engineStore(t, sc, wrapBefore(&b))
-	other := New(raw, sc, Options{})
+	st, other, raw, b := hookedStores(t, sc)
 	must[Outcome](t)(first(other.Link(ctx, rel, "carol", "dan", nil)))
 	must[Outcome](t)(first(other.Unlink(ctx, rel, "carol", "dan")))
 	b.on("TransactWriteItems", func() { must[Outcome](t)(other.PutEntity(ctx, sc.Entities[0], "carol", nil)) })
@@ -384,9 +380,7 @@ func TestDeleteRemovesAnEntityItemPutAfterItsRead(t *testing.T) {
 func TestDeleteCascadeGivesUpAfterItsAttempts(t *testing.T) {
 	sc := selfFollow(1)
 	rel := sc.Relations[0]
-	var b *beforeHooks
-	st, raw := engineStore(t, sc, wrapBefore(&b))
-	other := New(raw, sc, Options{})
+	st, other, raw, b := hookedStores(t, sc)
 	must[Outcome](t)(other.PutEntity(ctx, sc.Entities[0], "bob", nil))
 	reads := 0
 	var link func()
