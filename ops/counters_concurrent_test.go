@@ -402,3 +402,27 @@ func TestDeleteCascadeGivesUpAfterItsAttempts(t *testing.T) {
 	}
 	wantExactCounters(t, "after giving up", st)
 }
+
+// TestDeleteFindingItsItemsGoneIsNoConflict: a delete's transaction whose
+// conditions fail because its items are already gone (an earlier attempt
+// of it applied and its answer was lost, on a backend without idempotency
+// tokens; or another delete) has nothing left to do: it succeeds.
+func TestDeleteFindingItsItemsGoneIsNoConflict(t *testing.T) {
+	sc := school()
+	st, _, raw, b := hookedStores(t, sc)
+	ent := sc.Entity("course")
+	must[Outcome](t)(st.PutEntity(ctx, ent, "c1", nil))
+	must[Outcome](t)(first(st.Link(ctx, sc.Relations[0], "a1", "c1", nil)))
+	must[Outcome](t)(first(st.Unlink(ctx, sc.Relations[0], "a1", "c1")))
+	b.on("TransactWriteItems", func() {
+		if _, err := raw.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String("school"), Key: st.keyOf("CRS#c1", "CRS#c1")}); err != nil {
+			t.Error(err)
+		}
+	})
+	if _, err := st.DeleteEntity(ctx, "CRS#c1", false); err != nil {
+		t.Fatalf("delete: %v, want success", err)
+	}
+	if it := getItem(t, raw, "school", "CRS#c1", "CRS#c1"); it != nil {
+		t.Errorf("c1 is still there: %v", itemString(it))
+	}
+}

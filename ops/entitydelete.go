@@ -128,9 +128,20 @@ func (s *Store) deleteGuarded(ctx context.Context, key string, g *deleteGuard) e
 		if n > 100 {
 			n = (n-1)%100 + 1 // the first transactions take the remainder
 		}
-		_, err := s.transact(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: acts[i : i+n]})
+		chunk := acts[i : i+n]
+		_, err := s.transact(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: chunk})
 		i += n
 		if len(cancelledSteps(err)) > 0 {
+			// A retry of this transaction after its answer was lost (where
+			// the backend keeps no idempotency token, as moto) finds the
+			// items it deleted gone: that is no conflict.
+			gone, rerr := s.allGone(ctx, chunk)
+			if rerr != nil {
+				return rerr
+			}
+			if gone {
+				continue
+			}
 			return &ConflictError{Msg: fmt.Sprintf("%s: an edge of it was linked or unlinked while it was being deleted, so it was not deleted; run the delete again", key), Err: err}
 		}
 		if err != nil {
@@ -138,4 +149,18 @@ func (s *Store) deleteGuarded(ctx context.Context, key string, g *deleteGuard) e
 		}
 	}
 	return nil
+}
+
+// allGone reports whether none of the items the deletes name is there
+// (read strongly consistent).
+func (s *Store) allGone(ctx context.Context, deletes []types.TransactWriteItem) (bool, error) {
+	keys := make([]map[string]types.AttributeValue, len(deletes))
+	for i, a := range deletes {
+		keys[i] = a.Delete.Key
+	}
+	found := map[[2]string]Item{}
+	if err := s.batchGetAll(ctx, "read the items a cancelled delete names", keys, expression.Expression{}, found, recountOptions{}, ""); err != nil {
+		return false, err
+	}
+	return len(found) == 0, nil
 }
