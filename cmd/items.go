@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"sort"
@@ -9,44 +8,8 @@ import (
 
 	"github.com/adjl/adjl/ops"
 	"github.com/adjl/adjl/schema"
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
-
-// plainValue converts an AttributeValue to a plain Go value. Numbers become
-// json.Number so that 12345678901234567890 and 0.1 print exactly as stored.
-func plainValue(av types.AttributeValue) (any, error) {
-	var v any
-	err := attributevalue.UnmarshalWithOptions(av, &v, func(o *attributevalue.DecoderOptions) { o.UseNumber = true })
-	if err != nil {
-		return nil, fmt.Errorf("decode attribute value: %w", err)
-	}
-	return normalizeNumbers(v), nil
-}
-
-func normalizeNumbers(v any) any {
-	switch t := v.(type) {
-	case attributevalue.Number:
-		return json.Number(t)
-	case []attributevalue.Number:
-		out := make([]json.Number, len(t))
-		for i, n := range t {
-			out[i] = json.Number(n)
-		}
-		return out
-	case []any:
-		for i := range t {
-			t[i] = normalizeNumbers(t[i])
-		}
-		return t
-	case map[string]any:
-		for k := range t {
-			t[k] = normalizeNumbers(t[k])
-		}
-		return t
-	}
-	return v
-}
 
 // sideColumn names the column holding a side's key in list output: the
 // entity name, or the role (actor, target) when both sides are one entity.
@@ -192,7 +155,7 @@ func appendAttrs(l schema.Layout, rec orderedObject, declared []schema.Attribute
 		if !ok {
 			continue
 		}
-		v, err := plainValue(av)
+		v, err := ops.PlainValue(av)
 		if err != nil {
 			return nil, fmt.Errorf("attribute %s: %w", a.Name, err)
 		}
@@ -206,7 +169,7 @@ func appendAttrs(l schema.Layout, rec orderedObject, declared []schema.Attribute
 	}
 	sort.Strings(rest)
 	for _, k := range rest {
-		v, err := plainValue(item[k])
+		v, err := ops.PlainValue(item[k])
 		if err != nil {
 			return nil, fmt.Errorf("attribute %s: %w", k, err)
 		}

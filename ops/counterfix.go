@@ -2,11 +2,9 @@ package ops
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -194,9 +192,17 @@ var typeNames = map[string]string{
 // base64), cut to 40 characters: enough to recognise a hand edit in a
 // message.
 func valueText(v types.AttributeValue) string {
+	plain, err := PlainValue(v)
+	if err != nil {
+		return avType(v)
+	}
 	var b strings.Builder
-	writeJSON(&b, v)
-	text := b.String()
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(plain); err != nil {
+		return avType(v)
+	}
+	text := strings.TrimSuffix(b.String(), "\n")
 	if utf8.RuneCountInString(text) <= 40 {
 		return text
 	}
@@ -206,61 +212,6 @@ func valueText(v types.AttributeValue) string {
 		cut += n
 	}
 	return text[:cut] + "..."
-}
-
-// writeJSON writes v to b as JSON.
-func writeJSON(b *strings.Builder, v types.AttributeValue) {
-	quote := func(s string) {
-		var q strings.Builder
-		enc := json.NewEncoder(&q)
-		enc.SetEscapeHTML(false)
-		_ = enc.Encode(s) // a string always encodes
-		b.WriteString(strings.TrimSuffix(q.String(), "\n"))
-	}
-	list := func(n int, each func(i int)) {
-		b.WriteByte('[')
-		for i := range n {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			each(i)
-		}
-		b.WriteByte(']')
-	}
-	switch x := v.(type) {
-	case *types.AttributeValueMemberN:
-		b.WriteString(x.Value)
-	case *types.AttributeValueMemberS:
-		quote(x.Value)
-	case *types.AttributeValueMemberB:
-		quote(base64.StdEncoding.EncodeToString(x.Value))
-	case *types.AttributeValueMemberBOOL:
-		b.WriteString(strconv.FormatBool(x.Value))
-	case *types.AttributeValueMemberNULL:
-		b.WriteString("null")
-	case *types.AttributeValueMemberSS:
-		list(len(x.Value), func(i int) { quote(x.Value[i]) })
-	case *types.AttributeValueMemberNS:
-		list(len(x.Value), func(i int) { b.WriteString(x.Value[i]) })
-	case *types.AttributeValueMemberBS:
-		list(len(x.Value), func(i int) { quote(base64.StdEncoding.EncodeToString(x.Value[i])) })
-	case *types.AttributeValueMemberL:
-		list(len(x.Value), func(i int) { writeJSON(b, x.Value[i]) })
-	case *types.AttributeValueMemberM:
-		keys := slices.Sorted(maps.Keys(x.Value))
-		b.WriteByte('{')
-		for i, k := range keys {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			quote(k)
-			b.WriteByte(':')
-			writeJSON(b, x.Value[k])
-		}
-		b.WriteByte('}')
-	default:
-		b.WriteString(avType(v))
-	}
 }
 
 // CounterResult is one counter whose stored value differed from its edges.

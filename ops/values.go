@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/big"
 	"reflect"
@@ -150,4 +151,39 @@ func unchangedBy(old, want Item) bool {
 		}
 	}
 	return true
+}
+
+// PlainValue converts an AttributeValue to a plain Go value. Numbers become
+// json.Number so that 12345678901234567890 and 0.1 print exactly as stored.
+func PlainValue(av types.AttributeValue) (any, error) {
+	var v any
+	err := attributevalue.UnmarshalWithOptions(av, &v, func(o *attributevalue.DecoderOptions) { o.UseNumber = true })
+	if err != nil {
+		return nil, fmt.Errorf("decode attribute value: %w", err)
+	}
+	return normalizeNumbers(v), nil
+}
+
+func normalizeNumbers(v any) any {
+	switch t := v.(type) {
+	case attributevalue.Number:
+		return json.Number(t)
+	case []attributevalue.Number:
+		out := make([]json.Number, len(t))
+		for i, n := range t {
+			out[i] = json.Number(n)
+		}
+		return out
+	case []any:
+		for i := range t {
+			t[i] = normalizeNumbers(t[i])
+		}
+		return t
+	case map[string]any:
+		for k := range t {
+			t[k] = normalizeNumbers(t[k])
+		}
+		return t
+	}
+	return v
 }
