@@ -66,22 +66,32 @@ func (s *Store) readCounterItems(ctx context.Context, targets []counterTarget, o
 		}
 	}
 	items := make(map[[2]string]Item, len(keys))
+	if err := s.batchGetAll(ctx, "read counters", keys, ex, items, opt, when); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+// batchGetAll reads the items keyed (PK, SK) by keys into into, strongly
+// consistent, 100 to a BatchGetItem (DynamoDB's limit); what names the read
+// in errors, and when (if set) says, under --explain, when the reads are
+// sent.
+func (s *Store) batchGetAll(ctx context.Context, what string, keys [][2]string, ex expression.Expression, into map[[2]string]Item, opt recountOptions, when string) error {
 	for i := 0; i < len(keys); i += 100 {
 		var req []map[string]types.AttributeValue
 		for _, k := range keys[i:min(i+100, len(keys))] {
 			req = append(req, s.keyOf(k[0], k[1]))
 		}
-		if err := s.batchGetAll(ctx, "read counters", req, ex, items, opt, when); err != nil {
-			return nil, err
+		if err := s.batchGetOnce(ctx, what, req, ex, into, opt, when); err != nil {
+			return err
 		}
 	}
-	return items, nil
+	return nil
 }
 
-// batchGetAll reads keys, retrying UnprocessedKeys with backoff; what
-// names the read in errors, and when (if set) says, under --explain, when
-// the read is sent.
-func (s *Store) batchGetAll(ctx context.Context, what string, keys []map[string]types.AttributeValue, ex expression.Expression, into map[[2]string]Item, opt recountOptions, when string) error {
+// batchGetOnce sends one BatchGetItem of at most 100 keys, retrying
+// UnprocessedKeys with backoff.
+func (s *Store) batchGetOnce(ctx context.Context, what string, keys []map[string]types.AttributeValue, ex expression.Expression, into map[[2]string]Item, opt recountOptions, when string) error {
 	table := s.schema.Table.Name
 	r := newBackoff(opt.giveUp)
 	for len(keys) > 0 {

@@ -70,14 +70,8 @@ func (s *Store) readDeleteGuard(ctx context.Context, keys []string, sides []side
 	if len(g.watch) == 0 {
 		return nil, nil
 	}
-	var req []map[string]types.AttributeValue
-	for _, it := range g.items {
-		req = append(req, s.keyOf(it[0], it[1]))
-	}
-	for i := 0; i < len(req); i += 100 {
-		if err := s.batchGetAll(ctx, "read the items to delete", req[i:min(i+100, len(req))], expression.Expression{}, g.held, recountOptions{}, ""); err != nil {
-			return nil, err
-		}
+	if err := s.batchGetAll(ctx, "read the items to delete", g.items, expression.Expression{}, g.held, recountOptions{}, ""); err != nil {
+		return nil, err
 	}
 	return g, nil
 }
@@ -154,9 +148,9 @@ func (s *Store) deleteGuarded(ctx context.Context, key string, g *deleteGuard) e
 // allGone reports whether none of the items the deletes name is there
 // (read strongly consistent).
 func (s *Store) allGone(ctx context.Context, deletes []types.TransactWriteItem) (bool, error) {
-	keys := make([]map[string]types.AttributeValue, len(deletes))
+	keys := make([][2]string, len(deletes))
 	for i, a := range deletes {
-		keys[i] = a.Delete.Key
+		keys[i] = [2]string{sOf(a.Delete.Key, s.layout.PK), sOf(a.Delete.Key, s.layout.SK)}
 	}
 	found := map[[2]string]Item{}
 	if err := s.batchGetAll(ctx, "read the items a cancelled delete names", keys, expression.Expression{}, found, recountOptions{}, ""); err != nil {

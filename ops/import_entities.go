@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // MissingEntities returns those of keys (entity item keys, such as STU#a91)
@@ -19,15 +18,13 @@ func (s *Store) MissingEntities(ctx context.Context, keys []string) ([]string, e
 	if err != nil {
 		return nil, fmt.Errorf("build entity read: %w", err)
 	}
+	items := make([][2]string, len(keys))
+	for i, k := range keys {
+		items[i] = [2]string{k, k}
+	}
 	found := make(map[[2]string]Item, len(keys))
-	for i := 0; i < len(keys); i += 100 {
-		var req []map[string]types.AttributeValue
-		for _, k := range keys[i:min(i+100, len(keys))] {
-			req = append(req, s.keyOf(k, k))
-		}
-		if err := s.batchGetAll(ctx, "look for entity items", req, ex, found, recountOptions{}, ""); err != nil {
-			return nil, err
-		}
+	if err := s.batchGetAll(ctx, "look for entity items", items, ex, found, recountOptions{}, ""); err != nil {
+		return nil, err
 	}
 	var missing []string
 	for _, k := range keys {
