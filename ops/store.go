@@ -59,6 +59,8 @@ type Store struct {
 
 	// sleep waits between DescribeTable polls; tests replace it.
 	sleep func(d time.Duration) <-chan time.Time
+	// now is the clock of sort.default: now; tests replace it.
+	now func() time.Time
 }
 
 // New returns a Store that sends requests for s through api.
@@ -66,7 +68,7 @@ func New(api API, s *schema.Schema, opt Options) *Store {
 	if opt.Parallel <= 0 {
 		opt.Parallel = 8
 	}
-	return &Store{api: api, schema: s, layout: s.Layout(), opt: opt, sleep: time.After}
+	return &Store{api: api, schema: s, layout: s.Layout(), opt: opt, sleep: time.After, now: time.Now}
 }
 
 // Outcome says what a write did, so repeated commands can report "unchanged".
