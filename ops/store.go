@@ -56,6 +56,12 @@ type Store struct {
 	// metaReshard holds the unfinished reshards recorded in the metadata
 	// item, by relation: while one is recorded its edges are in two layouts.
 	metaReshard map[string]reshardState
+	// metaSort and metaOrdering hold the sort each relation's edges were
+	// written under and the unfinished backfills (order_backfill.go).
+	metaSort     map[string]string
+	metaOrdering map[string]orderingState
+	// applyProgress, while ApplyTable runs, hears a long step's progress.
+	applyProgress func(string)
 
 	// sleep waits between DescribeTable polls; tests replace it.
 	sleep func(d time.Duration) <-chan time.Time
