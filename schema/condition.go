@@ -67,6 +67,14 @@ func (r *Relation) ParseWhere(text string) (Condition, error) {
 		return Condition{}, &InputError{Msg: fmt.Sprintf("--where %q: a key condition takes =, <, <=, >, >=, between A and B or begins_with(%s, \"PREFIX\"); use --filter for %s", text, r.Sort.By, c.Op)}
 	case c.Op == OpBeginsWith && r.Sort.Kind != KindString && r.Sort.Kind != KindDate:
 		return Condition{}, &InputError{Msg: fmt.Sprintf("--where %q: begins_with works on string and date attributes, and %s is %s; use between A and B", text, c.Attr.Name, c.Attr.Kind.Noun())}
+	case c.Op == OpBetween:
+		// DynamoDB refuses a BETWEEN whose bounds are the wrong way round;
+		// key texts order as the values do.
+		lo, err1 := r.Sort.KeyText(c.Values[0])
+		hi, err2 := r.Sort.KeyText(c.Values[1])
+		if err1 == nil && err2 == nil && lo > hi {
+			return Condition{}, &InputError{Msg: fmt.Sprintf("--where %q: between %v and %v has its bounds the wrong way round; write the smaller first", text, c.Values[0], c.Values[1])}
+		}
 	}
 	return c, nil
 }
