@@ -301,3 +301,23 @@ func keyTypeNoun(t string) string {
 	}
 	return "a string or number"
 }
+
+// orderedReverse is the reverse list pattern of an ordered relation: the
+// index and key condition that keep its order, and what --where becomes.
+func (s *Schema) orderedReverse(r *Relation, key, notes, index string) (string, string, string) {
+	st := r.Sort
+	if st == nil {
+		return key, notes, index
+	}
+	l := s.Layout()
+	order := "oldest (least) first"
+	if st.Desc {
+		order = "newest (greatest) first"
+	}
+	if r.IsMultiAttribute() {
+		index = SortIndexName(index, st.By)
+		key = strings.Replace(key, fmt.Sprintf(" AND begins_with(%s, %q)", l.IndexSK, r.From.Prefix), fmt.Sprintf(" AND %s = %s", l.Type, r.Name), 1)
+		return key, fmt.Sprintf("ordered by %s, %s (multi-attribute keys [%s, %s]); --where on %s adds its key condition; %s", st.By, order, st.By, l.IndexSK, st.By, notes), index
+	}
+	return key, fmt.Sprintf("ordered by %s, %s (%s = %s<%s>#<from-key>); --where on %s narrows the key condition to a range; %s", st.By, order, l.IndexSK, r.From.Prefix, st.By, st.By, notes), index
+}
