@@ -3,12 +3,15 @@ package cmd
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/cobra/doc"
+	"github.com/spf13/pflag"
 )
 
 // referenceDir holds the generated command reference (Markdown); absolute,
@@ -122,3 +125,48 @@ func helpToMarkdown(help string) string {
 func indented(line string) bool {
 	return strings.HasPrefix(line, "  ") || strings.HasPrefix(line, "\t")
 }
+
+// TestSettingsTableMatchesTheFlags checks the settings table of
+// docs/usage.md against the global flags: one row per flag, with the
+// ADJL_* variable that sets it and the flag's default.
+func TestSettingsTableMatchesTheFlags(t *testing.T) {
+	guide, err := os.ReadFile(filepath.Join(referenceDir, "..", "usage.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, table, ok := strings.Cut(string(guide), "<!-- settings: tested by TestSettingsTableMatchesTheFlags -->\n")
+	if !ok {
+		t.Fatal("docs/usage.md has no settings table marker")
+	}
+	rows := map[string][]string{}
+	for _, line := range strings.Split(table, "\n") {
+		if !strings.HasPrefix(line, "|") {
+			break
+		}
+		cells := strings.Split(strings.ReplaceAll(line, `\|`, "/"), "|")
+		if m := longFlag.FindStringSubmatch(cells[1]); m != nil {
+			rows[m[1]] = cells[2:]
+		}
+	}
+	root := builtinCommands(t)
+	root.PersistentFlags().VisitAll(func(f *pflag.Flag) {
+		row, ok := rows[f.Name]
+		if !ok {
+			t.Errorf("docs/usage.md: no row for --%s", f.Name)
+			return
+		}
+		delete(rows, f.Name)
+		env := "ADJL_" + strings.ToUpper(strings.ReplaceAll(f.Name, "-", "_"))
+		if !strings.Contains(row[0], "`"+env+"`") {
+			t.Errorf("docs/usage.md: --%s's variable is %s, the row says %q", f.Name, env, row[0])
+		}
+		if f.DefValue != "" && f.DefValue != "false" && !strings.Contains(row[1], "`"+f.DefValue+"`") {
+			t.Errorf("docs/usage.md: --%s's default is %s, the row says %q", f.Name, f.DefValue, row[1])
+		}
+	})
+	for name := range rows {
+		t.Errorf("docs/usage.md: a row for --%s, which is no global flag", name)
+	}
+}
+
+var longFlag = regexp.MustCompile("`--([a-z-]+)")
