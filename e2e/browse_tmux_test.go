@@ -16,7 +16,7 @@ import (
 
 // browseCapture, when set, is where TestBrowseInTmux saves the screen
 // after following an edge, with its colours (tmux capture-pane -e): the
-// source of docs/browse.png (see docs/README.md).
+// source of docs/browse.png (CONTRIBUTING.md says how to make it).
 var browseCapture = flag.String("browse-capture", "", "save the adjl browse screen, with ANSI colours, to this file")
 
 // TestBrowseInTmux runs adjl browse in a real terminal (a tmux pane on a
