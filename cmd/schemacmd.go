@@ -165,7 +165,14 @@ func keyLayout(s *schema.Schema) []orderedObject {
 		if r.Shards > 1 {
 			note += fmt.Sprintf(", %s sharded %d ways", l.IndexPK, r.Shards)
 		}
-		out = append(out, row(r.Name, l.EdgeKeys(r, from, to), note))
+		keys := l.EdgeKeys(r, from, to)
+		if r.IsComposite() {
+			keys.IndexSK = r.CompositeIndexSK("<"+r.Sort.By+">", from)
+		}
+		if r.Sort != nil {
+			note += ", ordered by " + r.Sort.Signature()
+		}
+		out = append(out, row(r.Name, keys, note))
 	}
 	return out
 }

@@ -89,6 +89,13 @@ type globalIndex struct {
 	ProvisionedThroughput *throughput  `json:"ProvisionedThroughput,omitempty" yaml:"ProvisionedThroughput,omitempty"`
 }
 
+// localIndex is the local secondary index of ordered forward lists.
+type localIndex struct {
+	IndexName  string       `json:"IndexName" yaml:"IndexName"`
+	KeySchema  []keyElement `json:"KeySchema" yaml:"KeySchema"`
+	Projection projection   `json:"Projection" yaml:"Projection"`
+}
+
 type tag struct {
 	Key   string `json:"Key" yaml:"Key"`
 	Value string `json:"Value" yaml:"Value"`
@@ -101,6 +108,7 @@ type table struct {
 	AttributeDefinitions      []attributeDefinition `json:"AttributeDefinitions" yaml:"AttributeDefinitions"`
 	KeySchema                 []keyElement          `json:"KeySchema" yaml:"KeySchema"`
 	GlobalSecondaryIndexes    []globalIndex         `json:"GlobalSecondaryIndexes" yaml:"GlobalSecondaryIndexes"`
+	LocalSecondaryIndexes     []localIndex          `json:"LocalSecondaryIndexes,omitempty" yaml:"LocalSecondaryIndexes,omitempty"`
 	BillingMode               string                `json:"BillingMode" yaml:"BillingMode"`
 	ProvisionedThroughput     *throughput           `json:"ProvisionedThroughput,omitempty" yaml:"ProvisionedThroughput,omitempty"`
 	DeletionProtectionEnabled *bool                 `json:"DeletionProtectionEnabled,omitempty" yaml:"DeletionProtectionEnabled,omitempty"`
@@ -125,6 +133,10 @@ func tableOf(in *dynamodb.CreateTableInput) table {
 			gi.Projection = projection{ProjectionType: string(g.Projection.ProjectionType), NonKeyAttributes: g.Projection.NonKeyAttributes}
 		}
 		t.GlobalSecondaryIndexes = append(t.GlobalSecondaryIndexes, gi)
+	}
+	for _, l := range in.LocalSecondaryIndexes {
+		t.LocalSecondaryIndexes = append(t.LocalSecondaryIndexes, localIndex{IndexName: aws.ToString(l.IndexName), KeySchema: keysOf(l.KeySchema),
+			Projection: projection{ProjectionType: string(l.Projection.ProjectionType)}})
 	}
 	for _, tg := range in.Tags {
 		t.Tags = append(t.Tags, tag{aws.ToString(tg.Key), aws.ToString(tg.Value)})

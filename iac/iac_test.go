@@ -34,6 +34,7 @@ var schemas = map[string]string{
 	"social":   filepath.Join("..", "examples", "social.yaml"),
 	"settings": filepath.Join("testdata", "settings.yaml"),
 	"legacy":   filepath.Join("testdata", "legacy.yaml"),
+	"ordered":  filepath.Join("testdata", "ordered.yaml"),
 }
 
 // extensions are the formats' own file extensions; a golden file is
@@ -175,6 +176,9 @@ func TestCreateTableJSONMakesAMatchingTable(t *testing.T) {
 		for name := range schemas {
 			t.Run(b.Name+"/"+name, func(t *testing.T) {
 				s := load(t, name)
+				if b.Name == "embedded" && len(s.SortAttributes()) > 0 {
+					t.Skip("the embedded engine does not implement DynamoDB's multi-attribute GSI keys yet (docs/ordered-engine-contract.md)")
+				}
 				s.Table.Name = fmt.Sprintf("iac_%s_%d", name, time.Now().UnixNano())
 				var in dynamodb.CreateTableInput
 				if err := json.Unmarshal(export(t, s, "create-table-json"), &in); err != nil {

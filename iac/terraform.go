@@ -9,6 +9,7 @@ import (
 	"github.com/adjl/adjl/schema"
 	"github.com/adjl/adjl/tabledef"
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // hcl is a small writer of HCL blocks laid out the way `terraform fmt`
@@ -123,8 +124,12 @@ func Terraform(s *schema.Schema) []byte {
 		h.line("")
 		h.open("global_secondary_index")
 		h.attr("name", hclString(aws.ToString(g.IndexName)))
-		h.attr("hash_key", hclString(aws.ToString(g.KeySchema[0].AttributeName)))
-		h.attr("range_key", hclString(aws.ToString(g.KeySchema[1].AttributeName)))
+		if len(g.KeySchema) > 2 {
+			keySchemaBlocks(h, g.KeySchema)
+		} else {
+			h.attr("hash_key", hclString(aws.ToString(g.KeySchema[0].AttributeName)))
+			h.attr("range_key", hclString(aws.ToString(g.KeySchema[1].AttributeName)))
+		}
 		h.attr("projection_type", hclString(string(g.Projection.ProjectionType)))
 		if nk := g.Projection.NonKeyAttributes; len(nk) > 0 {
 			quoted := make([]string, len(nk))
@@ -137,6 +142,14 @@ func Terraform(s *schema.Schema) []byte {
 			h.attr("read_capacity", strconv.FormatInt(aws.ToInt64(pt.ReadCapacityUnits), 10))
 			h.attr("write_capacity", strconv.FormatInt(aws.ToInt64(pt.WriteCapacityUnits), 10))
 		}
+		h.close()
+	}
+	for _, l := range in.LocalSecondaryIndexes {
+		h.line("")
+		h.open("local_secondary_index")
+		h.attr("name", hclString(aws.ToString(l.IndexName)))
+		h.attr("range_key", hclString(aws.ToString(l.KeySchema[1].AttributeName)))
+		h.attr("projection_type", hclString(string(l.Projection.ProjectionType)))
 		h.close()
 	}
 	if st.TTL != nil {
@@ -168,4 +181,16 @@ func Terraform(s *schema.Schema) []byte {
 	}
 	h.close()
 	return []byte(h.b.String())
+}
+
+// keySchemaBlocks writes a multi-attribute index's keys as the provider's
+// key_schema blocks (one per element, in the API's order: the HASH
+// elements, then the RANGE ones), which hash_key and range_key cannot say.
+func keySchemaBlocks(h *hcl, ks []types.KeySchemaElement) {
+	for _, k := range ks {
+		h.open("key_schema")
+		h.attr("attribute_name", hclString(aws.ToString(k.AttributeName)))
+		h.attr("key_type", hclString(string(k.KeyType)))
+		h.close()
+	}
 }

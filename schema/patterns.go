@@ -68,6 +68,7 @@ func (s *Schema) relationPatterns(r *Relation) []Pattern {
 		reverseKey = fmt.Sprintf("%s = %s#k AND begins_with(%s, %q), for k = 0..%d", l.IndexPK, to, l.IndexSK, r.From.Prefix, r.Shards-1)
 		reverseNotes = fmt.Sprintf("%d Queries in parallel, one per shard, merged in %s order behind one cursor; %s", r.Shards, l.IndexSK, reverseNotes)
 	}
+	reverseKey, reverseNotes, ix = s.orderedReverse(r, reverseKey, reverseNotes, ix)
 	entityReverse := s.entityPattern(r, true, reverseKey, reverseNotes)
 	entityReverse.Name, entityReverse.Command, entityReverse.Index = r.Name+": reverse list with entity", reverseCmd+" --with-entity", ix
 	entityReverse.Kind, entityReverse.Relation = PatternReverseEntity, r
