@@ -38,6 +38,12 @@ type ListQuery struct {
 	// Descending lists last first (ScanIndexForward false; a sharded list
 	// merges in descending order). Cursors are bound to the direction.
 	Descending bool
+	// From starts the first page (no Cursor) at the other side's key From,
+	// inclusive, in key order (see list_refine.go); its cursor continues
+	// the list as from any page.
+	From string
+	// Filter keeps the edges that meet every filter (a FilterExpression).
+	Filter []Filter
 }
 
 // Page is one page of a list. Entity is set on the first page only.

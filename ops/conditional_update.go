@@ -1,0 +1,202 @@
+package ops
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/adjl/adjl/schema"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// Expect is what a conditional update was shown of an item: each named
+// attribute's value when it was read, nil for an attribute it did not hold.
+// The update is written only if the item holds exactly that still.
+type Expect map[string]types.AttributeValue
+
+// Change is an attribute that no longer holds what was shown: Shown and
+// Now are its values then and now (nil: absent).
+type Change struct {
+	Name      string
+	Shown, Now types.AttributeValue
+}
+
+// ChangedError is a conditional update refused because the item changed
+// since it was read (or is gone): nothing was written.
+type ChangedError struct {
+	PK, SK  string
+	Gone    bool // the item no longer exists
+	Changes []Change
+	Err     error
+}
+
+func (e *ChangedError) Error() string {
+	if e.Gone {
+		return fmt.Sprintf("%s %s was removed since it was read; nothing written", e.PK, e.SK)
+	}
+	var parts []string
+	for _, c := range e.Changes {
+		parts = append(parts, fmt.Sprintf("%s is %s (was %s)", c.Name, shownValue(c.Now), shownValue(c.Shown)))
+	}
+	what := "changed"
+	if len(parts) > 0 {
+		what = strings.Join(parts, ", ")
+	}
+	return fmt.Sprintf("%s %s changed since it was read: %s; nothing written", e.PK, e.SK, what)
+}
+
+func (e *ChangedError) Unwrap() error { return e.Err }
+
+// shownValue writes an attribute value for a message: its plain value, or
+// "unset" for none.
+func shownValue(av types.AttributeValue) string {
+	if av == nil {
+		return "unset"
+	}
+	v, err := PlainValue(av)
+	if err != nil {
+		return "?"
+	}
+	if s, ok := v.(string); ok {
+		return fmt.Sprintf("%q", s)
+	}
+	return fmt.Sprint(v)
+}
+
+// UpdateEdgeIf sets attrs and removes the attributes in remove on the edge
+// from → to, in one UpdateItem on condition that the edge exists and holds
+// what expect says it was shown; otherwise nothing is written and the
+// error is a *ChangedError saying what differs. Counters are untouched: the
+// edge stays linked.
+func (s *Store) UpdateEdgeIf(ctx context.Context, rel *schema.Relation, from, to string, expect Expect, attrs map[string]any, remove []string) error {
+	k, err := s.edgeKeys(rel, from, to)
+	if err != nil {
+		return err
+	}
+	upd, err := s.attrUpdate(attrs, remove)
+	if err != nil {
+		return err
+	}
+	return s.updateIf(ctx, k.PK, k.SK, upd, expect, true)
+}
+
+// UpdateEntityIf is UpdateEdgeIf for the item of entity e with id: the
+// layout's index keys and type are set as a put sets them, so an item that
+// did not exist (existed false, as it was shown) is created whole. The
+// condition is that it still exists, or still does not, and holds what
+// expect says.
+func (s *Store) UpdateEntityIf(ctx context.Context, e *schema.Entity, id string, existed bool, expect Expect, attrs map[string]any, remove []string) error {
+	key, err := e.Key(id)
+	if err != nil {
+		return err
+	}
+	names, values, err := s.marshalAttrs(attrs)
+	if err != nil {
+		return err
+	}
+	if err := s.checkRemovable(remove); err != nil {
+		return err
+	}
+	upd, _, _ := s.entityUpdate(e, key, names, values, remove)
+	return s.updateIf(ctx, key, key, upd, expect, existed)
+}
+
+// attrUpdate is SET attrs, REMOVE remove, refusing the attributes the
+// layout manages.
+func (s *Store) attrUpdate(attrs map[string]any, remove []string) (expression.UpdateBuilder, error) {
+	var upd expression.UpdateBuilder
+	names, values, err := s.marshalAttrs(attrs)
+	if err != nil {
+		return upd, err
+	}
+	if err := s.checkRemovable(remove); err != nil {
+		return upd, err
+	}
+	if len(names)+len(remove) == 0 {
+		return upd, &InputError{Msg: "nothing to update: no attribute is set or removed"}
+	}
+	for _, n := range names {
+		upd = upd.Set(expression.NameNoDotSplit(n), expression.Value(values[n]))
+	}
+	for _, n := range remove {
+		upd = upd.Remove(expression.NameNoDotSplit(n))
+	}
+	return upd, nil
+}
+
+func (s *Store) checkRemovable(remove []string) error {
+	for _, n := range remove {
+		if slices.Contains(s.layout.Reserved(), n) {
+			return &InputError{Msg: fmt.Sprintf("attribute %s is managed by adjl and cannot be removed", n)}
+		}
+	}
+	return nil
+}
+
+// expectCondition is the condition that the item exists (or not) and holds
+// each attribute of expect as shown, in name order.
+func (s *Store) expectCondition(expect Expect, exists bool) expression.ConditionBuilder {
+	cond := expression.AttributeNotExists(s.pkName())
+	if exists {
+		cond = expression.AttributeExists(s.pkName())
+	}
+	for _, n := range slices.Sorted(maps.Keys(expect)) {
+		name := expression.NameNoDotSplit(n)
+		if av := expect[n]; av != nil {
+			cond = cond.And(name.Equal(expression.Value(av)))
+		} else {
+			cond = cond.And(expression.AttributeNotExists(name))
+		}
+	}
+	return cond
+}
+
+// updateIf sends the UpdateItem of upd on pk sk under expectCondition. A
+// failed condition reads the item as it is now, from the failure itself
+// (ReturnValuesOnConditionCheckFailure) or, where a backend does not
+// return it, with one strongly consistent GetItem.
+func (s *Store) updateIf(ctx context.Context, pk, sk string, upd expression.UpdateBuilder, expect Expect, exists bool) error {
+	ex, err := expression.NewBuilder().WithUpdate(upd).WithCondition(s.expectCondition(expect, exists)).Build()
+	if err != nil {
+		return fmt.Errorf("build conditional update: %w", err)
+	}
+	in := s.updateInput(pk, sk, ex)
+	in.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
+	_, err = s.updateItem(ctx, in)
+	if err == nil {
+		return nil
+	}
+	var ccf *types.ConditionalCheckFailedException
+	if !errors.As(err, &ccf) {
+		return fmt.Errorf("update %s %s: %w", pk, sk, err)
+	}
+	now := ccf.Item
+	if len(now) == 0 {
+		out, gerr := s.getItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(s.schema.Table.Name),
+			Key: s.keyOf(pk, sk), ConsistentRead: aws.Bool(true)})
+		if gerr != nil {
+			return fmt.Errorf("update %s %s: %w (and reading it back: %v)", pk, sk, err, gerr)
+		}
+		now = out.Item
+	}
+	return changedError(pk, sk, expect, exists, now, err)
+}
+
+// changedError says how now, the item after a refused update, differs
+// from what was expected of it.
+func changedError(pk, sk string, expect Expect, exists bool, now Item, err error) *ChangedError {
+	ce := &ChangedError{PK: pk, SK: sk, Err: err, Gone: exists && len(now) == 0}
+	for _, n := range slices.Sorted(maps.Keys(expect)) {
+		was, is := expect[n], now[n]
+		if (was == nil) != (is == nil) || was != nil && !sameValue(was, is) {
+			ce.Changes = append(ce.Changes, Change{Name: n, Shown: was, Now: is})
+		}
+	}
+	return ce
+}
