@@ -23,7 +23,7 @@ type Expect map[string]types.AttributeValue
 // Change is an attribute that no longer holds what was shown: Shown and
 // Now are its values then and now (nil: absent).
 type Change struct {
-	Name      string
+	Name       string
 	Shown, Now types.AttributeValue
 }
 

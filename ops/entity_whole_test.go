@@ -4,7 +4,6 @@ import (
 	"errors"
 	"slices"
 	"testing"
-
 )
 
 // TestGetWholeEntityAddsRoleCounters: a user's counts live on its role
