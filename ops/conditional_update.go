@@ -73,15 +73,15 @@ func shownValue(av types.AttributeValue) string {
 // from → to, in one UpdateItem on condition that the edge exists and holds
 // what expect says it was shown; otherwise nothing is written and the
 // error is a *ChangedError saying what differs. Counters are untouched: the
-// edge stays linked.
-func (s *Store) UpdateEdgeIf(ctx context.Context, rel *schema.Relation, from, to string, expect Expect, attrs map[string]any, remove []string) error {
+// edge stays linked. It returns the edge as written.
+func (s *Store) UpdateEdgeIf(ctx context.Context, rel *schema.Relation, from, to string, expect Expect, attrs map[string]any, remove []string) (Item, error) {
 	k, err := s.edgeKeys(rel, from, to)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	upd, err := s.attrUpdate(attrs, remove)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	return s.updateIf(ctx, k.PK, k.SK, upd, expect, true)
 }
@@ -90,18 +90,18 @@ func (s *Store) UpdateEdgeIf(ctx context.Context, rel *schema.Relation, from, to
 // layout's index keys and type are set as a put sets them, so an item that
 // did not exist (existed false, as it was shown) is created whole. The
 // condition is that it still exists, or still does not, and holds what
-// expect says.
-func (s *Store) UpdateEntityIf(ctx context.Context, e *schema.Entity, id string, existed bool, expect Expect, attrs map[string]any, remove []string) error {
+// expect says. It returns the item as written.
+func (s *Store) UpdateEntityIf(ctx context.Context, e *schema.Entity, id string, existed bool, expect Expect, attrs map[string]any, remove []string) (Item, error) {
 	key, err := e.Key(id)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	names, values, err := s.marshalAttrs(attrs)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := s.checkRemovable(remove); err != nil {
-		return err
+		return nil, err
 	}
 	upd, _, _ := s.entityUpdate(e, key, names, values, remove)
 	return s.updateIf(ctx, key, key, upd, expect, existed)
@@ -161,31 +161,32 @@ func (s *Store) expectCondition(expect Expect, exists bool) expression.Condition
 // failed condition reads the item as it is now, from the failure itself
 // (ReturnValuesOnConditionCheckFailure) or, where a backend does not
 // return it, with one strongly consistent GetItem.
-func (s *Store) updateIf(ctx context.Context, pk, sk string, upd expression.UpdateBuilder, expect Expect, exists bool) error {
+func (s *Store) updateIf(ctx context.Context, pk, sk string, upd expression.UpdateBuilder, expect Expect, exists bool) (Item, error) {
 	ex, err := expression.NewBuilder().WithUpdate(upd).WithCondition(s.expectCondition(expect, exists)).Build()
 	if err != nil {
-		return fmt.Errorf("build conditional update: %w", err)
+		return nil, fmt.Errorf("build conditional update: %w", err)
 	}
 	in := s.updateInput(pk, sk, ex)
+	in.ReturnValues = types.ReturnValueAllNew
 	in.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
-	_, err = s.updateItem(ctx, in)
+	out, err := s.updateItem(ctx, in)
 	if err == nil {
-		return nil
+		return out.Attributes, nil
 	}
 	var ccf *types.ConditionalCheckFailedException
 	if !errors.As(err, &ccf) {
-		return fmt.Errorf("update %s %s: %w", pk, sk, err)
+		return nil, fmt.Errorf("update %s %s: %w", pk, sk, err)
 	}
 	now := ccf.Item
 	if len(now) == 0 {
 		out, gerr := s.getItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(s.schema.Table.Name),
 			Key: s.keyOf(pk, sk), ConsistentRead: aws.Bool(true)})
 		if gerr != nil {
-			return fmt.Errorf("update %s %s: %w (and reading it back: %v)", pk, sk, err, gerr)
+			return nil, fmt.Errorf("update %s %s: %w (and reading it back: %v)", pk, sk, err, gerr)
 		}
 		now = out.Item
 	}
-	return changedError(pk, sk, expect, exists, now, err)
+	return nil, changedError(pk, sk, expect, exists, now, err)
 }
 
 // changedError says how now, the item after a refused update, differs

@@ -14,10 +14,11 @@ func TestUpdateEdgeIfWritesWhatWasShown(t *testing.T) {
 	st, m, rel := schoolStore(t)
 	must[Outcome](t)(first(st.Link(ctx, rel, "a91", "math204", map[string]any{"grade": "A"})))
 	m.reset()
-	err := st.UpdateEdgeIf(ctx, rel, "a91", "math204", Expect{"grade": str("A"), "tags": nil}, map[string]any{"grade": "C"}, nil)
+	written, err := st.UpdateEdgeIf(ctx, rel, "a91", "math204", Expect{"grade": str("A"), "tags": nil}, map[string]any{"grade": "C"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	eq(t, "returned", avString(written["grade"]), `"C"`)
 	in := m.calls[0].Input.(*dynamodb.UpdateItemInput)
 	eq(t, "condition", render(in.ConditionExpression, in.ExpressionAttributeNames, in.ExpressionAttributeValues),
 		`((attribute_exists (PK)) AND (grade = "A")) AND (attribute_not_exists (tags))`)
@@ -32,7 +33,7 @@ func TestUpdateEdgeIfRefusesAChangedItem(t *testing.T) {
 		rel := st.schema.Relations[0]
 		must[Outcome](t)(first(st.Link(ctx, rel, "a91", "math204", map[string]any{"grade": "A"})))
 		must[Outcome](t)(first(st.Link(ctx, rel, "a91", "math204", map[string]any{"grade": "B"}))) // another shell
-		err := st.UpdateEdgeIf(ctx, rel, "a91", "math204", Expect{"grade": str("A"), "tags": nil}, map[string]any{"grade": "C"}, nil)
+		_, err := st.UpdateEdgeIf(ctx, rel, "a91", "math204", Expect{"grade": str("A"), "tags": nil}, map[string]any{"grade": "C"}, nil)
 		var ce *ChangedError
 		if !errors.As(err, &ce) {
 			t.Fatalf("err = %v, want a ChangedError", err)
@@ -47,7 +48,7 @@ func TestUpdateEdgeIfRefusesAChangedItem(t *testing.T) {
 		it := must[Item](t)(first(st.Check(ctx, rel, "a91", "math204", true)))
 		eq(t, "grade kept", avString(it["grade"]), `"B"`)
 		must[Outcome](t)(first(st.Unlink(ctx, rel, "a91", "math204")))
-		err = st.UpdateEdgeIf(ctx, rel, "a91", "math204", Expect{"grade": str("B")}, map[string]any{"grade": "C"}, nil)
+		_, err = st.UpdateEdgeIf(ctx, rel, "a91", "math204", Expect{"grade": str("B")}, map[string]any{"grade": "C"}, nil)
 		if !errors.As(err, &ce) || !ce.Gone {
 			t.Errorf("a removed edge: %v", err)
 		}
@@ -65,24 +66,24 @@ func TestUpdateEntityIfCreatesOrUpdates(t *testing.T) {
 	stu := st.schema.Entity("student")
 	must[Outcome](t)(first(st.Link(ctx, rel, "a91", "math204", nil)))
 	m.remove("STU#a91", "STU#a91")
-	if err := st.UpdateEntityIf(ctx, stu, "a91", false, Expect{"name": nil}, map[string]any{"name": "Ana"}, nil); err != nil {
+	if _, err := st.UpdateEntityIf(ctx, stu, "a91", false, Expect{"name": nil}, map[string]any{"name": "Ana"}, nil); err != nil {
 		t.Fatal(err)
 	}
 	eq(t, "created", itemString(m.get("STU#a91", "STU#a91")), `GSI1PK="STU#a91" GSI1SK="STU#a91" PK="STU#a91" SK="STU#a91" name="Ana" type="student"`)
-	err := st.UpdateEntityIf(ctx, stu, "a91", false, Expect{"name": nil}, map[string]any{"name": "Bo"}, nil)
+	_, err := st.UpdateEntityIf(ctx, stu, "a91", false, Expect{"name": nil}, map[string]any{"name": "Bo"}, nil)
 	var ce *ChangedError
 	if !errors.As(err, &ce) || len(ce.Changes) != 1 {
 		t.Fatalf("a second create: %v", err)
 	}
 	must[Outcome](t)(first(st.Link(ctx, rel, "a91", "phy101", nil)))
-	if err := st.UpdateEntityIf(ctx, stu, "a91", true, Expect{"name": str("Ana")}, nil, []string{"name"}); err != nil {
+	if _, err := st.UpdateEntityIf(ctx, stu, "a91", true, Expect{"name": str("Ana")}, nil, []string{"name"}); err != nil {
 		t.Fatal(err)
 	}
 	it := m.get("STU#a91", "STU#a91")
 	if _, ok := it["name"]; ok || nOf(it, "courseCount") != "1" {
 		t.Errorf("name removed, counter kept: %s", itemString(it))
 	}
-	if err := st.UpdateEntityIf(ctx, stu, "a91", true, nil, nil, []string{"PK"}); err == nil {
+	if _, err := st.UpdateEntityIf(ctx, stu, "a91", true, nil, nil, []string{"PK"}); err == nil {
 		t.Error("removing a key attribute was sent")
 	}
 }
