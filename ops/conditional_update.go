@@ -88,10 +88,10 @@ func (s *Store) UpdateEdgeIf(ctx context.Context, rel *schema.Relation, from, to
 
 // UpdateEntityIf is UpdateEdgeIf for the item of entity e with id: the
 // layout's index keys and type are set as a put sets them, so an item that
-// did not exist (existed false, as it was shown) is created whole. The
-// condition is that it still exists, or still does not, and holds what
-// expect says. It returns the item as written.
-func (s *Store) UpdateEntityIf(ctx context.Context, e *schema.Entity, id string, existed bool, expect Expect, attrs map[string]any, remove []string) (Item, error) {
+// was not stored is created whole (its counters are never touched). The
+// condition is that it holds what expect says, which must name at least
+// one attribute. It returns the item as written.
+func (s *Store) UpdateEntityIf(ctx context.Context, e *schema.Entity, id string, expect Expect, attrs map[string]any, remove []string) (Item, error) {
 	key, err := e.Key(id)
 	if err != nil {
 		return nil, err
@@ -103,8 +103,11 @@ func (s *Store) UpdateEntityIf(ctx context.Context, e *schema.Entity, id string,
 	if err := s.checkRemovable(remove); err != nil {
 		return nil, err
 	}
+	if len(expect) == 0 {
+		return nil, &InputError{Msg: fmt.Sprintf("update %s: no attribute was shown to condition the write on", key)}
+	}
 	upd, _, _ := s.entityUpdate(e, key, names, values, remove)
-	return s.updateIf(ctx, key, key, upd, expect, existed)
+	return s.updateIf(ctx, key, key, upd, expect, false)
 }
 
 // attrUpdate is SET attrs, REMOVE remove, refusing the attributes the
@@ -139,20 +142,24 @@ func (s *Store) checkRemovable(remove []string) error {
 	return nil
 }
 
-// expectCondition is the condition that the item exists (or not) and holds
-// each attribute of expect as shown, in name order.
-func (s *Store) expectCondition(expect Expect, exists bool) expression.ConditionBuilder {
-	cond := expression.AttributeNotExists(s.pkName())
-	if exists {
-		cond = expression.AttributeExists(s.pkName())
+// expectCondition is the condition that the item holds each attribute of
+// expect as shown, in name order, and, with mustExist, that it exists.
+func (s *Store) expectCondition(expect Expect, mustExist bool) expression.ConditionBuilder {
+	var conds []expression.ConditionBuilder
+	if mustExist {
+		conds = append(conds, expression.AttributeExists(s.pkName()))
 	}
 	for _, n := range slices.Sorted(maps.Keys(expect)) {
 		name := expression.NameNoDotSplit(n)
 		if av := expect[n]; av != nil {
-			cond = cond.And(name.Equal(expression.Value(av)))
+			conds = append(conds, name.Equal(expression.Value(av)))
 		} else {
-			cond = cond.And(expression.AttributeNotExists(name))
+			conds = append(conds, expression.AttributeNotExists(name))
 		}
+	}
+	cond := conds[0]
+	for _, c := range conds[1:] {
+		cond = cond.And(c)
 	}
 	return cond
 }
@@ -161,8 +168,8 @@ func (s *Store) expectCondition(expect Expect, exists bool) expression.Condition
 // failed condition reads the item as it is now, from the failure itself
 // (ReturnValuesOnConditionCheckFailure) or, where a backend does not
 // return it, with one strongly consistent GetItem.
-func (s *Store) updateIf(ctx context.Context, pk, sk string, upd expression.UpdateBuilder, expect Expect, exists bool) (Item, error) {
-	ex, err := expression.NewBuilder().WithUpdate(upd).WithCondition(s.expectCondition(expect, exists)).Build()
+func (s *Store) updateIf(ctx context.Context, pk, sk string, upd expression.UpdateBuilder, expect Expect, mustExist bool) (Item, error) {
+	ex, err := expression.NewBuilder().WithUpdate(upd).WithCondition(s.expectCondition(expect, mustExist)).Build()
 	if err != nil {
 		return nil, fmt.Errorf("build conditional update: %w", err)
 	}
@@ -186,13 +193,13 @@ func (s *Store) updateIf(ctx context.Context, pk, sk string, upd expression.Upda
 		}
 		now = out.Item
 	}
-	return nil, changedError(pk, sk, expect, exists, now, err)
+	return nil, changedError(pk, sk, expect, mustExist, now, err)
 }
 
 // changedError says how now, the item after a refused update, differs
 // from what was expected of it.
-func changedError(pk, sk string, expect Expect, exists bool, now Item, err error) *ChangedError {
-	ce := &ChangedError{PK: pk, SK: sk, Err: err, Gone: exists && len(now) == 0}
+func changedError(pk, sk string, expect Expect, mustExist bool, now Item, err error) *ChangedError {
+	ce := &ChangedError{PK: pk, SK: sk, Err: err, Gone: mustExist && len(now) == 0}
 	for _, n := range slices.Sorted(maps.Keys(expect)) {
 		was, is := expect[n], now[n]
 		if (was == nil) != (is == nil) || was != nil && !sameValue(was, is) {

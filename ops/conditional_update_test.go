@@ -59,31 +59,34 @@ func TestUpdateEdgeIfRefusesAChangedItem(t *testing.T) {
 }
 
 // TestUpdateEntityIfCreatesOrUpdates: the entity item is created whole
-// where it was shown missing, and then updated on its shown values; a
-// counter on it is kept.
+// where it was not stored, and then updated on its shown values; a counter
+// on it is kept.
 func TestUpdateEntityIfCreatesOrUpdates(t *testing.T) {
 	st, m, rel := schoolStore(t)
 	stu := st.schema.Entity("student")
 	must[Outcome](t)(first(st.Link(ctx, rel, "a91", "math204", nil)))
 	m.remove("STU#a91", "STU#a91")
-	if _, err := st.UpdateEntityIf(ctx, stu, "a91", false, Expect{"name": nil}, map[string]any{"name": "Ana"}, nil); err != nil {
+	if _, err := st.UpdateEntityIf(ctx, stu, "a91", Expect{"name": nil}, map[string]any{"name": "Ana"}, nil); err != nil {
 		t.Fatal(err)
 	}
 	eq(t, "created", itemString(m.get("STU#a91", "STU#a91")), `GSI1PK="STU#a91" GSI1SK="STU#a91" PK="STU#a91" SK="STU#a91" name="Ana" type="student"`)
-	_, err := st.UpdateEntityIf(ctx, stu, "a91", false, Expect{"name": nil}, map[string]any{"name": "Bo"}, nil)
+	_, err := st.UpdateEntityIf(ctx, stu, "a91", Expect{"name": nil}, map[string]any{"name": "Bo"}, nil)
 	var ce *ChangedError
 	if !errors.As(err, &ce) || len(ce.Changes) != 1 {
 		t.Fatalf("a second create: %v", err)
 	}
 	must[Outcome](t)(first(st.Link(ctx, rel, "a91", "phy101", nil)))
-	if _, err := st.UpdateEntityIf(ctx, stu, "a91", true, Expect{"name": str("Ana")}, nil, []string{"name"}); err != nil {
+	if _, err := st.UpdateEntityIf(ctx, stu, "a91", Expect{"name": str("Ana")}, nil, []string{"name"}); err != nil {
 		t.Fatal(err)
 	}
 	it := m.get("STU#a91", "STU#a91")
 	if _, ok := it["name"]; ok || nOf(it, "courseCount") != "1" {
 		t.Errorf("name removed, counter kept: %s", itemString(it))
 	}
-	if _, err := st.UpdateEntityIf(ctx, stu, "a91", true, nil, nil, []string{"PK"}); err == nil {
+	if _, err := st.UpdateEntityIf(ctx, stu, "a91", Expect{"name": nil}, nil, []string{"PK"}); err == nil {
 		t.Error("removing a key attribute was sent")
+	}
+	if _, err := st.UpdateEntityIf(ctx, stu, "a91", nil, map[string]any{"name": "Cy"}, nil); err == nil {
+		t.Error("an update conditioned on nothing was sent")
 	}
 }
