@@ -9,12 +9,12 @@ import (
 
 type browseKeys struct {
 	Up, Down, Follow, Back, Next, Prev, Pane, Relation, Open, Help, Quit key.Binding
-	Find, Sort, Reverse, Filter, LoadAll, Reload                          key.Binding
-	Edit, Add, Unlink, Undo                                               key.Binding
+	Find, Sort, Reverse, Filter, LoadAll, Reload                         key.Binding
+	Edit, Add, Unlink, Undo                                              key.Binding
 }
 
 func (k browseKeys) ShortHelp() []key.Binding {
-	return []key.Binding{k.Follow, k.Back, k.Pane, k.Next, k.Prev, k.Find, k.Sort, k.Edit, k.Help, k.Quit}
+	return []key.Binding{k.Help, k.Quit, k.Follow, k.Back, k.Pane, k.Next, k.Prev, k.Find, k.Sort, k.Filter, k.Edit}
 }
 
 func (k browseKeys) FullHelp() [][]key.Binding {

@@ -117,12 +117,13 @@ func (m *browseModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case browseLoaded:
 		cmd = m.loaded(msg)
+		return m, tea.Batch(cmd, m.drain(true))
 	case tea.KeyPressMsg:
 		cmd = m.keyPress(msg)
 	case tea.PasteMsg:
 		cmd = m.paste(msg)
 	}
-	return m, tea.Batch(cmd, m.drain())
+	return m, tea.Batch(cmd, m.drain(false))
 }
 
 // keyPress takes a key: ctrl+c and q quit at once, esc stops a load of
@@ -142,16 +143,18 @@ func (m *browseModel) keyPress(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 // drain applies the keys typed during a load, in order, until one starts
-// another load; with none left, it fetches what the selected edge lacks.
-func (m *browseModel) drain() tea.Cmd {
+// another load; with none left, it reads what the selected edge lacks
+// (its request shown after the load's, right after a load).
+func (m *browseModel) drain(afterLoad bool) tea.Cmd {
 	var cmds []tea.Cmd
 	for !m.loading && len(m.queue) > 0 {
 		k := m.queue[0]
 		m.queue = m.queue[1:]
 		cmds = append(cmds, m.key(k))
+		afterLoad = false
 	}
 	if !m.loading && len(m.queue) == 0 {
-		cmds = append(cmds, m.fetchDetail())
+		cmds = append(cmds, m.fetchDetail(afterLoad))
 	}
 	return tea.Batch(cmds...)
 }
