@@ -88,17 +88,27 @@ func (m *browseModel) paneInfo(p *browsePane) string {
 	case p.cut != "":
 		parts = append(parts, fmt.Sprintf("the first %d rows (%s) · R goes back to pages", len(p.rows), p.cut))
 	default:
-		page := fmt.Sprintf("page %d", p.page())
-		if from := p.starts[len(p.starts)-1].from; from != "" {
-			page += " from " + from
-		}
-		parts = append(parts, page, fmt.Sprintf("%d %s", len(p.rows), english.Plural(len(p.rows), "row", "rows")))
+		parts = append(parts, p.pageLabel(), fmt.Sprintf("%d %s", len(p.rows), english.Plural(len(p.rows), "row", "rows")))
 	}
 	parts = append(parts, p.sortTitle(listColumns(rel, p.dir, m.sch.Table.Index)[0]))
 	if f := p.filterTitle(); f != "" {
 		parts = append(parts, f)
 	}
 	return strings.Join(parts, " · ")
+}
+
+// pageLabel says which page the pane shows: page 3, or, after a find,
+// counted from the key found (from STU#s0042, page 2 from STU#s0042).
+func (p *browsePane) pageLabel() string {
+	for i := len(p.starts) - 1; i >= 0; i-- {
+		if from := p.starts[i].from; from != "" {
+			if n := len(p.starts) - i; n > 1 {
+				return fmt.Sprintf("page %d from %s", n, from)
+			}
+			return "from " + from
+		}
+	}
+	return fmt.Sprintf("page %d", p.page())
 }
 
 // paneFooter says how to move from the page shown (and, sorted by an

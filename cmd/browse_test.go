@@ -411,8 +411,9 @@ func TestBrowseFindsAKey(t *testing.T) {
 	if !strings.Contains(f.requests(), `GSI1SK BETWEEN "STU#s15" AND "STU$"`) {
 		t.Errorf("find request: %q", f.m.view.requests)
 	}
-	f.has("page 2 from STU#s15")
+	f.has("from STU#s15 · 3 rows")
 	f.press("n")
+	f.has("page 2 from STU#s15")
 	if !slices.Equal(f.rows(paneReverse), []string{"STU#s18", "STU#s19"}) {
 		t.Errorf("the page after the find: %v", f.rows(paneReverse))
 	}
