@@ -3,7 +3,6 @@ package cmd
 import (
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -12,72 +11,44 @@ import (
 	"github.com/adjl/adjl/schema"
 )
 
-// filterPattern reads `attribute op value`: a word operator needs spaces
-// around it, a symbol none; == and != are read as = and <>.
-var filterPattern = regexp.MustCompile(`^\s*([^\s=<>!]+)\s*(==|!=|<>|<=|>=|=|<|>|\s(?:begins_with|contains|not_exists|exists)\b)\s*(.*?)\s*$`)
+// filterSyntax is what f takes, for its prompt.
+const filterSyntax = `attribute op value: grade = B, grade <> A, begins_with(grade, "A"), attribute_not_exists(grade); "and" joins them`
 
-// parseFilter reads a filter typed at f for the pane's relation: the value
-// is typed by the attribute's declaration (as --set types it), quotes
-// around it are dropped.
-func parseFilter(rel *schema.Relation, dir ops.Direction, index schema.Index, text string) (ops.Filter, error) {
-	g := filterPattern.FindStringSubmatch(text)
-	if g == nil {
-		return ops.Filter{}, fmt.Errorf("write attribute op value, e.g. grade = A (operators: %s)", strings.Join(ops.FilterOps, " "))
+// paneFilter is what the text typed at f makes of the pane's list: a
+// range on an ordered relation's sort attribute (its order's index serves
+// it as the key condition), else conditions for the FilterExpression,
+// after those the pane has. The text is read as list --where and --filter
+// read theirs.
+func (p *browsePane) paneFilter(text string) (where *schema.Condition, filters []schema.Condition, err error) {
+	rel := p.relation()
+	where, filters = p.where, slices.Clone(p.filters)
+	if strings.TrimSpace(text) == "" {
+		return where, filters, nil
 	}
-	f := ops.Filter{Attr: g[1], Op: strings.TrimSpace(g[2])}
-	switch f.Op {
-	case "==":
-		f.Op = "="
-	case "!=":
-		f.Op = "<>"
-	}
-	cols := listColumns(rel, dir, index)[1:]
-	attr := slices.IndexFunc(rel.Attributes, func(a schema.Attribute) bool { return a.Name == f.Attr })
-	if attr < 0 || !slices.Contains(cols, f.Attr) {
-		return f, fmt.Errorf("%s is not an attribute the list holds; filter on one of: %s", f.Attr, strings.Join(cols, ", "))
-	}
-	value := unquote(g[3])
-	if !ops.FilterOpTakesValue(f.Op) {
-		if value != "" {
-			return f, fmt.Errorf("%s takes no value", f.Op)
+	if p.ordered() && where == nil {
+		if c, err := rel.ParseWhere(text); err == nil {
+			return &c, filters, nil
 		}
-		return f, nil
 	}
-	if value == "" {
-		return f, fmt.Errorf("%s %s needs a value", f.Attr, f.Op)
-	}
-	v, err := schema.ParseValue(rel.Attributes[attr].Kind, value)
+	conds, err := rel.ParseFilter(text)
 	if err != nil {
-		return f, fmt.Errorf("%s is %s: %v", f.Attr, rel.Attributes[attr].Kind.Noun(), err)
+		return nil, nil, err
 	}
-	f.Value = v
-	return f, nil
+	return where, append(filters, conds...), nil
 }
 
-// unquote drops one pair of quotes around a value.
-func unquote(s string) string {
-	if len(s) >= 2 && (s[0] == '"' || s[0] == '\'') && s[len(s)-1] == s[0] {
-		return s[1 : len(s)-1]
-	}
-	return s
-}
-
-// filterPreview is what the filter typed so far sends, with the pane's
-// filters before it: the FilterExpression, its names and its values.
+// filterPreview is the Query the filter typed so far makes, a line each:
+// its key condition and FilterExpression with their placeholders, then
+// what the names and values stand for.
 func (m *browseModel) filterPreview(text string) string {
 	p := m.view.panes[m.focus]
-	filters := slices.Clone(p.filters)
-	if strings.TrimSpace(text) != "" {
-		f, err := parseFilter(p.relation(), p.dir, m.sch.Table.Index, text)
-		if err != nil {
-			return err.Error()
-		}
-		filters = append(filters, f)
+	where, filters, err := p.paneFilter(text)
+	if err != nil {
+		return strings.TrimPrefix(message(err), "--filter ")
 	}
-	if len(filters) == 0 {
-		return "no filter: every edge is listed"
-	}
-	pv, err := m.st.PreviewFilter(filters)
+	q := p.query(m.view.key, m.limit)
+	q.Cursor, q.From, q.Where, q.Filter = "", "", where, filters
+	pv, err := m.st.PreviewList(q)
 	if err != nil {
 		return m.problem(err)
 	}
@@ -88,44 +59,50 @@ func (m *browseModel) filterPreview(text string) string {
 	for _, k := range slices.Sorted(maps.Keys(pv.Values)) {
 		values = append(values, k+"="+avText(pv.Values[k]))
 	}
-	return fmt.Sprintf("FilterExpression: %s · names %s · values %s", pv.Expression, strings.Join(names, " "), strings.Join(values, " "))
+	lines := []string{"KeyConditionExpression: " + pv.KeyCondition}
+	if pv.Filter != "" {
+		lines = append(lines, "FilterExpression: "+pv.Filter)
+	}
+	lines = append(lines, fmt.Sprintf("names %s · values %s", strings.Join(names, " "), strings.Join(values, " ")))
+	return strings.Join(lines, "\n")
 }
 
-// applyFilter adds the filter typed to the pane's (all must hold) and
-// reads the list again from its start; nothing typed clears them.
+// applyFilter adds what was typed at f to the pane's list (all must hold)
+// and reads it again from its start; nothing typed clears every filter.
 func (m *browseModel) applyFilter(text string) tea.Cmd {
 	p := m.view.panes[m.focus]
 	if text == "" {
-		if len(p.filters) == 0 {
+		if p.where == nil && len(p.filters) == 0 {
 			return nil
 		}
-		p.filters = nil
+		p.where, p.filters = nil, nil
 		m.note = "filters cleared"
 		return m.restart(p)
 	}
-	f, err := parseFilter(p.relation(), p.dir, m.sch.Table.Index, text)
+	where, filters, err := p.paneFilter(text)
 	if err != nil {
-		m.status = err.Error()
+		m.status = strings.TrimPrefix(message(err), "--filter ")
 		return nil
 	}
-	p.filters = append(p.filters, f)
+	p.where, p.filters = where, filters
 	return m.restart(p)
 }
 
-// filterTitle says the pane's filters as they were typed.
+// filterTitle says the pane's range and filters.
 func (p *browsePane) filterTitle() string {
 	var parts []string
-	for _, f := range p.filters {
-		s := f.Attr + " " + f.Op
-		if n, ok := f.Value.(schema.Number); ok {
-			s += " " + string(n)
-		} else if ops.FilterOpTakesValue(f.Op) {
-			s += " " + cell(f.Value)
-		}
-		parts = append(parts, s)
+	if p.where != nil {
+		parts = append(parts, "where "+p.where.String())
 	}
-	if len(parts) == 0 {
-		return ""
+	for _, c := range p.filters {
+		parts = append(parts, "filter "+c.String())
 	}
-	return "filter " + strings.Join(parts, " and ")
+	return strings.Join(parts, " · ")
+}
+
+// listQuery is q with the pane's range, filters and order.
+func (p *browsePane) listQuery(q ops.ListQuery) ops.ListQuery {
+	q.Where, q.Filter = p.where, p.filters
+	q.Descending, q.Ascending = p.readOrder()
+	return q
 }

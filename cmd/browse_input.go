@@ -60,7 +60,7 @@ func (m *browseModel) openInput(kind inputKind) {
 		in.label = "find a key of " + otherSide(p.relation(), p.dir).Prefix
 		in.enter = (*browseModel).find
 	case inputFilter:
-		in.label = "filter: attribute op value (" + strings.Join(ops.FilterOps, " ") + "; enter alone clears)"
+		in.label = "filter (" + filterSyntax + "; enter alone clears)"
 		in.enter = (*browseModel).applyFilter
 		in.preview = (*browseModel).filterPreview
 	case inputAdd:

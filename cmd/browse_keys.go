@@ -165,7 +165,8 @@ func (m *browseModel) listKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			return nil, true
 		}
 		p.rel = (p.rel + 1) % len(p.rels)
-		p.sort, p.filters = browseSort{}, nil
+		p.where, p.filters = nil, nil
+		p.sort = p.defaultSort()
 		return m.restart(p), true
 	case key.Matches(msg, k.Sort):
 		return m.cycleSort(p, false), true

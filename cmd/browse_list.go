@@ -73,21 +73,25 @@ func (m *browseModel) loadPage(p *browsePane, starts []pageStart) tea.Cmd {
 }
 
 // cycleSort moves the pane's sort to the next column (s) or reverses it
-// (S). The key's order is DynamoDB's: a reversed key order is read again
-// last first, with exact pages. An attribute sorts the rows loaded.
+// (S). The column DynamoDB orders the list by (the key, or an ordered
+// relation's attribute) is read again in the order asked for, with exact
+// pages; another column sorts the rows loaded.
 func (m *browseModel) cycleSort(p *browsePane, reverse bool) tea.Cmd {
 	if p.relation() == nil {
 		m.status = "nothing to sort here"
 		return nil
 	}
-	readDesc := p.serverDesc()
+	readDesc, readAsc := p.readOrder()
 	if reverse {
 		p.sort.desc = !p.sort.desc
 	} else {
 		cols := p.sortColumns(m.sch.Table.Index)
 		p.sort = browseSort{col: cols[(slices.Index(cols, p.sort.col)+1)%len(cols)]}
+		if p.sort.col == p.serverCol() {
+			p.sort = p.defaultSort() // the relation's own order
+		}
 	}
-	if p.paged() && p.serverDesc() != readDesc {
+	if desc, asc := p.readOrder(); p.paged() && (desc != readDesc || asc != readAsc) {
 		return m.restart(p)
 	}
 	keep := p.selectedKey()
@@ -106,7 +110,7 @@ func (p *browsePane) sortTitle(keyCol string) string {
 		arrow = "↓"
 	}
 	switch {
-	case p.sort.col == "":
+	case p.sort.col == p.serverCol():
 		return "by " + col + " " + arrow
 	case !p.paged() && p.cut == "":
 		return "by " + col + " " + arrow + " (all rows)"
@@ -128,7 +132,11 @@ func (m *browseModel) find(text string) tea.Cmd {
 	if p.selectKey(key) {
 		return nil
 	}
-	if !p.paged() {
+	switch {
+	case p.ordered() || p.where != nil:
+		m.status = fmt.Sprintf("%s is not among the %d rows loaded; the list is in %s order, not the key's, so no Query can start at a key (L loads every row)", key, len(p.rows), p.serverCol())
+		return nil
+	case !p.paged():
 		m.status = fmt.Sprintf("%s is not among the %d rows loaded", key, len(p.rows))
 		return nil
 	}

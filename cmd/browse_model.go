@@ -235,6 +235,9 @@ func (m *browseModel) newView(key string) (*browseView, error) {
 			v.panes[paneReverse].rels = append(v.panes[paneReverse].rels, rel)
 		}
 	}
+	for _, p := range v.panes {
+		p.sort = p.defaultSort()
+	}
 	if len(v.panes[paneForward].rels) == 0 && len(v.panes[paneReverse].rels) == 0 && ent != nil {
 		seen := map[string]bool{}
 		for _, sd := range m.sch.Sides(ent) {

@@ -22,9 +22,12 @@ type browsePane struct {
 	sel    int
 	// roles: the role keys of an entity key that is in no relation itself
 	// (USER#alice in the social graph: ACTOR#alice, TARGET#alice), followable.
-	roles   []string
-	sort    browseSort
-	filters []ops.Filter
+	roles []string
+	sort  browseSort
+	// where is a range on an ordered relation's sort attribute (a key
+	// condition); filters are conditions for the FilterExpression.
+	where   *schema.Condition
+	filters []schema.Condition
 	// all: every row is loaded (L) and shown in place of pages; cut says
 	// why the load stopped short ("stopped", or the bound it reached).
 	all bool
@@ -44,6 +47,7 @@ type browseRow struct {
 	key  string
 	item ops.Item
 	rec  orderedObject
+	seq  int // its place in the order DynamoDB returned the rows in
 }
 
 // browseSort is a pane's order: by the key (col "") or an attribute.
@@ -74,15 +78,49 @@ func (p *browsePane) selected() *browseRow {
 	return nil
 }
 
-// serverDesc reports whether the list is read last first: sorted by the
-// key, descending, which DynamoDB's key order serves exactly.
-func (p *browsePane) serverDesc() bool { return p.sort.col == "" && p.sort.desc }
+// ordered reports whether the pane's list is read in its relation's
+// order (sort.by) rather than the key's: an ordered relation's reverse
+// lists, and its forward ones with sort.forward.
+func (p *browsePane) ordered() bool {
+	rel := p.relation()
+	return rel != nil && rel.Sort != nil && (p.dir == ops.Reverse || rel.Sort.Forward)
+}
+
+// serverCol is the column DynamoDB orders the list by: the sort
+// attribute of an ordered relation, else the key ("").
+func (p *browsePane) serverCol() string {
+	if p.ordered() {
+		return p.relation().Sort.By
+	}
+	return ""
+}
+
+// defaultSort is the order a list is read in: the relation's.
+func (p *browsePane) defaultSort() browseSort {
+	if p.ordered() {
+		return browseSort{col: p.serverCol(), desc: p.relation().Sort.Desc}
+	}
+	return browseSort{}
+}
+
+// readOrder is how the list is read for the pane's sort: sorted by the
+// column DynamoDB orders by, in its direction (exact pages); by any other
+// column in the relation's own order, the rows then sorted as loaded.
+func (p *browsePane) readOrder() (desc, asc bool) {
+	switch {
+	case p.sort.col != p.serverCol():
+		return false, false
+	case p.ordered():
+		return p.sort.desc, !p.sort.desc
+	}
+	return p.sort.desc, false
+}
 
 // query is the List request of the page the pane is on.
 func (p *browsePane) query(key string, limit int) ops.ListQuery {
 	start := p.starts[len(p.starts)-1]
-	return ops.ListQuery{Relation: p.relation(), Direction: p.dir, Key: key, Limit: int32(limit),
-		Cursor: start.cursor, From: start.from, Descending: p.serverDesc(), Filter: p.filters}
+	return p.listQuery(ops.ListQuery{Relation: p.relation(), Direction: p.dir, Key: key, Limit: int32(limit),
+		Cursor: start.cursor, From: start.from})
 }
 
 // toStart puts the pane back on the first page of its list.
@@ -104,7 +142,7 @@ func (p *browsePane) addRows(l schema.Layout, items []ops.Item) {
 			rec = orderedObject{{"error", err.Error()}}
 		}
 		key, _ := rec[0].Value.(string)
-		p.rows = append(p.rows, browseRow{key: key, item: it, rec: rec})
+		p.rows = append(p.rows, browseRow{key: key, item: it, rec: rec, seq: len(p.rows)})
 	}
 	p.sortRows()
 }
@@ -155,19 +193,32 @@ func (p *browsePane) columns(index schema.Index) []string {
 }
 
 // sortColumns are what s cycles through: the key (""), then each edge
-// attribute the pane can show, in schema order.
+// attribute the pane can show or the list is ordered by, in schema order.
 func (p *browsePane) sortColumns(index schema.Index) []string {
 	cols := []string{""}
-	if rel := p.relation(); rel != nil {
-		cols = append(cols, listColumns(rel, p.dir, index)[1:]...)
+	rel := p.relation()
+	if rel == nil {
+		return cols
+	}
+	shown := listColumns(rel, p.dir, index)
+	for _, a := range rel.Attributes {
+		if slices.Contains(shown, a.Name) || a.Name == p.serverCol() {
+			cols = append(cols, a.Name)
+		}
 	}
 	return cols
 }
 
-// sortRows orders the rows by the pane's sort: by key as the list reads
-// them, or by an attribute with rows that lack it last, then by key.
+// sortRows orders the rows by the pane's sort: by the column DynamoDB
+// orders the list by, as it returned them (the list was read in that
+// order); by another column, with rows that lack a value last, then by
+// key.
 func (p *browsePane) sortRows() {
 	col, desc := p.sort.col, p.sort.desc
+	if col == p.serverCol() {
+		slices.SortFunc(p.rows, func(a, b browseRow) int { return cmp.Compare(a.seq, b.seq) })
+		return
+	}
 	slices.SortStableFunc(p.rows, func(a, b browseRow) int {
 		if col != "" {
 			va, _ := a.rec.get(col)

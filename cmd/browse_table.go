@@ -25,6 +25,10 @@ func (m *browseModel) paneView(i, width, height int) string {
 	add(bTitle.Render(m.paneTitle(i)))
 	add(bFaint.Render(m.paneInfo(p)))
 	visible := max(height-paneChrome, 1)
+	if f := p.filterTitle(); f != "" {
+		add(bFaint.Render(f))
+		visible = max(visible-1, 1)
+	}
 	if p.relation() == nil && len(p.roles) == 0 {
 		what := "from"
 		if i == paneReverse {
@@ -91,9 +95,6 @@ func (m *browseModel) paneInfo(p *browsePane) string {
 		parts = append(parts, p.pageLabel(), fmt.Sprintf("%d %s", len(p.rows), english.Plural(len(p.rows), "row", "rows")))
 	}
 	parts = append(parts, p.sortTitle(listColumns(rel, p.dir, m.sch.Table.Index)[0]))
-	if f := p.filterTitle(); f != "" {
-		parts = append(parts, f)
-	}
 	return strings.Join(parts, " · ")
 }
 

@@ -163,7 +163,9 @@ func (m *browseModel) inputView(line func(string)) {
 	in := m.input
 	line(in.label + ": " + in.field.View())
 	if in.preview != nil {
-		line(bFaint.Render(in.preview(m, in.field.Value())))
+		for _, l := range strings.Split(in.preview(m, in.field.Value()), "\n") {
+			line(bFaint.Render(l))
+		}
 	}
 }
 

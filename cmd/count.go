@@ -3,8 +3,6 @@ package cmd
 import (
 	"context"
 	"fmt"
-
-	"github.com/adjl/adjl/ops"
 )
 
 // countRun is a list verb with --count: the number of edges alone on stdout
@@ -24,6 +22,7 @@ func (a *app) countRun(ctx context.Context, l *listArgs) error {
 		{o.all, "all", "it counts every page already"},
 		{o.withEntity, "with-entity", "it prints the number of edges alone"},
 		{o.desc, "desc", "a count has no order"},
+		{o.asc, "asc", "a count has no order"},
 	} {
 		if f.set {
 			return usagef(a.cmd, "--count cannot be combined with --%s: %s", f.name, f.more)
@@ -33,7 +32,7 @@ func (a *app) countRun(ctx context.Context, l *listArgs) error {
 	if err != nil {
 		return err
 	}
-	n, err := st.Count(ctx, ops.ListQuery{Relation: l.rel, Direction: l.dir, Key: l.key, Consistent: l.opts.consistent})
+	n, err := st.Count(ctx, l.query(nil))
 	if err != nil || a.explaining() {
 		return err
 	}

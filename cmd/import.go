@@ -124,6 +124,7 @@ func (a *app) importRun(c *cobra.Command, name, file string, o importOpts) error
 	case o.maxErrors < 0:
 		return usagef(c, "--max-errors must not be negative")
 	}
+	t.Unlink = o.unlink
 	in, err := a.importInputOf(c, file, o.format)
 	if err != nil {
 		return err

@@ -22,6 +22,7 @@ type listOptions struct {
 	withEntity bool
 	count      bool
 	desc       bool
+	orderOptions
 }
 
 // addListFlags declares the list flags on c; word names the list's key in
@@ -35,14 +36,16 @@ func (o *listOptions) addListFlags(c *cobra.Command, word string) {
 	f.BoolVar(&o.withEntity, "with-entity", false, "also print the "+word+"'s own item on the first page (from the list's Query, or one GetItem more)")
 	f.BoolVar(&o.count, "count", false, "print the number of edges (Select COUNT over every page and shard); not with the other page flags")
 	f.BoolVar(&o.desc, "desc", false, "last first (ScanIndexForward false); a cursor keeps its direction")
+	o.addOrderFlags(c)
 }
 
 // listArgs is one validated list request.
 type listArgs struct {
-	rel  *schema.Relation
-	dir  ops.Direction
-	key  string
-	opts listOptions
+	rel   *schema.Relation
+	dir   ops.Direction
+	key   string
+	opts  listOptions
+	conds listConditions
 }
 
 func resolveList(rel *schema.Relation, dir ops.Direction, key string, opts listOptions) (*listArgs, error) {
@@ -58,7 +61,11 @@ func resolveList(rel *schema.Relation, dir ops.Direction, key string, opts listO
 	if err != nil {
 		return nil, err
 	}
-	return &listArgs{rel: rel, dir: dir, key: key, opts: opts}, nil
+	conds, err := resolveConditions(rel, opts.orderOptions)
+	if err != nil {
+		return nil, err
+	}
+	return &listArgs{rel: rel, dir: dir, key: key, opts: opts, conds: conds}, nil
 }
 
 // continued reports whether the list starts from a cursor: not the first page.
@@ -79,10 +86,10 @@ func (a *app) listRun(ctx context.Context, l *listArgs) error {
 	if err != nil {
 		return err
 	}
-	q := ops.ListQuery{
-		Relation: l.rel, Direction: l.dir, Key: l.key,
-		Limit: int32(o.limit), Cursor: o.cursor,
-		Consistent: o.consistent, WithEntity: o.withEntity, Descending: o.desc,
+	reads := &filterReads{}
+	q := l.query(reads)
+	if len(l.conds.filter) > 0 {
+		defer a.filterNote(reads)
 	}
 	p := a.listPrinter(o.limit)
 	if !o.all || o.withEntity {

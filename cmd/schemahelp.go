@@ -64,6 +64,12 @@ var schemaReference = []schemaField{
 	{"relations.NAME.counters.to.shards", "spread a hot counter over N counter items"},
 	{"relations.NAME.shards", "reverse-index shards for celebrity partitions, 1-64 (default 1); changing it needs adjl reshard"},
 	{"relations.NAME.requireEntities", "true: a link (and an import, before it writes) is refused unless both entity items exist (default false)"},
+	{"relations.NAME.sort", "order the relation's lists by an edge attribute, then by key (docs/ordered.md)"},
+	{"relations.NAME.sort.by", "the edge attribute: a string, date, datetime or number one (required)"},
+	{"relations.NAME.sort.default", "now: a link without the attribute gets the link's time (date, datetime and string only); left out: every link must give it"},
+	{"relations.NAME.sort.order", "asc (default) or desc: the lists' order; --asc and --desc override it"},
+	{"relations.NAME.sort.index", "composite (default: the value leads the index sort key, any backend) or multi-attribute (an index keyed on the attribute itself)"},
+	{"relations.NAME.sort.forward", "true: forward lists ordered too, through a local secondary index (a new table only)"},
 }
 
 // schemaReferenceHelp renders the reference for adjl help schema.

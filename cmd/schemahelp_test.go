@@ -31,6 +31,7 @@ relations:
     attributes: {grade: string}
     counters: {from: {name: followingCount}, to: {name: followerCount, shards: 2}}
     shards: 2
+    sort: {by: grade}
 `
 
 // TestSchemaReferenceMatchesTheParser plants an unknown field in each
@@ -50,7 +51,7 @@ func TestSchemaReferenceMatchesTheParser(t *testing.T) {
 	allowedRE := regexp.MustCompile(`unknown field "zzzUnknown" in [^;]*; allowed fields: (.*)`)
 	mappings := []string{"", "table", "table.capacity", "table.keys", "table.index", "table.index.keys", "entities.NAME", "relations.NAME",
 		"relations.NAME.from", "relations.NAME.to", "relations.NAME.verbs", "relations.NAME.counters",
-		"relations.NAME.counters.from", "relations.NAME.counters.to"}
+		"relations.NAME.counters.from", "relations.NAME.counters.to", "relations.NAME.sort"}
 	documented := map[string]bool{}
 	for _, f := range schemaReference {
 		documented[f.path] = true

@@ -79,11 +79,53 @@ func (s *Store) UpdateEdgeIf(ctx context.Context, rel *schema.Relation, from, to
 	if err != nil {
 		return nil, err
 	}
+	if err := refuseSortRemoval(rel, remove); err != nil {
+		return nil, err
+	}
 	upd, err := s.attrUpdate(attrs, remove)
 	if err != nil {
 		return nil, err
 	}
+	if v, ok := attrs[sortBy(rel)]; ok {
+		keys, err := s.sortKeysOf(rel, k, v)
+		if err != nil {
+			return nil, err
+		}
+		for _, n := range slices.Sorted(maps.Keys(keys)) {
+			upd = upd.Set(expression.NameNoDotSplit(n), expression.Value(keys[n]))
+		}
+	}
 	return s.updateIf(ctx, k.PK, k.SK, upd, expect, true)
+}
+
+// sortBy is the attribute an ordered relation is sorted by ("" for none).
+func sortBy(rel *schema.Relation) string {
+	if rel.Sort == nil {
+		return ""
+	}
+	return rel.Sort.By
+}
+
+// sortKeysOf are the keys that order an edge of rel with sort value v (a
+// typed value, or the AttributeValue an undo writes back): the composite
+// index sort key and the forward index key, where the relation has them.
+func (s *Store) sortKeysOf(rel *schema.Relation, k schema.Keys, v any) (Item, error) {
+	switch av := v.(type) {
+	case *types.AttributeValueMemberS:
+		v = av.Value
+	case *types.AttributeValueMemberN:
+		v = schema.Number(av.Value)
+	}
+	keys, err := s.orderKeys(rel, &k, v)
+	if err != nil {
+		return nil, err
+	}
+	out := Item{}
+	maps.Copy(out, keys)
+	if rel.IsComposite() {
+		out[s.layout.IndexSK] = str(k.IndexSK)
+	}
+	return out, nil
 }
 
 // UpdateEntityIf is UpdateEdgeIf for the item of entity e with id: the

@@ -90,3 +90,24 @@ func TestUpdateEntityIfCreatesOrUpdates(t *testing.T) {
 		t.Error("an update conditioned on nothing was sent")
 	}
 }
+
+// TestUpdateEdgeIfMovesAnOrderedEdge: an edit of an ordered relation's
+// sort attribute moves the edge in the relation's order, as a link does;
+// the attribute cannot be removed.
+func TestUpdateEdgeIfMovesAnOrderedEdge(t *testing.T) {
+	eachOrderedStore(t, func(t *testing.T, st *Store) {
+		rel := st.schema.Relations[0]
+		for who, since := range map[string]string{"alice": "2026-01-01", "carol": "2026-02-01"} {
+			must[Outcome](t)(first(st.Link(ctx, rel, who, "bob", map[string]any{"since": since})))
+		}
+		_, err := st.UpdateEdgeIf(ctx, rel, "alice", "bob", Expect{"since": str("2026-01-01")}, map[string]any{"since": "2026-03-01"}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		page := must[*Page](t)(st.List(ctx, ListQuery{Relation: rel, Direction: Reverse, Key: "bob"}))
+		eq(t, "newest first", strings.Join(otherKeys(page, "PK", "SK", Reverse), " "), "ACTOR#alice ACTOR#carol")
+		if _, err := st.UpdateEdgeIf(ctx, rel, "alice", "bob", Expect{"since": str("2026-03-01")}, nil, []string{"since"}); err == nil {
+			t.Error("the sort attribute was removed")
+		}
+	})
+}

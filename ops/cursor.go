@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/adjl/adjl/schema"
 )
 
 // cursorKey signs cursors. It is compiled in on purpose: the MAC is tamper
@@ -117,10 +119,6 @@ func (p *plan) checkCursor(c cursor) error {
 	if len(positions) != len(p.parts) {
 		return errBadCursor
 	}
-	pkName, skName, skPrefix := p.l.PK, p.l.SK, p.rel.EdgeSKPrefix()
-	if p.dir == Reverse {
-		pkName, skName, skPrefix = p.l.IndexPK, p.l.IndexSK, p.rel.From.Prefix
-	}
 	for i, k := range positions {
 		if len(k) == 0 {
 			continue
@@ -133,12 +131,28 @@ func (p *plan) checkCursor(c cursor) error {
 				return errBadCursor
 			}
 		}
-		if k[pkName] != p.parts[i] || !strings.HasPrefix(k[skName], skPrefix) {
-			return errBadCursor
-		}
-		if !p.isEdge(startKey(k)) || p.dir == Reverse && k[p.l.PK] != k[p.l.IndexSK] {
+		if !p.positionOf(k, p.parts[i]) || !p.isEdge(p.startKey(k)) {
 			return errBadCursor // not the keys of an edge of this list's key
 		}
 	}
 	return nil
+}
+
+// positionOf reports whether k is where an edge of the list sits in
+// partition part: its partition attribute(s), and a sort key of the shape
+// the list's index gives the edge with these table keys.
+func (p *plan) positionOf(k map[string]string, part string) bool {
+	l, o := p.l, p.ord
+	switch {
+	case o.forwardIndex():
+		return k[l.PK] == part && strings.HasPrefix(k[schema.ForwardSK], o.prefix())
+	case p.dir == Forward:
+		return k[l.PK] == part && strings.HasPrefix(k[l.SK], p.rel.EdgeSKPrefix())
+	case o.multi():
+		return k[l.IndexPK] == part && k[l.Type] == p.rel.Name && k[l.IndexSK] == k[l.PK]
+	case p.rel.IsComposite():
+		_, ok := schema.CompositeValueText(p.rel.From.Prefix, k[l.IndexSK], k[l.PK])
+		return k[l.IndexPK] == part && ok
+	}
+	return k[l.IndexPK] == part && k[l.IndexSK] == k[l.PK]
 }

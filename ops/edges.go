@@ -192,14 +192,23 @@ func (s *Store) LinkWith(ctx context.Context, rel *schema.Relation, from, to str
 	if err != nil {
 		return "", k, err
 	}
+	if err := refuseSortRemoval(rel, opt.Remove); err != nil {
+		return "", k, err
+	}
+	attrs, defaulted, err := s.sortValue(rel, attrs)
+	if err != nil {
+		return "", k, err
+	}
 	names, values, err := s.marshalAttrs(attrs)
 	if err != nil {
 		return "", k, err
 	}
-	put, steps, in, err := s.linkInput(rel, k, values, opt.RequireEntities || rel.RequireEntities)
+	put, steps, in, err := s.orderedLinkInput(rel, &k, attrs, values, opt.RequireEntities || rel.RequireEntities)
 	if err != nil {
 		return "", k, err
 	}
+	// An existing edge gets what the user gave, never a default.
+	names, values = s.relinkValues(rel, k, attrs, names, values, defaulted)
 	if s.explaining() && len(names)+len(opt.Remove) > 0 {
 		defer s.explainRelink(rel, k, names, values, opt.Remove)
 	}

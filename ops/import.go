@@ -163,6 +163,9 @@ func (s *Store) Import(ctx context.Context, rel *schema.Relation, ent *schema.En
 		}
 		im.fromKeys, im.toKeys = map[string]*tally32{}, map[string]*tally32{}
 		im.typeValue = str(rel.Name)
+		if rel.Sort != nil && rel.Sort.DefaultNow {
+			im.sortDefault = rel.Sort.NowValue(s.now())
+		}
 		if !opt.Unlink {
 			if err := im.checkFresh(ctx); err != nil {
 				return im.rep, err
@@ -208,6 +211,7 @@ type importer struct {
 	fromKeys, toKeys map[string]*tally32  // entities whose counters are recounted
 	fresh            bool                 // the relation had no edge before
 	typeValue        types.AttributeValue // the type of every edge: the relation's name
+	sortDefault      string               // the sort value of rows without one (default: now)
 	seen             *bloom               // edges of the file so far, to spot repeats
 
 	mu      sync.Mutex // guards rep's counts and progress calls
@@ -337,6 +341,11 @@ func (im *importer) writeRequest(row rowfile.Row) (types.WriteRequest, error) {
 			return types.WriteRequest{}, fmt.Errorf("line %d: %w", row.Line, err)
 		}
 		item[a.Name] = av
+	}
+	if im.rel.Sort != nil {
+		if err := im.orderItem(row, k, item); err != nil {
+			return types.WriteRequest{}, fmt.Errorf("line %d: %w", row.Line, err)
+		}
 	}
 	return types.WriteRequest{PutRequest: &types.PutRequest{Item: item}}, nil
 }

@@ -73,7 +73,7 @@ func (s *Store) checkEdgeStamps(ctx context.Context, rel *schema.Relation, items
 		if n, ok := stampOf(it, rel.ShardStamp()); ok && n != rel.Shards {
 			return s.layoutError(ctx, rel, n)
 		}
-		part, from, sk := sOf(it, s.layout.IndexPK), sOf(it, s.layout.IndexSK), sOf(it, s.layout.SK)
+		part, from, sk := sOf(it, s.layout.IndexPK), sOf(it, s.layout.PK), sOf(it, s.layout.SK)
 		if part == "" || from == "" || len(sk) < len(rel.Edge) || sOf(it, s.layout.PK) == sk {
 			continue
 		}

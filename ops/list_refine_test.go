@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/adjl/adjl/schema"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 )
 
@@ -80,19 +81,18 @@ func TestListFromShardedMerges(t *testing.T) {
 	}
 }
 
-// TestListFilterSendsAFilterExpression: filters are ANDed into the Query's
-// FilterExpression, typed values included, and pages stay exact.
-func TestListFilterSendsAFilterExpression(t *testing.T) {
+// TestListFromKeepsTheFilter: a list from a key keeps its filter, and
+// PreviewList shows the Query it sends without sending it.
+func TestListFromKeepsTheFilter(t *testing.T) {
 	eachStore(t, school, func(t *testing.T, st *Store) {
 		rel := st.schema.Relations[0]
 		for i := range 8 {
 			grade := []string{"A", "B"}[i%2]
 			must[Outcome](t)(first(st.Link(ctx, rel, fmt.Sprintf("s%02d", i), "math204", map[string]any{"grade": grade})))
 		}
-		must[Outcome](t)(first(st.Link(ctx, rel, "s99", "math204", nil)))
-		filters := []Filter{{Attr: "grade", Op: "=", Value: "B"}}
+		filter := must[[]schema.Condition](t)(rel.ParseFilter("grade = B"))
 		var got []string
-		q := ListQuery{Relation: rel, Direction: Reverse, Key: "math204", Limit: 3, Filter: filters}
+		q := ListQuery{Relation: rel, Direction: Reverse, Key: "math204", Limit: 2, Filter: filter, From: "s02"}
 		for {
 			page := must[*Page](t)(st.List(ctx, q))
 			got = append(got, otherKeys(page, "PK", "SK", Reverse)...)
@@ -101,22 +101,12 @@ func TestListFilterSendsAFilterExpression(t *testing.T) {
 			}
 			q.Cursor = page.Next
 		}
-		eq(t, "grade B", strings.Join(got, " "), "STU#s01 STU#s03 STU#s05 STU#s07")
-		page := must[*Page](t)(st.List(ctx, ListQuery{Relation: rel, Direction: Reverse, Key: "math204", Filter: []Filter{{Attr: "grade", Op: "not_exists"}}}))
-		eq(t, "no grade", strings.Join(otherKeys(page, "PK", "SK", Reverse), " "), "STU#s99")
+		eq(t, "grade B from s02", strings.Join(got, " "), "STU#s03 STU#s05 STU#s07")
 	})
-	st, _, _ := schoolStore(t)
-	pv := must[FilterPreview](t)(st.PreviewFilter([]Filter{{Attr: "grade", Op: ">=", Value: "B"}, {Attr: "tags", Op: "contains", Value: "x"}}))
-	eq(t, "preview", pv.Expression, "(#0 >= :0) AND (contains (#1, :1))")
-	if pv.Names["#0"] != "grade" || pv.Names["#1"] != "tags" || avString(pv.Values[":0"]) != `"B"` {
-		t.Errorf("placeholders %v %v", pv.Names, pv.Values)
-	}
-	for _, bad := range []Filter{{Attr: "PK", Op: "=", Value: "x"}, {Attr: "grade", Op: "~", Value: "x"}} {
-		if _, err := st.PreviewFilter([]Filter{bad}); err == nil {
-			t.Errorf("%v: no error", bad)
-		}
-	}
-	if !slices.Contains(FilterOps, "begins_with") {
-		t.Error("begins_with is no filter operator")
-	}
+	st, m, rel := schoolStore(t)
+	filter := must[[]schema.Condition](t)(rel.ParseFilter("grade >= B"))
+	pv := must[QueryPreview](t)(st.PreviewList(ListQuery{Relation: rel, Direction: Reverse, Key: "math204", Filter: filter, From: "s03"}))
+	eq(t, "key condition", render(&pv.KeyCondition, pv.Names, pv.Values), `(GSI1PK = "CRS#math204") AND (GSI1SK BETWEEN "STU#s03" AND "STU$")`)
+	eq(t, "filter", render(&pv.Filter, pv.Names, pv.Values), `grade >= "B"`)
+	eq(t, "requests sent", len(m.ops()), 0)
 }

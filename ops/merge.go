@@ -57,7 +57,7 @@ func (s *Store) newMerger(p *plan, c cursor, limit int32) *merger {
 		case i < len(c.S):
 			src.last, src.done = c.S[i].K, c.S[i].D
 		}
-		src.esk = startKey(src.last)
+		src.esk = p.startKey(src.last)
 		if src.esk != nil && (m.floor == nil || p.less(m.floor, src.esk)) {
 			m.floor = src.esk
 		}
@@ -80,6 +80,9 @@ func (m *merger) fetch(ctx context.Context, src *source, esk Item) pageResult {
 	if err != nil {
 		return pageResult{err: err}
 	}
+	if m.p.onRead != nil {
+		m.p.onRead(out.ScannedCount, out.Count)
+	}
 	return pageResult{items: out.Items, next: out.LastEvaluatedKey}
 }
 
@@ -90,6 +93,9 @@ func (m *merger) take(ctx context.Context, src *source, r pageResult) error {
 		if err := m.s.checkEdgeStamps(ctx, m.p.rel, r.items); err != nil {
 			return err
 		}
+	}
+	if err := m.p.checkOrderedKeys(m.s.schema.Table.Name, r.items); err != nil {
+		return err
 	}
 	for _, it := range r.items {
 		switch {

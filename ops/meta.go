@@ -39,6 +39,7 @@ func (s *Store) loadMeta(ctx context.Context, reload bool) error {
 	}
 	s.metaShards = map[string]int{}
 	s.metaReshard = reshardStates(out.Item)
+	s.metaSort, s.metaOrdering = orderMeta(out.Item)
 	s.metaExists = len(out.Item) > 0
 	if m, ok := out.Item[metaShardsAttr].(*types.AttributeValueMemberM); ok {
 		for name, v := range m.Value {
@@ -104,7 +105,7 @@ func (s *Store) recordRelations(ctx context.Context) error {
 		wrote = true
 		path := expression.Name(metaShardsAttr).AppendName(expression.NameNoDotSplit(rel.Name))
 		ex, err := expression.NewBuilder().
-			WithUpdate(expression.Set(path, expression.Value(shardsOf(rel)))).
+			WithUpdate(s.newRelationSort(rel, expression.Set(path, expression.Value(shardsOf(rel))))).
 			WithCondition(expression.AttributeNotExists(path)).Build()
 		if err != nil {
 			return fmt.Errorf("build metadata update: %w", err)
@@ -153,6 +154,7 @@ func (s *Store) metaItem(shards map[string]types.AttributeValue) Item {
 		it[t] = str("adjl-meta")
 	}
 	it[metaShardsAttr] = &types.AttributeValueMemberM{Value: shards}
+	s.sortSignatures(it)
 	return it
 }
 

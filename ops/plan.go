@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // Direction of a list: forward reads the from side's base-table partition,
@@ -38,12 +39,21 @@ type ListQuery struct {
 	// Descending lists last first (ScanIndexForward false; a sharded list
 	// merges in descending order). Cursors are bound to the direction.
 	Descending bool
+	// Ascending lists an ordered relation least first, against its
+	// schema's order: desc (see listorder.go).
+	Ascending bool
+	// Where is a condition on the relation's sort attribute, sent as the
+	// key condition; Filter, conditions on any edge attributes, sent as a
+	// FilterExpression (the edges it drops are read and paid for).
+	Where  *schema.Condition
+	Filter []schema.Condition
+	// OnRead, when set, is told after every Query how many items it read
+	// (ScannedCount) and kept after the filter (Count).
+	OnRead func(scanned, kept int32)
 	// From starts the first page (no Cursor) at the other side's key From,
-	// inclusive, in key order (see list_refine.go); its cursor continues
-	// the list as from any page.
+	// inclusive, in a list in key order (see list_refine.go); its cursor
+	// continues the list as from any page.
 	From string
-	// Filter keeps the edges that meet every filter (a FilterExpression).
-	Filter []Filter
 }
 
 // Page is one page of a list. Entity is set on the first page only.
@@ -74,6 +84,9 @@ type plan struct {
 	// entityInQuery: the Query reads the whole partition with a type filter,
 	// and the entity item, if any, is the first item it returns.
 	entityInQuery bool
+	// ord is the list's order and conditions (listorder.go).
+	ord    *listOrder
+	onRead func(scanned, kept int32)
 }
 
 func (s *Store) plan(q ListQuery) (*plan, error) {
@@ -84,17 +97,20 @@ func (s *Store) plan(q ListQuery) (*plan, error) {
 	if q.Limit < 0 {
 		return nil, &InputError{Msg: fmt.Sprintf("--limit must be positive, got %d", q.Limit)}
 	}
-	p := &plan{l: s.layout, rel: rel, dir: q.Direction, withEntity: q.WithEntity}
-	var err error
+	ord, err := listOrderOf(q)
+	if err != nil {
+		return nil, err
+	}
+	p := &plan{l: s.layout, rel: rel, dir: q.Direction, withEntity: q.WithEntity, ord: ord, onRead: q.OnRead}
 	index := ""
 	switch q.Direction {
 	case Forward:
 		if p.key, err = rel.FromKey(q.Key); err != nil {
 			return nil, err
 		}
-		inQuery := q.WithEntity && s.schema.EntityGetReason(rel, false, q.Descending) == ""
+		inQuery := q.WithEntity && ord.plain() && s.schema.EntityGetReason(rel, false, q.Descending) == ""
 		p.entityGet, p.entityInQuery = q.WithEntity && !inQuery, inQuery
-		in, err := s.queryInput(Forward, rel, p.key, inQuery)
+		in, err := s.listInput(ord, p.key, inQuery)
 		if err != nil {
 			return nil, err
 		}
@@ -103,32 +119,32 @@ func (s *Store) plan(q ListQuery) (*plan, error) {
 		}
 		p.inputs = []*dynamodb.QueryInput{in}
 		p.parts = []string{p.key}
-		p.keyAttrs = s.layout.CursorKeys(false)
+		p.keyAttrs = ord.cursorKeys(s.layout)
 	case Reverse:
 		if p.key, err = rel.ToKey(q.Key); err != nil {
 			return nil, err
 		}
-		index = s.indexName()
+		index = ord.indexName(s)
 		if q.Consistent {
 			return nil, &InputError{Msg: s.consistentRefusal(rel)}
 		}
 		parts := s.layout.ReversePartitions(rel, p.key)
-		inQuery := q.WithEntity && s.schema.EntityGetReason(rel, true, q.Descending) == ""
+		inQuery := q.WithEntity && ord.plain() && s.schema.EntityGetReason(rel, true, q.Descending) == ""
 		p.entityGet, p.entityInQuery = q.WithEntity && !inQuery, inQuery
 		for _, part := range parts {
-			in, err := s.queryInput(Reverse, rel, part, inQuery)
+			in, err := s.listInput(ord, part, inQuery)
 			if err != nil {
 				return nil, err
 			}
 			p.inputs = append(p.inputs, in)
 		}
 		p.parts = parts
-		p.keyAttrs = s.layout.CursorKeys(true)
+		p.keyAttrs = ord.cursorKeys(s.layout)
 	default:
 		return nil, &InputError{Msg: fmt.Sprintf("unknown list direction %d", q.Direction)}
 	}
-	p.ident = queryIdentity(s.schema.Table.Name, index, rel.Name, q.Direction, p.key, q.WithEntity, shardsOf(rel))
-	if q.Descending {
+	p.ident = ord.identity(queryIdentity(s.schema.Table.Name, index, rel.Name, q.Direction, p.key, q.WithEntity, shardsOf(rel)))
+	if ord.desc {
 		p.desc, p.ident = true, descendingIdentity(p.ident)
 		for _, in := range p.inputs {
 			in.ScanIndexForward = aws.Bool(false)
@@ -224,7 +240,17 @@ func (p *plan) less(a, b Item) bool {
 // ascending is the order DynamoDB returns a partition in with
 // ScanIndexForward true.
 func (p *plan) ascending(a, b Item) bool {
+	if p.ord.multi() {
+		if c := compareSortValues(a, b, p.rel.Sort.By); c != 0 {
+			return c < 0
+		}
+	}
 	if p.dir == Forward {
+		if p.ord.forwardIndex() {
+			if x, y := sOf(a, schema.ForwardSK), sOf(b, schema.ForwardSK); x != y {
+				return x < y
+			}
+		}
 		return sOf(a, p.l.SK) < sOf(b, p.l.SK)
 	}
 	for _, n := range []string{p.l.IndexSK, p.l.PK, p.l.SK} {
@@ -239,17 +265,34 @@ func (p *plan) keysOf(it Item) map[string]string {
 	m := make(map[string]string, len(p.keyAttrs))
 	for _, n := range p.keyAttrs {
 		m[n] = sOf(it, n)
+		if x, ok := it[n].(*types.AttributeValueMemberN); ok && p.ord.numeric(n) {
+			m[n] = x.Value
+		}
 	}
 	return m
 }
 
-func startKey(m map[string]string) Item {
+// startKey is the ExclusiveStartKey of a position: strings, but for a
+// number sort attribute in the multi-attribute index.
+func (p *plan) startKey(m map[string]string) Item {
 	if len(m) == 0 {
 		return nil
 	}
 	it := make(Item, len(m))
 	for n, v := range m {
 		it[n] = str(v)
+		if p.ord.numeric(n) {
+			it[n] = &types.AttributeValueMemberN{Value: v}
+		}
 	}
 	return it
+}
+
+// listInput is the Query of one partition: the one adjl always sent for a
+// plain list, else the ordered one (listorder.go).
+func (s *Store) listInput(o *listOrder, part string, withEntity bool) (*dynamodb.QueryInput, error) {
+	if o.plain() {
+		return s.queryInput(o.dir, o.rel, part, withEntity)
+	}
+	return s.orderedInput(o, part)
 }

@@ -186,6 +186,9 @@ func (s *Store) PlanTable(ctx context.Context) (*TablePlan, error) {
 		if err := s.planShards(ctx, p); err != nil {
 			return nil, err
 		}
+		if err := s.planOrder(ctx, p, desc); err != nil {
+			return nil, err
+		}
 	}
 	return p, nil
 }

@@ -56,9 +56,17 @@ type Store struct {
 	// metaReshard holds the unfinished reshards recorded in the metadata
 	// item, by relation: while one is recorded its edges are in two layouts.
 	metaReshard map[string]reshardState
+	// metaSort and metaOrdering hold the sort each relation's edges were
+	// written under and the unfinished backfills (order_backfill.go).
+	metaSort     map[string]string
+	metaOrdering map[string]orderingState
+	// applyProgress, while ApplyTable runs, hears a long step's progress.
+	applyProgress func(string)
 
 	// sleep waits between DescribeTable polls; tests replace it.
 	sleep func(d time.Duration) <-chan time.Time
+	// now is the clock of sort.default: now; tests replace it.
+	now func() time.Time
 }
 
 // New returns a Store that sends requests for s through api.
@@ -66,7 +74,7 @@ func New(api API, s *schema.Schema, opt Options) *Store {
 	if opt.Parallel <= 0 {
 		opt.Parallel = 8
 	}
-	return &Store{api: api, schema: s, layout: s.Layout(), opt: opt, sleep: time.After}
+	return &Store{api: api, schema: s, layout: s.Layout(), opt: opt, sleep: time.After, now: time.Now}
 }
 
 // Outcome says what a write did, so repeated commands can report "unchanged".

@@ -106,6 +106,8 @@ func (s *Store) ApplyTable(ctx context.Context, p *TablePlan, progress func(step
 			return err
 		}
 	}
+	s.applyProgress = progress
+	defer func() { s.applyProgress = nil }()
 	for _, st := range p.steps {
 		if progress != nil {
 			progress(st.what)

@@ -53,6 +53,9 @@ func ParseFormat(s string) (Format, error) {
 type Target struct {
 	Relation *schema.Relation
 	Entity   *schema.Entity
+	// Unlink reads rows that name edges to remove: an ordered relation's
+	// sort value is then not required.
+	Unlink bool
 }
 
 // Name is the relation's or entity's name.
@@ -220,6 +223,9 @@ func (t Target) row(line int, jsonCells bool, cellAt func(i int) (c cell, ok boo
 		r.Attrs = append(r.Attrs, Attr{a.Name, typed})
 		size += len(a.Name) + valueSize(typed)
 	}
+	if msg := t.missingSortValue(r); msg != "" {
+		return r, msg
+	}
 	if size > maxItemBytes-200 { // 200: adjl's own attributes
 		return r, fmt.Sprintf("the item would be about %d bytes, over DynamoDB's 400 KB item limit", size+200)
 	}
@@ -289,4 +295,19 @@ func valueSize(v any) int {
 		return n
 	}
 	return 1
+}
+
+// missingSortValue says why an edge row of an ordered relation without a
+// default cannot be written without its sort value, or returns "".
+func (t Target) missingSortValue(r Row) string {
+	rel := t.Relation
+	if rel == nil || rel.Sort == nil || rel.Sort.DefaultNow || t.Unlink {
+		return ""
+	}
+	for _, a := range r.Attrs {
+		if a.Name == rel.Sort.By {
+			return ""
+		}
+	}
+	return fmt.Sprintf("%s is missing: relation %s is ordered by it; give every row a value, or declare sort.default: now in the schema", rel.Sort.By, rel.Name)
 }

@@ -171,6 +171,7 @@ type relationSrc struct {
 	verbs                                     map[VerbKind]*yaml.Node
 	counterFrom, counterTo                    *yaml.Node
 	attrs                                     map[string]*yaml.Node
+	sort                                      pair // the sort block, if any
 	// badPrefix: a role prefix clashes with another entity's prefix.
 	badPrefix bool
 }

@@ -30,7 +30,7 @@ func (b *builder) relation(rp pair) {
 	b.s.Relations = append(b.s.Relations, r)
 	b.rel[r] = src
 	f := c.fields(rp.val, what, `{from: student, to: course, edge: "ENROLL#"}`,
-		"from", "to", "edge", "verbs", "attributes", "counters", "shards", "requireEntities")
+		"from", "to", "edge", "verbs", "attributes", "counters", "shards", "requireEntities", "sort")
 	if v := deref(rp.val); v == nil || v.Kind != mappingKind {
 		return
 	}
@@ -71,6 +71,9 @@ func (b *builder) relation(rp pair) {
 	}
 	if p, ok := f["counters"]; ok {
 		b.counters(p, r, src, what)
+	}
+	if p, ok := f["sort"]; ok {
+		src.sort = p // read by checkSorts, once every attribute is known
 	}
 	if p, ok := f["requireEntities"]; ok {
 		if v, ok := c.boolean(p, what+" requireEntities"); ok {

@@ -136,6 +136,9 @@ type Relation struct {
 	// RequireEntities makes every link refuse, in its own transaction, when
 	// either side's entity item does not exist.
 	RequireEntities bool
+	// Sort orders the relation's lists by an edge attribute (sort.go); nil
+	// lists in key order.
+	Sort *Sort
 
 	prefixes prefixOwners // every prefix of the schema, for key messages
 }

@@ -19,6 +19,7 @@ func (b *builder) validate() {
 	b.checkCounters()
 	b.checkInclude()
 	b.checkTTL()
+	b.checkSorts()
 }
 
 // completeRelations yields, in file order, the relations that parsed well

@@ -52,14 +52,15 @@ func IndexKeySchema(s *schema.Schema) []types.KeySchemaElement {
 }
 
 // AttributeDefinitions define the layout's key attributes as strings: four
-// in the generic layout, two in the inverted one (its index reuses them).
+// in the generic layout, two in the inverted one (its index reuses them);
+// then those of the ordered relations' indexes (ordered.go).
 func AttributeDefinitions(s *schema.Schema) []types.AttributeDefinition {
 	names := s.Layout().KeyNames()
 	out := make([]types.AttributeDefinition, len(names))
 	for i, a := range names {
 		out[i] = types.AttributeDefinition{AttributeName: aws.String(a), AttributeType: types.ScalarAttributeTypeS}
 	}
-	return out
+	return orderedAttributeDefinitions(s, out)
 }
 
 // IndexAttributeDefinitions define the index's two key attributes, as
@@ -116,7 +117,8 @@ func CreateTableInput(s *schema.Schema) *dynamodb.CreateTableInput {
 		TableName:              aws.String(s.Table.Name),
 		AttributeDefinitions:   AttributeDefinitions(s),
 		KeySchema:              TableKeySchema(s),
-		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{Index(s)},
+		GlobalSecondaryIndexes: append([]types.GlobalSecondaryIndex{Index(s)}, SortIndexes(s)...),
+		LocalSecondaryIndexes:  ForwardIndex(s),
 		BillingMode:            BillingMode(s),
 		ProvisionedThroughput:  Throughput(s),
 	}
