@@ -18,32 +18,34 @@ const (
 	browseLoadAllMax   = 10000
 )
 
+// nextPage and prevPage move a paged pane by a page.
 func (m *browseModel) nextPage(p *browsePane) tea.Cmd {
-	switch {
-	case p.relation() == nil:
-		return nil
-	case !p.paged():
-		m.status = "every row loaded is shown, without pages; R goes back to pages"
-		return nil
-	case p.next == "":
-		m.status = "last page"
+	if !m.canPage(p, p.next != "", "last page") {
 		return nil
 	}
 	return m.loadPage(p, append(slices.Clone(p.starts), pageStart{cursor: p.next}))
 }
 
 func (m *browseModel) prevPage(p *browsePane) tea.Cmd {
-	switch {
-	case p.relation() == nil:
-		return nil
-	case !p.paged():
-		m.status = "every row loaded is shown, without pages; R goes back to pages"
-		return nil
-	case len(p.starts) <= 1:
-		m.status = "first page"
+	if !m.canPage(p, len(p.starts) > 1, "first page") {
 		return nil
 	}
 	return m.loadPage(p, slices.Clone(p.starts[:len(p.starts)-1]))
+}
+
+// canPage reports whether the pane can move a page that way (there is one
+// when more), else says why not.
+func (m *browseModel) canPage(p *browsePane, more bool, end string) bool {
+	switch {
+	case p.relation() == nil:
+	case !p.paged():
+		m.status = "every row loaded is shown, without pages; R goes back to pages"
+	case !more:
+		m.status = end
+	default:
+		return true
+	}
+	return false
 }
 
 // restart reads the first page of the pane's list again (another

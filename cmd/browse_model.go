@@ -261,12 +261,7 @@ func (m *browseModel) open(key string, push bool) tea.Cmd {
 	return m.load(false, func(ctx context.Context) browseLoaded {
 		item, pages, err := m.readView(ctx, v)
 		return browseLoaded{err: err, apply: func(m *browseModel) tea.Cmd {
-			v.item = item
-			for i, p := range v.panes {
-				if pages[i] != nil {
-					p.setPage(m, pages[i])
-				}
-			}
+			m.show(v, item, pages)
 			if push && m.view != nil {
 				m.view.focus = m.focus
 				m.history = append(m.history, m.view)
@@ -302,6 +297,19 @@ func (m *browseModel) readView(ctx context.Context, v *browseView) (ops.Item, [2
 	return item, pages, err
 }
 
+// show puts what readView read in v, each pane's selection kept on its
+// key where the key is still there.
+func (m *browseModel) show(v *browseView, item ops.Item, pages [2]*ops.Page) {
+	v.item = item
+	for i, p := range v.panes {
+		if pages[i] != nil {
+			keep := p.selectedKey()
+			p.setPage(m, pages[i])
+			p.selectKey(keep)
+		}
+	}
+}
+
 // reload reads the current view again (R, and after each write): the item
 // and each pane's current page, keeping the selections where their keys
 // still are. more adds its requests to a write's.
@@ -310,14 +318,7 @@ func (m *browseModel) reload(more bool) tea.Cmd {
 	return m.load(more, func(ctx context.Context) browseLoaded {
 		item, pages, err := m.readView(ctx, v)
 		return browseLoaded{err: err, apply: func(m *browseModel) tea.Cmd {
-			v.item = item
-			for i, p := range v.panes {
-				if pages[i] != nil {
-					keep := p.selectedKey()
-					p.setPage(m, pages[i])
-					p.selectKey(keep)
-				}
-			}
+			m.show(v, item, pages)
 			return nil
 		}}
 	})

@@ -94,6 +94,14 @@ func (f *browseFixture) press(keys ...string) {
 	}
 }
 
+// prompt presses key, types text and enter: o, /, f, a.
+func (f *browseFixture) prompt(key, text string) {
+	f.t.Helper()
+	f.press(key)
+	f.typeText(text)
+	f.press("enter")
+}
+
 // typeText types text a character at a time.
 func (f *browseFixture) typeText(text string) {
 	for _, r := range text {
@@ -450,9 +458,7 @@ func TestBrowseOrderedRelation(t *testing.T) {
 		t.Errorf("where since >= 2026-03-01: %v", got)
 	}
 	f.has("where since >= 2026-03-01")
-	f.press("/")
-	f.typeText("dan")
-	f.press("enter")
+	f.prompt("/", "dan")
 	f.has("ACTOR#dan is not among the 2 rows loaded; the list is in since order")
 }
 
@@ -463,15 +469,11 @@ func TestBrowseFindsAKey(t *testing.T) {
 	f := newBrowseFixture(t, "school.yaml", schoolSeed(20))
 	f.start("CRS#math204")
 	before := f.requests()
-	f.press("/")
-	f.typeText("s01")
-	f.press("enter")
+	f.prompt("/", "s01")
 	if p := f.m.view.panes[paneReverse]; p.selectedKey() != "STU#s01" || f.requests() != before {
 		t.Errorf("on the page: selected %s, requests %q", p.selectedKey(), f.m.view.requests)
 	}
-	f.press("/")
-	f.typeText("STU#s15")
-	f.press("enter")
+	f.prompt("/", "STU#s15")
 	p := f.m.view.panes[paneReverse]
 	if p.selectedKey() != "STU#s15" || !slices.Equal(f.rows(paneReverse), []string{"STU#s15", "STU#s16", "STU#s17"}) {
 		t.Errorf("found: selected %s, rows %v", p.selectedKey(), f.rows(paneReverse))
@@ -489,9 +491,7 @@ func TestBrowseFindsAKey(t *testing.T) {
 	if p.page() != 1 || p.selectedKey() != "STU#a91" {
 		t.Errorf("p twice: page %d, selected %s", p.page(), p.selectedKey())
 	}
-	f.press("/")
-	f.typeText("CRS#x")
-	f.press("enter")
+	f.prompt("/", "CRS#x")
 	f.has("! ")
 }
 
@@ -714,9 +714,7 @@ func TestBrowseReadsProjectedAwayAttributes(t *testing.T) {
 func TestBrowseOpensABareID(t *testing.T) {
 	f := newBrowseFixture(t, "school.yaml", schoolSeed(2))
 	f.start("CRS#math204")
-	f.press("o")
-	f.typeText("s01")
-	f.press("enter")
+	f.prompt("o", "s01")
 	if f.m.view.key != "STU#s01" {
 		t.Errorf("o s01 opened %s:\n%s", f.m.view.key, f.screen())
 	}

@@ -23,6 +23,21 @@ func otherKeys(p *Page, pk, sk string, dir Direction) []string {
 	return out
 }
 
+// pagedKeys lists q page by page to its end: the other side's keys of a
+// reverse list, space-separated.
+func pagedKeys(t *testing.T, st *Store, q ListQuery) string {
+	t.Helper()
+	var got []string
+	for {
+		page := must[*Page](t)(st.List(ctx, q))
+		got = append(got, otherKeys(page, "PK", "SK", Reverse)...)
+		if page.Next == "" {
+			return strings.Join(got, " ")
+		}
+		q.Cursor = page.Next
+	}
+}
+
 // TestListFromStartsAtAKey: From starts the first page at a key (bare or
 // prefixed, present or not) in both directions and both orders, and the
 // page's cursor continues the plain list.
@@ -59,17 +74,8 @@ func TestListFromShardedMerges(t *testing.T) {
 		must[Outcome](t)(first(st.Link(ctx, rel, fmt.Sprintf("u%02d", i), "bob", nil)))
 	}
 	m.reset()
-	var got []string
-	q := ListQuery{Relation: rel, Direction: Reverse, Key: "bob", Limit: 3, From: "u05"}
-	for {
-		page := must[*Page](t)(st.List(ctx, q))
-		got = append(got, otherKeys(page, "PK", "SK", Reverse)...)
-		if page.Next == "" {
-			break
-		}
-		q.Cursor = page.Next
-	}
-	eq(t, "followers from u05", strings.Join(got, " "), "ACTOR#u05 ACTOR#u06 ACTOR#u07 ACTOR#u08 ACTOR#u09 ACTOR#u10 ACTOR#u11")
+	got := pagedKeys(t, st, ListQuery{Relation: rel, Direction: Reverse, Key: "bob", Limit: 3, From: "u05"})
+	eq(t, "followers from u05", got, "ACTOR#u05 ACTOR#u06 ACTOR#u07 ACTOR#u08 ACTOR#u09 ACTOR#u10 ACTOR#u11")
 	var conds []string
 	for _, c := range m.calls[:4] {
 		in := c.Input.(*dynamodb.QueryInput)
@@ -91,17 +97,8 @@ func TestListFromKeepsTheFilter(t *testing.T) {
 			must[Outcome](t)(first(st.Link(ctx, rel, fmt.Sprintf("s%02d", i), "math204", map[string]any{"grade": grade})))
 		}
 		filter := must[[]schema.Condition](t)(rel.ParseFilter("grade = B"))
-		var got []string
-		q := ListQuery{Relation: rel, Direction: Reverse, Key: "math204", Limit: 2, Filter: filter, From: "s02"}
-		for {
-			page := must[*Page](t)(st.List(ctx, q))
-			got = append(got, otherKeys(page, "PK", "SK", Reverse)...)
-			if page.Next == "" {
-				break
-			}
-			q.Cursor = page.Next
-		}
-		eq(t, "grade B from s02", strings.Join(got, " "), "STU#s03 STU#s05 STU#s07")
+		got := pagedKeys(t, st, ListQuery{Relation: rel, Direction: Reverse, Key: "math204", Limit: 2, Filter: filter, From: "s02"})
+		eq(t, "grade B from s02", got, "STU#s03 STU#s05 STU#s07")
 	})
 	st, m, rel := schoolStore(t)
 	filter := must[[]schema.Condition](t)(rel.ParseFilter("grade >= B"))
