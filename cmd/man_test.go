@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -28,17 +29,7 @@ var manDir = func() string {
 // by adjl --help) and compares them with man/; go test ./cmd -run
 // TestManPagesAreCurrent -update rewrites man/.
 func TestManPagesAreCurrent(t *testing.T) {
-	isolate(t)
-	r := adjl(t, runOpts{}, "version")
-	if r.code != 0 {
-		t.Fatal(r.err)
-	}
-	root := r.app.root
-	root.DisableAutoGenTag = true
-	// Without a schema the root help says none was found; a man page says
-	// where the schema's own verbs are listed instead.
-	root.Long, _, _ = strings.Cut(root.Long, "\n\nNote:")
-	root.Long += "\n\nRelation verbs (enroll, members, ...) come from the schema: adjl --help lists\nthose of yours, adjl VERB --help documents each."
+	root := builtinCommands(t)
 	escapeAngleBrackets(root, map[*pflag.Flag]bool{})
 	gen := t.TempDir()
 	date := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
@@ -47,32 +38,59 @@ func TestManPagesAreCurrent(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := readDir(t, gen)
+	checkGenerated(t, got, manDir, "man", "TestManPagesAreCurrent")
+	for _, page := range []string{"adjl.1", "adjl-browse.1", "adjl-config-show.1", "adjl-put.1"} {
+		if _, ok := got[page]; !ok {
+			t.Errorf("no %s among %v", page, slices.Sorted(mapsKeys(got)))
+		}
+	}
+}
+
+// builtinCommands returns adjl's command tree without a schema, as the man
+// pages and the command reference document it: the built-in commands, and
+// a root help that says where the schema's own verbs are listed.
+func builtinCommands(t *testing.T) *cobra.Command {
+	t.Helper()
+	isolate(t)
+	r := adjl(t, runOpts{}, "version")
+	if r.code != 0 {
+		t.Fatal(r.err)
+	}
+	root := r.app.root
+	root.DisableAutoGenTag = true
+	// Without a schema the root help says none was found.
+	root.Long, _, _ = strings.Cut(root.Long, "\n\nNote:")
+	root.Long += "\n\nRelation verbs (enroll, members, ...) come from the schema: adjl --help lists\nthose of yours, adjl VERB --help documents each."
+	return root
+}
+
+// checkGenerated compares the files generated (by name) with those in dir,
+// which the repository holds as rel; with -update it rewrites dir instead.
+// test names the test that regenerates them, for the messages.
+func checkGenerated(t *testing.T, got map[string][]byte, dir, rel, test string) {
+	t.Helper()
+	rerun := fmt.Sprintf("run go test ./cmd -run %s -update", test)
 	if *update {
-		os.RemoveAll(manDir)
-		if err := os.MkdirAll(manDir, 0o755); err != nil {
+		os.RemoveAll(dir)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)
 		}
 		for name, body := range got {
-			writeFile(t, filepath.Join(manDir, name), string(body))
+			writeFile(t, filepath.Join(dir, name), string(body))
 		}
 		return
 	}
-	want := readDir(t, manDir)
+	want := readDir(t, dir)
 	for name, body := range got {
 		if w, ok := want[name]; !ok {
-			t.Errorf("man/%s is missing (run go test ./cmd -run TestManPagesAreCurrent -update)", name)
+			t.Errorf("%s/%s is missing (%s)", rel, name, rerun)
 		} else if string(w) != string(body) {
-			t.Errorf("man/%s is stale (run go test ./cmd -run TestManPagesAreCurrent -update)", name)
+			t.Errorf("%s/%s is stale (%s)", rel, name, rerun)
 		}
 	}
 	for name := range want {
 		if _, ok := got[name]; !ok {
-			t.Errorf("man/%s is for no command (run go test ./cmd -run TestManPagesAreCurrent -update)", name)
-		}
-	}
-	for _, page := range []string{"adjl.1", "adjl-browse.1", "adjl-config-show.1", "adjl-put.1"} {
-		if _, ok := got[page]; !ok {
-			t.Errorf("no %s among %v", page, slices.Sorted(mapsKeys(got)))
+			t.Errorf("%s/%s is for no command (%s)", rel, name, rerun)
 		}
 	}
 }

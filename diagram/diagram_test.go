@@ -97,23 +97,24 @@ relations:
 	}
 }
 
-// TestREADMEShowsTheSchoolDiagram: the Mermaid block under the README's
-// diagram marker is what adjl schema diagram draws for the school example.
-func TestREADMEShowsTheSchoolDiagram(t *testing.T) {
-	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
+// TestSchemaGuideShowsTheSchoolDiagram: the Mermaid block under the
+// diagram marker of docs/schema.md is what adjl schema diagram draws for the
+// school example.
+func TestSchemaGuideShowsTheSchoolDiagram(t *testing.T) {
+	guide, err := os.ReadFile(filepath.Join("..", "docs", "schema.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, rest, ok := strings.Cut(string(readme), "<!-- diagram: examples/school.yaml -->\n```mermaid\n")
+	_, rest, ok := strings.Cut(string(guide), "<!-- diagram: examples/school.yaml -->\n```mermaid\n")
 	block, _, closed := strings.Cut(rest, "```\n")
 	if !ok || !closed {
-		t.Fatal("README has no mermaid block under <!-- diagram: examples/school.yaml -->")
+		t.Fatal("docs/schema.md has no mermaid block under <!-- diagram: examples/school.yaml -->")
 	}
 	want, err := Render(load(t, "school"), "mermaid")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if block != string(want) {
-		t.Errorf("README's diagram is stale; paste the output of adjl --schema examples/school.yaml schema diagram:\n%s", want)
+		t.Errorf("the diagram in docs/schema.md is stale; paste the output of adjl --schema examples/school.yaml schema diagram:\n%s", want)
 	}
 }

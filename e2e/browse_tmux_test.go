@@ -18,7 +18,7 @@ import (
 
 // browseCapture, when set, is where TestBrowseInTmux saves the screen
 // after an edit in place, with its colours (tmux capture-pane -e): the
-// source of docs/browse.png (see docs/README.md).
+// source of docs/browse.png (CONTRIBUTING.md says how to make it).
 var browseCapture = flag.String("browse-capture", "", "save the adjl browse screen, with ANSI colours, to this file")
 
 // browseWait bounds each wait for the screen: generous, for a loaded

@@ -72,7 +72,7 @@ func (f *faultTarget) must(args ...string) string {
 
 // TestCommandsUnderInjectedFaults puts a fault proxy on loopback in front
 // of `adjl local serve` and runs every kind of command through it while
-// 10% of the requests (the rate the README reports) get a fault drawn
+// 10% of the requests (the rate docs/guarantees.md states) get a fault drawn
 // from all of them: 400 ThrottlingException, 400
 // ProvisionedThroughputExceededException, 500 InternalServerError, the
 // connection closed before the request is forwarded, or after it was

@@ -35,7 +35,7 @@ import (
 
 // stressSize is how hard the reliability tests push. CI runs the small
 // size (about a minute and a half of the e2e suite under -race);
-// ADJL_RELIABILITY=full runs the figures the README reports.
+// ADJL_RELIABILITY=full runs the full sizes, whose figures bench/results records.
 type stressSize struct {
 	procs, ops          int     // concurrent link storm: processes x operations each
 	motoProcs, motoOps  int     // the same on the reference server
@@ -300,7 +300,7 @@ func (l *ledger) record(op stormOp, r result) {
 	}
 }
 
-// summary is a line of figures for the log and the README.
+// summary is a line of figures for the log and bench/results.
 func (l *ledger) summary() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()

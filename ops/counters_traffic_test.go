@@ -61,7 +61,7 @@ func eachCounterCase(t *testing.T, test func(t *testing.T, sc *schema.Schema)) {
 // remove the seeded edges of the u* entities, and only the togglers link
 // and unlink, the m* entities' edges. Links and unlinks that cancel out on
 // a counter while it is recounted still move its changes attribute, but
-// the inverted layout keeps none (see README, "With other writers at the
+// the inverted layout keeps none (see docs/data.md, "With other writers at the
 // same time"): there the m* counters may be left wrong.
 type traffic struct {
 	t        *testing.T

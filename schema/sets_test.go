@@ -101,7 +101,7 @@ func TestParseValueUnknownKind(t *testing.T) {
 }
 
 // TestBoolSpellingsAreThoseTheMessageNames: every spelling the error message
-// (and the README) lists is read, as the value it spells, and nothing close
+// (and docs/usage.md) lists is read, as the value it spells, and nothing close
 // to them is.
 func TestBoolSpellingsAreThoseTheMessageNames(t *testing.T) {
 	spellings := strings.Split(strings.ReplaceAll(boolSpellings, " and ", ", "), ", ")
