@@ -793,3 +793,20 @@ func TestBrowseHidesCredentialsInProblems(t *testing.T) {
 		t.Errorf("the view shows the secret:\n%s", view)
 	}
 }
+
+// TestBrowseRequestsLeaveRoomForThePanes: a long list of requests shows
+// its first lines and how many more, and the view fits the terminal.
+func TestBrowseRequestsLeaveRoomForThePanes(t *testing.T) {
+	f := newBrowseFixture(t, "school.yaml", schoolSeed(0))
+	f.start("STU#a91")
+	for i := range 30 {
+		f.m.view.requests = append(f.m.view.requests, fmt.Sprintf("Query table=school n=%d", i))
+	}
+	f.has("more lines of requests", "request: Query table=school n=0")
+	if strings.Contains(f.screen(), "n=29") {
+		t.Error("the last of 30 requests is shown")
+	}
+	if lines := strings.Count(f.screen(), "\n") + 1; lines > 40 {
+		t.Errorf("%d lines in a 40-line terminal:\n%s", lines, f.screen())
+	}
+}

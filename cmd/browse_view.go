@@ -118,11 +118,20 @@ func (m *browseModel) belowPanes(line func(string)) {
 		line(bFaint.Render("requests: none"))
 	}
 	w := max(m.width, 40)
+	var lines []string
 	for _, r := range m.view.requests {
 		// Wrapped, not cut: latency and capacity come last.
-		for _, l := range strings.Split(ansi.Wrap("request: "+r, w, " "), "\n") {
-			line(bFaint.Render(l))
-		}
+		lines = append(lines, strings.Split(ansi.Wrap("request: "+r, w, " "), "\n")...)
+	}
+	// The panes keep most of the screen: a long list of requests shows
+	// its first lines and says how many more there are.
+	most := max(m.height/3, 4)
+	if len(lines) > most {
+		more := len(lines) - most + 1
+		lines = append(lines[:most-1], fmt.Sprintf("… %d more lines of requests", more))
+	}
+	for _, l := range lines {
+		line(bFaint.Render(l))
 	}
 }
 
