@@ -126,11 +126,13 @@ func (m *browseModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, tea.Batch(cmd, m.drain(false))
 }
 
-// keyPress takes a key: ctrl+c and q quit at once, esc stops a load of
-// every row; while a load runs other keys wait their turn.
+// keyPress takes a key: ctrl+c quits at once, and so does q unless it may
+// be text (a line or form is open, or keys wait that may open one); esc
+// stops a load of every row; while a load runs other keys wait their turn.
 func (m *browseModel) keyPress(msg tea.KeyPressMsg) tea.Cmd {
+	typing := m.input != nil || m.form != nil || len(m.queue) > 0
 	switch {
-	case msg.String() == "ctrl+c":
+	case msg.String() == "ctrl+c", msg.String() == "q" && !typing:
 		return tea.Quit
 	case m.loading && msg.String() == "esc" && m.stop != nil:
 		m.stop()

@@ -295,6 +295,11 @@ func TestBrowseKeysTypedWhileLoadingApplyInOrder(t *testing.T) {
 	if len(f.m.queue) != 2 {
 		t.Fatalf("queue holds %d keys, want the two n typed while loading", len(f.m.queue))
 	}
+	// q behind waiting keys (one may open a line it is typed into) waits.
+	if _, cmd := f.m.Update(keyPress("q")); cmd != nil || len(f.m.queue) != 3 {
+		t.Errorf("q behind waiting keys: command %v, queue %d", cmd != nil, len(f.m.queue))
+	}
+	f.m.queue = f.m.queue[:2]
 	f.run(first)
 	if p := f.m.view.panes[paneReverse]; p.page() != 4 || len(f.m.queue) != 0 {
 		t.Errorf("page %d, queue %d: want page 4 and nothing left", p.page(), len(f.m.queue))
