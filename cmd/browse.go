@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -14,32 +15,38 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// browseDefaultLimit is the page size of each pane: a page fits a 24-line
-// terminal with the entity, request and help lines.
-const browseDefaultLimit = 10
-
 func (a *app) newBrowseCmd() *cobra.Command {
 	limit := 0
+	readOnly := false
 	c := &cobra.Command{
 		Use:   "browse [KEY]",
-		Short: "Browse both halves of a relation in a terminal view (read-only)",
-		Long: `Browse a key's item collection side by side with who points at it.
+		Short: "Browse, sort and edit both halves of a relation in a terminal view",
+		Long: `Browse a key's item collection side by side with who points at it, as
+tables you can read, sort and edit in place.
 
-The left pane is the base table's item collection of KEY: its edges in the
-relations whose from side it is (forward, one Query on PK = KEY; the first one
-also brings the item itself as --with-entity does, in its Query or with one
-GetItem, shown above the panes with its counters). The
-right pane is the inverted index: the edges of relations whose to side it is
-(reverse, one Query on GSI1PK = KEY, one per shard of a sharded relation).
-Each pane pages with the same exact cursors as the list commands. Enter
+Above the panes: the key's item, the entity whole as get shows it (with the
+counts kept on its role items). The left pane is the base table's item
+collection of KEY: its edges in the relations whose from side it is
+(forward, one Query on PK = KEY). The right pane is the inverted index: the
+edges of relations whose to side it is (reverse, one Query on GSI1PK = KEY,
+one per shard of a sharded relation). Each pane pages with the same exact
+cursors as the list commands; a page fills the pane (--limit sets it). Enter
 follows the selected edge to the entity on the other side; backspace goes
-back. Below the panes: the selected edge's attributes, then each request the
-view sent with its consumed capacity and latency. ? lists the keys.
+back. / finds a key (a Query that starts at it), s and S sort, f filters
+(the FilterExpression is shown as you type), L loads every row.
 
-Without KEY, browse asks for one. Nothing is written. It needs a terminal:
-with stdout piped or redirected it exits 2 (use get and the list verbs in
-scripts). Works on every backend (--endpoint).`,
-		Example: withExamples("adjl browse STU#a91", "adjl browse CRS#math204 --limit 5", "adjl --endpoint http://127.0.0.1:8000 browse"),
+e edits the selected edge's attributes (or the item's, above the first row),
+a adds an edge, x unlinks one, u undoes the view's last write. A write is
+conditional on the values shown: if the item changed since, nothing is
+written and the view says what changed. Links and unlinks move the counters
+as the link verbs do. Below the panes: each request the view sent, reads and
+writes, with its consumed capacity and latency. ? lists the keys.
+
+Without KEY, browse asks for one. --read-only (or ADJL_READ_ONLY=true) refuses
+every write key. It needs a terminal: with stdout piped or redirected it
+exits 2 (use get and the list verbs in scripts). Works on every backend
+(--endpoint).`,
+		Example: withExamples("adjl browse STU#a91", "adjl browse CRS#math204 --limit 10", "adjl browse USER#taylor --read-only", "adjl --endpoint http://127.0.0.1:8000 browse"),
 		Args: func(c *cobra.Command, args []string) error {
 			if len(args) > 1 {
 				return usagef(c, "unexpected argument %q (want at most one KEY)", args[1])
@@ -51,26 +58,48 @@ scripts). Works on every backend (--endpoint).`,
 			if len(args) == 1 {
 				key = args[0]
 			}
-			return a.browseRun(c, key, limit)
+			ro, err := a.browseReadOnly(c, readOnly)
+			if err != nil {
+				return err
+			}
+			return a.browseRun(c, key, limit, ro)
 		},
 	}
-	c.Flags().IntVar(&limit, "limit", 0, fmt.Sprintf("rows per page in each pane (default %d)", browseDefaultLimit))
+	c.Flags().IntVar(&limit, "limit", 0, "rows per page in each pane (default: as many as the pane shows)")
+	c.Flags().BoolVar(&readOnly, "read-only", false, "refuse every write key: e, a, x, u (also ADJL_READ_ONLY)")
 	return c
 }
+
+// browseReadOnly is --read-only, or else ADJL_READ_ONLY (a bool as
+// strconv reads one).
+func (a *app) browseReadOnly(c *cobra.Command, flag bool) (bool, error) {
+	if c.Flags().Changed("read-only") {
+		return flag, nil
+	}
+	v := strings.TrimSpace(envValue(a.getenv, envReadOnly))
+	if v == "" {
+		return false, nil
+	}
+	ro, err := strconv.ParseBool(v)
+	if err != nil {
+		return false, usagef(c, "invalid %s=%q: want true or false", envReadOnly, v)
+	}
+	return ro, nil
+}
+
+// envReadOnly makes browse read-only, as --read-only does.
+const envReadOnly = "ADJL_READ_ONLY"
 
 // errNoTerminal is browse run with stdout piped or redirected.
 var errNoTerminal = errors.New("adjl browse needs a terminal: stdout is not one (it is piped or redirected)")
 
-func (a *app) browseRun(c *cobra.Command, key string, limit int) error {
+func (a *app) browseRun(c *cobra.Command, key string, limit int, readOnly bool) error {
 	if !a.io.OutTTY {
 		return &usageError{err: errNoTerminal,
 			hint: "run it in a terminal; in scripts use adjl get KEY and the list verbs (adjl courses KEY -o json)"}
 	}
 	if limit < 0 || limit > 1000 {
 		return usagef(c, "invalid --limit %d: want 1 to 1000", limit)
-	}
-	if limit == 0 {
-		limit = browseDefaultLimit
 	}
 	s, err := a.schema()
 	if err != nil {
@@ -91,6 +120,7 @@ func (a *app) browseRun(c *cobra.Command, key string, limit int) error {
 		return err
 	}
 	m := newBrowseModel(c.Context(), st, s, rec, limit, key, a.where)
+	m.readOnly = readOnly
 	if a.secrets != nil {
 		m.hide = func(text string) string { return a.secrets.redact(text, credentialShapes, errorShapes) }
 	}

@@ -9,11 +9,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// promptView is the key prompt with a block cursor.
-func (m *browseModel) promptView() string {
-	return "key: " + escapeControls(m.input) + bSelected.Render(" ")
-}
-
 // Styles of the view; colour is dropped by bubbletea where the terminal (or
 // NO_COLOR, --no-color) does not take it.
 var (
@@ -21,38 +16,54 @@ var (
 	bFaint    = lipgloss.NewStyle().Faint(true)
 	bSelected = lipgloss.NewStyle().Reverse(true)
 	bError    = lipgloss.NewStyle().Foreground(lipgloss.Red).Bold(true)
+	bNote     = lipgloss.NewStyle().Foreground(lipgloss.Green)
 	bBorder   = lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).Padding(0, 1)
 )
 
+// browseMinPane is the least height of the panes: their chrome and a few
+// rows, whatever the request panel below needs.
+const browseMinPane = paneChrome + 3
+
 func (m *browseModel) View() tea.View {
-	var b strings.Builder
-	w := max(m.width, 40)
-	line := func(s string) { b.WriteString(ansi.Truncate(s, w, "…") + "\n") }
-	line(bTitle.Render("adjl browse") + bFaint.Render(" · table "+m.sch.Table.Name+" · "+m.where))
+	w, h := max(m.width, 40), m.height
+	if h == 0 {
+		h = 40
+	}
+	var top, bottom []string
+	topLine := func(s string) { top = append(top, ansi.Truncate(s, w, "…")) }
+	bottomLine := func(s string) { bottom = append(bottom, ansi.Truncate(s, w, "…")) }
+	topLine(bTitle.Render("adjl browse") + bFaint.Render(" · table "+m.sch.Table.Name+" · "+m.where))
+	var panes string
 	switch {
-	case m.view == nil && m.prompting:
-		line("Open a key (" + strings.Join(m.sch.KeyPrefixes(), " ") + "); esc quits.")
-		line(m.promptView())
+	case m.view == nil && m.input != nil:
+		topLine("Open a key (" + strings.Join(m.sch.KeyPrefixes(), " ") + "); esc quits.")
+		m.inputView(bottomLine)
 	case m.view == nil:
-		line("loading " + m.startKey + " …")
+		topLine("loading " + m.startKey + " …")
 	default:
-		m.viewKey(&b, w, line)
-		if m.prompting {
-			line(m.promptView() + bFaint.Render("  (enter opens, esc cancels)"))
-		}
+		m.keyView(topLine)
+		m.belowPanes(bottomLine)
 	}
-	if m.status != "" {
-		line(bError.Render("! ") + m.status)
+	m.messages(bottomLine)
+	helpText := m.help.View(m.keys)
+	helpLines := strings.Count(helpText, "\n") + 1
+	if m.view != nil {
+		free := h - len(top) - len(bottom) - helpLines
+		panes = m.panesView(w, max(free, browseMinPane))
 	}
-	b.WriteString(m.help.View(m.keys))
-	v := tea.NewView(b.String())
+	parts := append(top, panes)
+	if panes == "" {
+		parts = top
+	}
+	parts = append(append(parts, bottom...), helpText)
+	v := tea.NewView(strings.Join(parts, "\n"))
 	v.AltScreen = true
 	v.WindowTitle = "adjl browse"
 	return v
 }
 
-// viewKey draws the current key: title, item, panes, selection, requests.
-func (m *browseModel) viewKey(b *strings.Builder, w int, line func(string)) {
+// keyView draws the key's title and its item row (the entity whole).
+func (m *browseModel) keyView(line func(string)) {
 	v := m.view
 	kind := "no entity"
 	if v.entity != nil {
@@ -66,120 +77,113 @@ func (m *browseModel) viewKey(b *strings.Builder, w int, line func(string)) {
 		title += bFaint.Render(" · loading…")
 	}
 	line(title)
-	if v.item == nil {
-		line(bFaint.Render("no item stored under " + v.key + " (edges can exist without it)"))
-	} else {
+	text := "no item stored under " + v.key + " (edges can exist without it)"
+	if v.item != nil {
 		var parts []string
-		for _, f := range v.item {
-			parts = append(parts, f.Name+"="+escapeControls(cell(f.Value)))
+		if rec, err := entityRecord(m.sch, v.item); err == nil {
+			for _, f := range rec {
+				if f.Name != "key" && f.Name != "type" { // both are in the title
+					parts = append(parts, f.Name+"="+escapeControls(cell(f.Value)))
+				}
+			}
 		}
-		line("item: " + strings.Join(parts, "  "))
+		text = "item: " + strings.Join(parts, "  ")
 	}
+	if v.onItem {
+		line(bSelected.Render("> " + text))
+		return
+	}
+	line("  " + text)
+}
+
+// panesView draws the two panes side by side, height lines high.
+func (m *browseModel) panesView(w, height int) string {
 	half := w / 2
-	left := m.paneView(paneForward, half)
-	right := m.paneView(paneReverse, w-half)
-	b.WriteString(lipgloss.JoinHorizontal(lipgloss.Top, left, right) + "\n")
-	p := v.panes[m.focus]
-	if p.sel < len(p.rows) {
-		var parts []string
-		for _, f := range p.rows[p.sel][1:] {
-			parts = append(parts, f.Name+": "+escapeControls(cell(f.Value)))
-		}
-		if len(parts) == 0 {
-			parts = []string{"no attributes"}
-		}
-		line("edge " + escapeControls(p.selectedKey()) + " · " + strings.Join(parts, " · "))
-	} else {
-		line("")
+	left := m.paneView(paneForward, half, height)
+	right := m.paneView(paneReverse, w-half, height)
+	return lipgloss.JoinHorizontal(lipgloss.Top, left, right)
+}
+
+// belowPanes draws the selection, the line or form being typed and the
+// requests of the last action.
+func (m *browseModel) belowPanes(line func(string)) {
+	line(m.selectionText())
+	switch {
+	case m.form != nil:
+		m.formView(line)
+	case m.input != nil:
+		m.inputView(line)
 	}
-	if len(v.requests) == 0 {
+	if len(m.view.requests) == 0 {
 		line(bFaint.Render("requests: none"))
 	}
-	for _, r := range v.requests {
+	w := max(m.width, 40)
+	var lines []string
+	for _, r := range m.view.requests {
 		// Wrapped, not cut: latency and capacity come last.
-		for _, l := range strings.Split(ansi.Wrap("request: "+r, w, " "), "\n") {
+		lines = append(lines, strings.Split(ansi.Wrap("request: "+r, w, " "), "\n")...)
+	}
+	// The panes keep most of the screen: a long list of requests shows
+	// its first lines and says how many more there are.
+	most := max(m.height/3, 4)
+	if len(lines) > most {
+		more := len(lines) - most + 1
+		lines = append(lines[:most-1], fmt.Sprintf("… %d more lines of requests", more))
+	}
+	for _, l := range lines {
+		line(bFaint.Render(l))
+	}
+}
+
+// selectionText describes the selected row: the edge with every attribute
+// (read whole where the index leaves some out), or the item.
+func (m *browseModel) selectionText() string {
+	v := m.view
+	if v.onItem {
+		return "item " + v.key + " · e edits its attributes"
+	}
+	p := v.panes[m.focus]
+	r := p.selected()
+	if r == nil {
+		return ""
+	}
+	rec, err := edgeRecord(m.sch.Layout(), p.relation(), p.dir, p.whole(r))
+	if err != nil {
+		return m.problem(err)
+	}
+	var parts []string
+	for _, f := range rec[1:] {
+		parts = append(parts, f.Name+": "+escapeControls(cell(f.Value)))
+	}
+	if len(parts) == 0 {
+		parts = []string{"no attributes"}
+	}
+	text := "edge " + escapeControls(m.edgeText(p, r.key)) + " · " + strings.Join(parts, " · ")
+	if _, ok := p.detail[r.key]; ok {
+		text += bFaint.Render(" (read whole: the index leaves attributes out)")
+	} else if p.needsDetail(m.sch.Table.Index) {
+		text += bFaint.Render(" (reading the rest…)")
+	}
+	return text
+}
+
+// inputView draws the line being typed and, for a filter, what it sends.
+func (m *browseModel) inputView(line func(string)) {
+	in := m.input
+	line(in.label + ": " + in.field.View())
+	if in.preview != nil {
+		for _, l := range strings.Split(in.preview(m, in.field.Value()), "\n") {
 			line(bFaint.Render(l))
 		}
 	}
 }
 
-// paneView draws one pane in a box of the given width: title, a page of
-// rows (one selected when the pane has the focus), and where the page is.
-func (m *browseModel) paneView(i, width int) string {
-	p := m.view.panes[i]
-	inner := max(width-4, 10)
-	var lines []string
-	add := func(s string) { lines = append(lines, ansi.Truncate(s, inner, "…")) }
-	rel := p.relation()
-	name := "forward · base table"
-	if i == paneReverse {
-		name = "reverse · index " + m.sch.Table.Index.Name
-	}
+// messages draws the last problem, or else what the last action did.
+func (m *browseModel) messages(line func(string)) {
 	switch {
-	case rel != nil:
-		verb := rel.Verbs.Forward
-		if i == paneReverse {
-			verb = rel.Verbs.Reverse
-		}
-		title := name + " · " + rel.Name
-		if verb != "" {
-			title += " (" + verb + ")"
-		}
-		if len(p.rels) > 1 {
-			title += fmt.Sprintf(" [%d/%d r]", p.rel+1, len(p.rels))
-		}
-		add(bTitle.Render(title))
-	case len(p.roles) > 0:
-		add(bTitle.Render(name) + " · in no relation itself; its roles:")
-	default:
-		what := "from"
-		if i == paneReverse {
-			what = "to"
-		}
-		add(bTitle.Render(name))
-		add(bFaint.Render(fmt.Sprintf("no relation has %s on its %s side", m.keyPrefix(), what)))
+	case m.status != "":
+		line(bError.Render("! ") + m.status)
+	case m.note != "":
+		line(bNote.Render(m.note))
 	}
-	for r := 0; r < p.count(); r++ {
-		var text string
-		if r < len(p.rows) {
-			var parts []string
-			for _, f := range p.rows[r] {
-				parts = append(parts, escapeControls(cell(f.Value)))
-			}
-			text = strings.Join(parts, "  ")
-		} else {
-			text = p.roles[r-len(p.rows)]
-		}
-		marker := "  "
-		if r == p.sel && i == m.focus {
-			marker = "> "
-			text = bSelected.Render(text)
-		}
-		add(marker + text)
-	}
-	if rel != nil {
-		if len(p.rows) == 0 {
-			add(bFaint.Render("(no edges)"))
-		}
-		pos := fmt.Sprintf("page %d", len(p.cursors))
-		switch {
-		case p.next != "" && len(p.cursors) > 1:
-			pos += " · n next · p previous"
-		case p.next != "":
-			pos += " · n next"
-		case len(p.cursors) > 1:
-			pos += " (last) · p previous"
-		default:
-			pos += " (last)"
-		}
-		add(bFaint.Render(pos))
-	}
-	for len(lines) < m.limit+2 {
-		lines = append(lines, "")
-	}
-	box := bBorder.Width(width)
-	if i == m.focus {
-		box = box.BorderForeground(lipgloss.Cyan)
-	}
-	return box.Render(strings.Join(lines, "\n"))
 }

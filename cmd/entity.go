@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/adjl/adjl/internal/english"
 	"github.com/adjl/adjl/ops"
@@ -111,22 +112,34 @@ func (a *app) completeEntityAttrs(complete func([]schema.Attribute) func(*cobra.
 
 func (a *app) newGetCmd() *cobra.Command {
 	var consistent bool
+	var entity string
 	c := &cobra.Command{
 		Use:   "get KEY",
-		Short: "Print an entity item: its attributes and counters",
-		Long: `Print the item of KEY (an entity key such as STU#a91, or a role key such as
-TARGET#bob) with one GetItem: its attributes and the counters the relations keep
-on it. Exits 1 if there is no such item. With -o csv the header is the
-entity's - key, type, its declared attributes, its counters - whichever the item
-holds (unset ones are empty cells), so the rows of several gets line up.`,
+		Short: "Print an entity whole: its attributes and every count kept for it",
+		Long: `Print the item of KEY: an entity key such as STU#a91, or a role key such as
+TARGET#bob. An entity key shows the entity whole: its attributes and the
+counters the relations keep on it and on its role items (USER#taylor shows
+followerCount, kept on TARGET#taylor, and followingCount, kept on
+ACTOR#taylor), read with one GetItem, or one BatchGetItem where the entity
+has role items, plus one Query per sharded counter. A role key shows that
+item alone. A bare id (taylor) is taken as the entity's where the schema has
+one entity; --entity names it otherwise. Exits 1 if nothing is stored
+under the key. With -o csv the header is the entity's - key, type, its
+declared attributes, its counters - whichever the item holds (unset ones are
+empty cells), so the rows of several gets line up.`,
 		Example: withExamples(
 			"adjl get STU#a91",
 			"adjl get CRS#math204 -o json",
+			"adjl get a91 --entity student",
 		),
 		Args: exactArgs("KEY"),
 		RunE: func(c *cobra.Command, args []string) error {
-			item, ok, err := onEntity(c.Context(), a, args[0], func(ctx context.Context, st *ops.Store) (ops.Item, error) {
-				return st.GetEntity(ctx, args[0], consistent)
+			key, err := a.entityKey(c, args[0], entity)
+			if err != nil {
+				return err
+			}
+			item, ok, err := onEntity(c.Context(), a, key, func(ctx context.Context, st *ops.Store) (ops.Item, error) {
+				return st.GetWholeEntity(ctx, key, consistent)
 			})
 			if !ok {
 				return err
@@ -138,13 +151,47 @@ holds (unset ones are empty cells), so the rows of several gets line up.`,
 			if a.set.Output == "csv" {
 				// One header for every item of the entity, so rows of
 				// several gets line up: unset attributes are empty cells.
-				rec = withColumns(rec, entityColumns(a.sch, args[0]))
+				rec = withColumns(rec, entityColumns(a.sch, key))
 			}
 			return a.printer().object(rec)
 		},
 	}
 	c.Flags().BoolVar(&consistent, "consistent", false, "strongly consistent read")
+	c.Flags().StringVar(&entity, "entity", "", "the `ENTITY` whose prefix a bare id gets")
+	c.RegisterFlagCompletionFunc("entity", a.completeFirst(entityNames))
 	return c
+}
+
+// entityKey resolves get's KEY: a key with one of the schema's prefixes is
+// taken as it is; a bare id gets the prefix of the entity --entity names or,
+// where the schema has a single entity, of that one.
+func (a *app) entityKey(c *cobra.Command, arg, entity string) (string, error) {
+	s, err := a.schema()
+	if err != nil {
+		return "", err
+	}
+	if entity != "" {
+		e, err := a.entityArg(c, entity)
+		if err != nil {
+			return "", err
+		}
+		return e.Key(arg)
+	}
+	_, _, err = s.ResolveKey(arg)
+	switch {
+	case err == nil:
+		return arg, nil
+	case arg == "" || strings.Contains(arg, schema.Delimiter):
+		return "", err
+	case len(s.Entities) == 1:
+		return s.Entities[0].Key(arg)
+	}
+	var keys []string
+	for _, e := range s.Entities {
+		keys = append(keys, e.Prefix+arg)
+	}
+	return "", &usageError{cmd: c, err: err,
+		hint: fmt.Sprintf("write the prefix (%s) or name the entity: --entity %s", strings.Join(keys, " or "), strings.Join(entityNames(s), "|"))}
 }
 
 func (a *app) newDeleteCmd() *cobra.Command {

@@ -89,7 +89,8 @@ func entityRecord(s *schema.Schema, item ops.Item) (orderedObject, error) {
 // entityColumns are the fields an item of key can have, for a header that
 // stays the same from item to item (get -o csv): key and type, the entity's
 // declared attributes (on its own prefix; a role item holds none), then the
-// counters the relations keep on an item of that prefix. nil without a
+// counters the relations keep on an item of that prefix (on its own prefix:
+// on its role items too, as get shows the entity whole). nil without a
 // schema or for a key no entity owns.
 func entityColumns(s *schema.Schema, key string) []string {
 	if s == nil {
@@ -109,7 +110,8 @@ func entityColumns(s *schema.Schema, key string) []string {
 	}
 	var counters []string
 	for _, sd := range s.Sides(e) {
-		if name, _ := sd.Relation.Counter(sd.End); name != "" && sd.Prefix == prefix {
+		// An entity key is shown whole: its role items' counters too.
+		if name, _ := sd.Relation.Counter(sd.End); name != "" && (sd.Prefix == prefix || prefix == e.Prefix) {
 			counters = append(counters, name)
 		}
 	}

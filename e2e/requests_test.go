@@ -82,7 +82,9 @@ func TestRequestsPerCommand(t *testing.T) {
 				// Query summing his sharded followerCount.
 				{with(social, "followers", "bob", "--with-entity"), "Query,Query,Query,Query,GetItem,Query", ""},
 				{with(social, "get", "TARGET#bob"), "GetItem,Query", ""},
-				{with(social, "get", "USER#bob"), "GetItem", ""},
+				// The user whole: its item and role items in one
+				// BatchGetItem, and the Query summing followerCount.
+				{with(social, "get", "USER#bob"), "BatchGetItem,Query", ""},
 				{with(social, "unfollow", "carol", "bob"), "TransactWriteItems", ""},
 				// One edge on carol's forward side, none on her 4 reverse
 				// shards; --explain shows the removal and the counter item

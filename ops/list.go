@@ -18,6 +18,12 @@ func (s *Store) startList(q ListQuery) (*plan, cursor, error) {
 	if err != nil {
 		return nil, cursor{}, err
 	}
+	if q.Cursor != "" {
+		q.From = "" // From starts the first page only
+	}
+	if err := s.refine(p, q); err != nil {
+		return nil, cursor{}, err
+	}
 	var c cursor
 	if q.Cursor != "" {
 		if c, err = decodeCursor(q.Cursor, p.ident, len(p.inputs)); err != nil {

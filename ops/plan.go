@@ -50,6 +50,10 @@ type ListQuery struct {
 	// OnRead, when set, is told after every Query how many items it read
 	// (ScannedCount) and kept after the filter (Count).
 	OnRead func(scanned, kept int32)
+	// From starts the first page (no Cursor) at the other side's key From,
+	// inclusive, in a list in key order (see list_refine.go); its cursor
+	// continues the list as from any page.
+	From string
 }
 
 // Page is one page of a list. Entity is set on the first page only.
